@@ -1,0 +1,94 @@
+import type { JsonSchema } from './json-schema.js';
+import type { Topics, Services } from './registry.js';
+import type { Store } from './store.js';
+import type { Jobs } from './jobs.js';
+import type { WorkerPools } from './workers.js';
+import type { HttpRoutes } from './http.js';
+import type { Metrics } from './metrics.js';
+
+export type LogFields = Record<string, unknown>;
+
+/** JSON lines on stderr (pretty on a TTY). Every line carries the plugin's name. */
+export interface Logger {
+  debug(msg: string, fields?: LogFields): void;
+  info(msg: string, fields?: LogFields): void;
+  warn(msg: string, fields?: LogFields): void;
+  error(msg: string, fields?: LogFields): void;
+  child(fields: LogFields): Logger;
+}
+
+/** A subscriber's handler gets batches; the next batch waits until the returned promise settles. */
+export type TopicHandler<T> = (batch: T[]) => void | Promise<void>;
+
+export interface SubscribeOptions {
+  /** Bound of this subscriber's queue, in messages. When full, new messages are dropped and counted. Default 10,000. */
+  queue?: number;
+  /** Largest batch handed to the handler. Default 256. */
+  batch?: number;
+}
+
+/**
+ * In-process typed topics. `publish` never blocks and never awaits a subscriber: it appends to each subscriber's
+ * bounded queue, or drops and counts (`vigil_bus_dropped_total{topic,subscriber}`).
+ * Topic payload types come from the `Topics` interface, which plugins extend by declaration merging.
+ */
+export interface Bus {
+  /** Returns how many subscriber queues accepted the message. */
+  publish<K extends keyof Topics & string>(topic: K, message: Topics[K]): number;
+  /** `subscriber` names the queue in metrics; it defaults to the plugin's name. Returns an unsubscribe function. */
+  subscribe<K extends keyof Topics & string>(
+    topic: K,
+    handler: TopicHandler<Topics[K]>,
+    options?: SubscribeOptions & { subscriber?: string },
+  ): () => void;
+  /** Cheap check for publishers that want to skip building a message nobody would receive. */
+  hasSubscribers(topic: keyof Topics & string): boolean;
+}
+
+/** Service registry: plugins talk to each other through it instead of importing each other. */
+export interface ServiceRegistry {
+  provide<K extends keyof Services & string>(name: K, service: Services[K]): void;
+  /** Throws `VIGIL_ERR_SERVICE_MISSING` when the service is absent; it must be listed in `needs`. */
+  get<K extends keyof Services & string>(name: K): Services[K];
+  /** For services listed in `optional`. */
+  find<K extends keyof Services & string>(name: K): Services[K] | undefined;
+}
+
+export interface RuntimeInfo {
+  version: string;
+  /** Absolute path of the config file, or undefined for a runtime started from code. */
+  configFile?: string;
+  /** Directory of the config file; relative paths in plugin config resolve against it. */
+  configDir: string;
+  /** Base URL of the control plane once it listens, e.g. `http://127.0.0.1:9095`. */
+  controlPlaneUrl(): string;
+}
+
+export interface PluginContext {
+  readonly name: string;
+  readonly log: Logger;
+  /** Created on first access: `<data_dir>/plugins/<name>`. */
+  readonly dataDir: string;
+  readonly runtime: RuntimeInfo;
+  readonly metrics: Metrics;
+  readonly bus: Bus;
+  readonly services: ServiceRegistry;
+  /** Requires `needs: ['store']`. */
+  readonly store: Store;
+  /** Requires `needs: ['http']`. Routes are mounted on the control plane. */
+  readonly http: HttpRoutes;
+  /** Requires `needs: ['jobs']`. */
+  readonly jobs: Jobs;
+  /** Requires `needs: ['workers']`. */
+  readonly workers: WorkerPools;
+  /**
+   * Wraps a callback so a throw or rejection inside it is logged with this plugin's name and counted in
+   * `vigil_plugin_errors_total{plugin}` instead of reaching the process. Use it for timers and emitters the
+   * runtime does not call itself; bus handlers, routes and jobs are already contained.
+   */
+  contain<A extends unknown[]>(what: string, fn: (...args: A) => unknown): (...args: A) => void;
+  /** Resolve a path from this plugin's config against the config file's directory. */
+  resolvePath(path: string): string;
+  /** Validate a value against a schema with the config validator's rules and messages. Throws a VigilError. */
+  validate(schema: JsonSchema, value: unknown, where: string): void;
+}

@@ -1,0 +1,19 @@
+export { definePlugin } from './plugin.js';
+export type { PluginDefinition, PluginInstance, CommandDefinition, CommandArgs, CommandIo } from './plugin.js';
+export type {
+  PluginContext, Logger, LogFields, Bus, TopicHandler, SubscribeOptions, ServiceRegistry, RuntimeInfo,
+} from './context.js';
+export type { Topics, Services } from './registry.js';
+export type { JsonSchema } from './json-schema.js';
+export type { Store, Queryable, Migration, Dialect, SqlValue, Row } from './store.js';
+export type {
+  Jobs, JobQueue, QueuedJob, QueueOptions, IntervalOptions, EnqueueOptions, JobState,
+} from './jobs.js';
+export type { WorkerPools, WorkerPool, PoolOptions, Batcher, BatcherOptions } from './workers.js';
+export type {
+  HttpRoutes, RouteDefinition, RouteContext, HttpMethod, AuthScheme, AuthPrincipal, WebSocketRoute,
+} from './http.js';
+export type {
+  Metrics, Counter, Gauge, Histogram, CounterChild, GaugeChild, HistogramChild, MetricOptions, HistogramOptions,
+} from './metrics.js';
+export { VigilError, PermanentError, HttpError, isPermanent } from './errors.js';

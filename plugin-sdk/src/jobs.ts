@@ -1,0 +1,59 @@
+/**
+ * Scheduled and queued work. Both are deduplicated across every process sharing the store.
+ */
+export interface IntervalOptions {
+  /** Run once right after start instead of waiting one interval. Default false. */
+  immediate?: boolean;
+  /** A run longer than this is assumed dead and its lease may be taken over. Default 10 × interval. */
+  leaseMs?: number;
+}
+
+export interface QueueOptions {
+  /** Concurrent handlers in this process. Default 1. */
+  concurrency?: number;
+  /** Attempts before a job becomes `dead`. Default 5. */
+  maxAttempts?: number;
+  /** Base delay of the exponential backoff (delay = base × 2^(attempt-1), with jitter, capped at `maxBackoffMs`). Default 1,000. */
+  backoffMs?: number;
+  maxBackoffMs?: number;
+  /** How often an idle worker looks for due jobs. Default 500 ms. */
+  pollMs?: number;
+  /** A running job not finished within this is returned to the queue. Default 5 minutes. */
+  timeoutMs?: number;
+}
+
+export type JobState = 'pending' | 'running' | 'done' | 'failed' | 'dead';
+
+export interface EnqueueOptions {
+  /** Epoch ms; default now. */
+  runAt?: number;
+  /** A second enqueue with the same key, while the first is not done, is ignored. */
+  dedupeKey?: string;
+}
+
+export interface QueuedJob<P> {
+  id: number;
+  queue: string;
+  payload: P;
+  attempt: number;
+}
+
+export interface JobQueue<P> {
+  /** Resolves to the job id, or null when `dedupeKey` matched a job that is still open. */
+  enqueue(payload: P, options?: EnqueueOptions): Promise<number | null>;
+  /** Counts per state. */
+  stats(): Promise<Record<JobState, number>>;
+}
+
+export interface Jobs {
+  /**
+   * Runs `fn` every `intervalMs`. The id is global: among all processes sharing the store, one run of an id at a
+   * time, and at most one run per interval.
+   */
+  every(id: string, intervalMs: number, fn: () => Promise<void> | void, options?: IntervalOptions): void;
+  /**
+   * A durable queue named `<plugin>.<name>`. The handler's throw retries with backoff; a `PermanentError` (or any
+   * error with `permanent: true`) fails the job at once. Workers start with the runtime and stop before it closes.
+   */
+  queue<P>(name: string, handler: (job: QueuedJob<P>) => Promise<void>, options?: QueueOptions): JobQueue<P>;
+}

@@ -1,0 +1,75 @@
+import type { PluginContext } from './context.js';
+import type { JsonSchema } from './json-schema.js';
+
+/** What `setup` returns: the plugin's lifecycle. Both hooks are optional. */
+export interface PluginInstance {
+  /** Begin work (listen, subscribe, schedule). Called downstream-first, after every plugin's setup. */
+  start?(): void | Promise<void>;
+  /** Drain and release. Called upstream-first. The host calls it at most once, and also for a plugin whose start never ran. */
+  stop?(): void | Promise<void>;
+}
+
+/** A command-line command owned by a plugin: `vigil <name> …`. Commands run without starting the runtime. */
+export interface CommandDefinition {
+  name: string;
+  /** One line for `vigil help`. */
+  summary: string;
+  /** Usage text printed by `vigil help <name>` and on a usage error. */
+  usage: string;
+  /** Flags the command accepts (without dashes); `-flag` and `--flag` are both accepted. Boolean flags take no value. */
+  flags?: Record<string, { type: 'string' | 'boolean'; summary: string }>;
+  /** Returns the process exit code. Write to `io.out` / `io.err`, never to the console directly. */
+  run(args: CommandArgs, io: CommandIo): Promise<number> | number;
+}
+
+export interface CommandArgs {
+  flags: Record<string, string | boolean>;
+  positionals: string[];
+}
+
+export interface CommandIo {
+  out(text: string): void;
+  err(text: string): void;
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+}
+
+export interface PluginDefinition<Config = unknown> {
+  /** Unique, kebab-case. Metrics and tables of the plugin are namespaced with it. */
+  name: string;
+  version: string;
+  /**
+   * JSON Schema of the plugin's config. Validated strictly: `additionalProperties: false` is added to every
+   * object schema that does not say otherwise, so an unknown key anywhere is an error.
+   */
+  configSchema?: JsonSchema;
+  /**
+   * Built-in plugins only: the top-level config keys this plugin owns (default: `[name]`). With one key the plugin
+   * receives that key's value as its config; with several it receives an object holding them.
+   * A built-in plugin is enabled when one of its keys is present or another enabled plugin needs it.
+   */
+  configKeys?: string[];
+  /**
+   * What must exist before `setup`: core services (`store`, `http`, `jobs`, `workers`, `sandbox`) and services
+   * that other plugins provide. A plugin that provides a service needed here starts first and stops last.
+   */
+  needs?: string[];
+  /** Services used when present; they order start-up like `needs` but may be absent. */
+  optional?: string[];
+  /** Services this plugin registers with `ctx.services.provide` during setup. */
+  provides?: string[];
+  /** Commands this plugin adds to the CLI. */
+  commands?: CommandDefinition[];
+  setup(ctx: PluginContext, config: Config): PluginInstance | void | Promise<PluginInstance | void>;
+}
+
+/** Declares a plugin. The identity function, there for types and for a stable place to validate shape. */
+export function definePlugin<Config = unknown>(definition: PluginDefinition<Config>): PluginDefinition<Config> {
+  if (!definition || typeof definition.name !== 'string' || !/^[a-z][a-z0-9-]*$/.test(definition.name)) {
+    throw new TypeError(`definePlugin: name must be kebab-case, got ${JSON.stringify(definition?.name)}`);
+  }
+  if (typeof definition.setup !== 'function') {
+    throw new TypeError(`definePlugin(${definition.name}): setup must be a function`);
+  }
+  return definition;
+}

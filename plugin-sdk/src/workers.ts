@@ -1,0 +1,48 @@
+/**
+ * piscina worker pools for CPU-heavy work, and a batcher that feeds them with backpressure.
+ */
+export interface PoolOptions {
+  /** A module whose default export is the task function `(input) => output`. */
+  filename: string | URL;
+  /** Names the pool in metrics. */
+  name: string;
+  minThreads?: number;
+  maxThreads?: number;
+  /** Tasks waiting for a thread before `run` rejects. Default: maxThreads × 4. */
+  maxQueue?: number;
+  /** Data each worker receives once, as `workerData`. Must be structured-cloneable. */
+  workerData?: unknown;
+}
+
+export interface WorkerPool<I, O> {
+  run(input: I, options?: { transferList?: Transferable[] }): Promise<O>;
+  readonly threads: number;
+  /** Tasks waiting for a thread. */
+  readonly queued: number;
+  destroy(): Promise<void>;
+}
+
+export interface BatcherOptions<I, O> {
+  /** Items per task. Default 256. */
+  maxBatch?: number;
+  /** Longest an item waits for its batch to fill. Default 10 ms. */
+  maxDelayMs?: number;
+  /** Items buffered or in flight before `push` refuses (drops and counts). Default 10,000. */
+  maxPending?: number;
+  /** Called with each batch's output, in completion order. Errors are contained and counted. */
+  onResult(output: O, batch: I[]): void | Promise<void>;
+}
+
+export interface Batcher<I> {
+  /** False when the item was dropped because `maxPending` is reached. Never blocks. */
+  push(item: I): boolean;
+  readonly pending: number;
+  /** Sends what is buffered and waits for every batch in flight. */
+  flush(): Promise<void>;
+}
+
+export interface WorkerPools {
+  pool<I, O>(options: PoolOptions): WorkerPool<I, O>;
+  /** A batcher over a pool whose task takes `I[]`. */
+  batcher<I, O>(pool: WorkerPool<I[], O>, options: BatcherOptions<I, O>): Batcher<I>;
+}

@@ -1,0 +1,85 @@
+// Transpiles the TypeScript sources file by file with esbuild (no bundling), mirroring the tree:
+//   runtime/ plugins/ policies/ sandbox/ tests/ bench/  ->  dist/<same path>.js
+//   plugin-sdk/src/                                      ->  plugin-sdk/dist/
+// Type checking is separate (`npm run typecheck`, also run by `npm test`). A file that fails to transpile is
+// reported and the others are still written, so one broken file never blocks the rest.
+// Flags: --types also emits plugin-sdk's .d.ts files (for publishing); --clean removes dist first.
+import { transform } from 'esbuild';
+import { readdir, readFile, writeFile, mkdir, stat, rm, copyFile } from 'node:fs/promises';
+import { join, dirname, relative, extname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { spawnSync } from 'node:child_process';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const trees = [
+  ['runtime', 'dist/runtime'], ['plugins', 'dist/plugins'], ['policies', 'dist/policies'],
+  ['sandbox', 'dist/sandbox'], ['tests', 'dist/tests'], ['bench', 'dist/bench'],
+  ['plugin-sdk/src', 'plugin-sdk/dist'],
+];
+// Folders never transpiled: AssemblyScript guests and fixtures are not Node code.
+const skipDirs = new Set(['assembly', 'fixtures', 'node_modules', 'dist']);
+// Non-TS files copied verbatim (e.g. SQL, wasm built into the tree, JSON).
+const copyExt = new Set(['.json', '.sql', '.wasm', '.html', '.css', '.js', '.mjs']);
+
+const args = new Set(process.argv.slice(2));
+if (args.has('--clean')) {
+  await rm(join(root, 'dist'), { recursive: true, force: true });
+  await rm(join(root, 'plugin-sdk/dist'), { recursive: true, force: true });
+}
+
+async function* walk(dir) {
+  let entries;
+  try { entries = await readdir(dir, { withFileTypes: true }); } catch { return; }
+  for (const e of entries) {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) { if (!skipDirs.has(e.name)) yield* walk(p); }
+    else yield p;
+  }
+}
+
+async function newer(src, out) {
+  try { return (await stat(src)).mtimeMs > (await stat(out)).mtimeMs; } catch { return true; }
+}
+
+let built = 0, failed = 0;
+const jobs = [];
+for (const [from, to] of trees) {
+  for await (const file of walk(join(root, from))) {
+    const ext = extname(file);
+    const rel = relative(join(root, from), file);
+    if (ext === '.ts' && !file.endsWith('.d.ts')) {
+      const out = join(root, to, rel.slice(0, -3) + '.js');
+      jobs.push((async () => {
+        if (!(await newer(file, out))) return;
+        try {
+          const src = await readFile(file, 'utf8');
+          const result = await transform(src, {
+            loader: 'ts', format: 'esm', target: 'node20', sourcemap: 'inline', sourcefile: relative(root, file),
+          });
+          await mkdir(dirname(out), { recursive: true });
+          await writeFile(out, result.code);
+          built++;
+        } catch (err) {
+          failed++;
+          console.error(`build: ${relative(root, file)}: ${err.message}`);
+        }
+      })());
+    } else if (copyExt.has(ext)) {
+      const out = join(root, to, rel);
+      jobs.push((async () => {
+        if (!(await newer(file, out))) return;
+        await mkdir(dirname(out), { recursive: true });
+        await copyFile(file, out);
+      })());
+    }
+  }
+}
+await Promise.all(jobs);
+
+if (args.has('--types')) {
+  const r = spawnSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'plugin-sdk/tsconfig.json'],
+    { cwd: root, stdio: 'inherit' });
+  if (r.status !== 0) failed++;
+}
+if (failed) { console.error(`build: ${failed} file(s) failed`); process.exit(1); }
+if (args.has('--verbose')) console.log(`build: ${built} file(s) transpiled`);

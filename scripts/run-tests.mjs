@@ -1,0 +1,98 @@
+// Runs the uvu suites, one Node process per test file, and ends with the plain summary line
+// `N passed, N failed`. uvu prints per-file totals (Total / Passed / Skipped); they are added up here.
+//
+// Usage: node scripts/run-tests.mjs [substring …]   (only files whose path contains one of the substrings)
+// Env:   TEST_CONCURRENCY (default 2), TEST_FILE_TIMEOUT_MS (default 300000), TEST_VERBOSE=1 prints every file's output.
+// A typecheck (`tsc --noEmit`) runs first, unless filters are given, and counts as one test.
+import { spawn } from 'node:child_process';
+import { readdir } from 'node:fs/promises';
+import { join, relative, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const filters = process.argv.slice(2);
+const concurrency = Number(process.env.TEST_CONCURRENCY ?? 2);
+const fileTimeoutMs = Number(process.env.TEST_FILE_TIMEOUT_MS ?? 300_000);
+const verbose = process.env.TEST_VERBOSE === '1';
+
+async function* walk(dir) {
+  let entries;
+  try { entries = await readdir(dir, { withFileTypes: true }); } catch { return; }
+  for (const e of entries.sort((a, b) => a.name.localeCompare(b.name))) {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) yield* walk(p);
+    else if (e.name.endsWith('.test.js')) yield p;
+  }
+}
+
+function runProcess(cmd, args, timeoutMs) {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { cwd: root, env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (d) => { output += d; });
+    child.stderr.on('data', (d) => { output += d; });
+    let timedOut = false;
+    const timer = setTimeout(() => { timedOut = true; child.kill('SIGKILL'); }, timeoutMs);
+    child.on('close', (code, signal) => { clearTimeout(timer); resolve({ code, signal, output, timedOut }); });
+  });
+}
+
+// eslint-disable-next-line no-control-regex
+const strip = (s) => s.replace(/\x1b\[[0-9;]*m/g, '');
+const lastNumber = (text, label) => {
+  const all = [...strip(text).matchAll(new RegExp(`^\\s*${label}:\\s+(\\d+)`, 'gm'))];
+  return all.length ? Number(all[all.length - 1][1]) : undefined;
+};
+
+let passed = 0, failed = 0, skipped = 0;
+const failures = [];
+
+if (filters.length === 0) {
+  const t0 = Date.now();
+  const r = await runProcess(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '--noEmit', '-p', 'tsconfig.json'], fileTimeoutMs);
+  if (r.code === 0) { passed++; console.log(`ok    typecheck (${Date.now() - t0} ms)`); }
+  else { failed++; failures.push('typecheck'); console.log(`FAIL  typecheck\n${r.output}`); }
+}
+
+const files = [];
+for await (const f of walk(join(root, 'dist/tests'))) {
+  const rel = relative(join(root, 'dist'), f);
+  if (filters.length === 0 || filters.some((s) => rel.includes(s))) files.push(f);
+}
+
+let next = 0;
+async function lane() {
+  while (next < files.length) {
+    const file = files[next++];
+    const rel = relative(join(root, 'dist'), file);
+    const t0 = Date.now();
+    const r = await runProcess(process.execPath, ['--enable-source-maps', file], fileTimeoutMs);
+    const total = lastNumber(r.output, 'Total');
+    const ok = lastNumber(r.output, 'Passed');
+    const skip = lastNumber(r.output, 'Skipped') ?? 0;
+    let fileFailed;
+    if (total === undefined || ok === undefined) {
+      fileFailed = 1; // crashed or hung before uvu could print its totals
+    } else {
+      fileFailed = Math.max(total - ok, r.code === 0 ? 0 : 1);
+      passed += ok;
+    }
+    failed += fileFailed;
+    skipped += skip;
+    const ms = Date.now() - t0;
+    if (fileFailed) {
+      failures.push(rel);
+      const why = r.timedOut ? ` (killed after ${fileTimeoutMs} ms)` : r.signal ? ` (signal ${r.signal})` : '';
+      console.log(`FAIL  ${rel}${why} (${ms} ms)\n${r.output.split('\n').map((l) => '    ' + l).join('\n')}`);
+    } else {
+      console.log(`ok    ${rel}: ${ok} passed${skip ? `, ${skip} skipped` : ''} (${ms} ms)`);
+      if (verbose) console.log(r.output);
+    }
+  }
+}
+await Promise.all(Array.from({ length: Math.max(1, concurrency) }, lane));
+
+if (failures.length) console.log(`\nfailed: ${failures.join(', ')}`);
+if (skipped) console.log(`skipped: ${skipped}`);
+console.log(`${passed} passed, ${failed} failed`);
+process.exitCode = failed ? 1 : 0;
