@@ -5,6 +5,7 @@ import type { Jobs } from './jobs.js';
 import type { WorkerPools } from './workers.js';
 import type { HttpRoutes } from './http.js';
 import type { Metrics } from './metrics.js';
+import type { DeliveryQueue, DeliveryQueueOptions } from './delivery.js';
 
 export type LogFields = Record<string, unknown>;
 
@@ -87,6 +88,8 @@ export interface PluginContext {
    * runtime does not call itself; bus handlers, routes and jobs are already contained.
    */
   contain<A extends unknown[]>(what: string, fn: (...args: A) => unknown): (...args: A) => void;
+  /** A queued-retry delivery queue whose metrics are registered for this plugin. Shut it down in `stop`. */
+  deliveryQueue<T>(options: DeliveryQueueOptions<T>): DeliveryQueue<T>;
   /** Resolve a path from this plugin's config against the config file's directory. */
   resolvePath(path: string): string;
   /** Validate a value against a schema with the config validator's rules and messages. Throws a VigilError. */

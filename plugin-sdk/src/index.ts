@@ -17,3 +17,4 @@ export type {
   Metrics, Counter, Gauge, Histogram, CounterChild, GaugeChild, HistogramChild, MetricOptions, HistogramOptions,
 } from './metrics.js';
 export { VigilError, PermanentError, HttpError, isPermanent } from './errors.js';
+export type { DeliveryQueue, DeliveryQueueOptions } from './delivery.js';

@@ -1,0 +1,13 @@
+import type { CommandDefinition } from '@vigil/plugin-sdk';
+import { fullSchema } from '../../plan.js';
+
+/** `vigil schema`: the composed JSON Schema of the config file, for editor autocompletion. */
+export const schemaCommand: CommandDefinition = {
+  name: 'schema',
+  summary: 'Print the JSON Schema of the config file (core keys and every built-in plugin section)',
+  usage: 'vigil schema',
+  async run(_args, io) {
+    io.out(JSON.stringify(await fullSchema(), null, 2) + '\n');
+    return 0;
+  },
+};

@@ -1,0 +1,73 @@
+import type { CommandDefinition, CommandIo } from '@vigil/plugin-sdk';
+import { loadBuiltins } from '../plugins/builtins.js';
+import { parseArgs, UsageError } from './parse-args.js';
+import { runCommand } from './commands/run.js';
+import { validateCommand } from './commands/validate.js';
+import { schemaCommand } from './commands/schema.js';
+import { versionCommand } from './commands/version.js';
+import { extraCommands } from './extra-commands.js';
+
+const coreCommands = [runCommand, validateCommand, schemaCommand, versionCommand];
+
+/** Every command: the core's, then those of built-in plugins and sandboxes, each living beside its owner. */
+async function allCommands(): Promise<CommandDefinition[]> {
+  const fromPlugins = (await loadBuiltins()).flatMap((p) => p.commands ?? []);
+  return [...coreCommands, ...fromPlugins, ...(await extraCommands())];
+}
+
+function helpText(commands: readonly CommandDefinition[]): string {
+  const width = Math.max(...commands.map((c) => c.name.length), 4);
+  return [
+    'Usage: vigil <command> [flags]',
+    '',
+    'Commands:',
+    ...commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
+    `  ${'help'.padEnd(width)}  Show this help, or a command's usage: vigil help <command>`,
+    '',
+    'Flags take one or two dashes: -config FILE, --config FILE, --config=FILE.',
+    '',
+  ].join('\n');
+}
+
+function commandHelp(c: CommandDefinition): string {
+  const flags = Object.entries(c.flags ?? {}).map(([n, f]) => `  -${n}${f.type === 'string' ? ' VALUE' : ''}  ${f.summary}`);
+  return [`Usage: ${c.usage}`, '', c.summary, ...(flags.length ? ['', 'Flags:', ...flags] : []), ''].join('\n');
+}
+
+/** Runs one command line and resolves to the exit code. An unknown command or flag prints help and gives 2. */
+export async function main(argv: readonly string[], io: CommandIo = defaultIo()): Promise<number> {
+  const commands = await allCommands();
+  const [name, ...rest] = argv;
+  if (!name || name === 'help' || name === '--help' || name === '-h') {
+    const target = name === 'help' ? commands.find((c) => c.name === rest[0]) : undefined;
+    if (name === 'help' && rest[0] && !target) {
+      io.err(`vigil: unknown command "${rest[0]}"\n\n${helpText(commands)}`);
+      return 2;
+    }
+    io.out(target ? commandHelp(target) : helpText(commands));
+    return name ? 0 : 2;
+  }
+  const command = commands.find((c) => c.name === name);
+  if (!command) {
+    io.err(`vigil: unknown command "${name}"\n\n${helpText(commands)}`);
+    return 2;
+  }
+  let args;
+  try {
+    args = parseArgs(rest, command.flags);
+  } catch (err) {
+    if (!(err instanceof UsageError)) throw err;
+    io.err(`vigil ${name}: ${err.message}\n\n${commandHelp(command)}`);
+    return 2;
+  }
+  return command.run(args, io);
+}
+
+function defaultIo(): CommandIo {
+  return {
+    out: (t) => process.stdout.write(t),
+    err: (t) => process.stderr.write(t),
+    cwd: process.cwd(),
+    env: process.env,
+  };
+}

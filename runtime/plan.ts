@@ -1,0 +1,100 @@
+import { resolve } from 'node:path';
+import type { JsonSchema, PluginDefinition } from '@vigil/plugin-sdk';
+import {
+  ConfigError, coreConfigSchema, composeSchema, loadConfigFile, validateSection, type ConfigProblem, type LoadedConfig,
+} from './config/index.js';
+import { loadBuiltins } from './plugins/builtins.js';
+import { enabledBuiltins, orderPlugins } from './plugins/order.js';
+import { loadThirdPartyPlugin } from './plugins/resolve.js';
+import type { PluginEntry } from './plugins/host.js';
+import type { CoreConfig } from './core-config.js';
+
+/** Everything decided before anything starts: the validated core config and the ordered, configured plugins. */
+export interface RuntimePlan {
+  file?: string;
+  dir: string;
+  core: CoreConfig;
+  entries: PluginEntry[];
+  loaded: LoadedConfig;
+}
+
+export interface PlanOptions {
+  env?: NodeJS.ProcessEnv;
+  /** Plugins given as code (the SDK's test harness), each with its config. */
+  extraPlugins?: { def: PluginDefinition; config?: unknown }[];
+}
+
+/** Splits a built-in plugin's schema into one schema per owned top-level key. */
+function sectionsOf(def: PluginDefinition): { key: string; schema: JsonSchema }[] {
+  const keys = def.configKeys ?? [def.name];
+  const schema = def.configSchema ?? { type: 'object', properties: {} };
+  if (keys.length === 1) return [{ key: keys[0], schema }];
+  const props = (schema.properties ?? {}) as Record<string, JsonSchema>;
+  return keys.map((key) => ({ key, schema: props[key] ?? {} }));
+}
+
+/** The JSON Schema of the whole file, printed by `vigil schema`. */
+export async function fullSchema(): Promise<JsonSchema> {
+  const builtins = await loadBuiltins();
+  return composeSchema(coreConfigSchema, builtins.flatMap(sectionsOf));
+}
+
+const emptyConfig = (schema: JsonSchema | undefined): unknown =>
+  schema?.default !== undefined ? structuredClone(schema.default) : schema?.type === 'array' ? [] : {};
+
+function collect(problems: ConfigProblem[], fn: () => void): void {
+  try { fn(); } catch (err) {
+    if (err instanceof ConfigError) problems.push(...err.problems);
+    else throw err;
+  }
+}
+
+/**
+ * Loads and validates a config file and every plugin section it enables. Throws one ConfigError holding every
+ * problem found (exit code 2 at the CLI), or a PluginError when a plugin cannot be found or loaded.
+ */
+export async function planRuntime(file: string, options: PlanOptions = {}): Promise<RuntimePlan> {
+  const loaded = loadConfigFile(resolve(file), options.env ?? process.env);
+  const builtins = await loadBuiltins();
+  const data = loaded.data as Record<string, unknown>;
+  const problems: ConfigProblem[] = [];
+
+  // Pass 1: the core keys strictly; built-in sections only by name (each is checked against its own schema below).
+  const loose = builtins.flatMap(sectionsOf).map(({ key }) => ({ key, schema: {} as JsonSchema }));
+  collect(problems, () => validateSection(loaded, [], composeSchema(coreConfigSchema, loose), data));
+  if (problems.length) throw new ConfigError(problems);
+  const core = data as unknown as CoreConfig;
+
+  const thirdParty: { def: PluginDefinition; config: unknown }[] = [];
+  for (const [i, spec] of core.plugins.entries()) {
+    const def = await loadThirdPartyPlugin(spec.use, loaded.dir, `plugins[${i}].use`);
+    const value = spec.with ?? emptyConfig(def.configSchema);
+    if (def.configSchema) collect(problems, () => validateSection(loaded, ['plugins', i, 'with'], def.configSchema!, value));
+    thirdParty.push({ def, config: value });
+  }
+  for (const extra of options.extraPlugins ?? []) {
+    const value = extra.config ?? emptyConfig(extra.def.configSchema);
+    if (extra.def.configSchema) collect(problems, () => validateSection(loaded, [extra.def.name], extra.def.configSchema!, value));
+    thirdParty.push({ def: extra.def, config: value });
+  }
+
+  const enabled = enabledBuiltins(builtins, new Set(Object.keys(data)), thirdParty.map((t) => t.def));
+  const builtinEntries: PluginEntry[] = enabled.map((def) => {
+    const keys = def.configKeys ?? [def.name];
+    let value: unknown;
+    if (keys.length === 1) {
+      value = data[keys[0]] ?? emptyConfig(def.configSchema);
+      if (def.configSchema) collect(problems, () => validateSection(loaded, [keys[0]], def.configSchema!, value));
+    } else {
+      value = Object.fromEntries(keys.filter((k) => data[k] !== undefined).map((k) => [k, data[k]]));
+      if (def.configSchema) collect(problems, () => validateSection(loaded, [], def.configSchema!, value));
+    }
+    return { def, config: value };
+  });
+  if (problems.length) throw new ConfigError(problems);
+
+  const all = [...builtinEntries, ...thirdParty];
+  const ordered = orderPlugins(all.map((e) => e.def));
+  const entries = ordered.map((def) => all.find((e) => e.def === def)!);
+  return { file: loaded.file, dir: loaded.dir, core, entries, loaded };
+}

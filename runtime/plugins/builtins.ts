@@ -1,0 +1,16 @@
+import type { PluginDefinition } from '@vigil/plugin-sdk';
+
+/**
+ * The built-in plugins, in a stable order. Each is imported lazily so a command that needs none of them stays fast;
+ * `loadBuiltins` imports them all (config composition and `vigil schema` need every schema).
+ */
+const loaders: Record<string, () => Promise<{ default: PluginDefinition }>> = {
+  redaction: () => import('../../plugins/redaction/index.js'),
+  exporters: () => import('../../plugins/exporters/index.js'),
+};
+
+export const builtinNames = Object.keys(loaders);
+
+export async function loadBuiltins(): Promise<PluginDefinition[]> {
+  return Promise.all(Object.values(loaders).map(async (load) => (await load()).default));
+}

@@ -1,0 +1,169 @@
+import { mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { Logger, Metrics } from '@vigil/plugin-sdk';
+import { parseByteSize, parseDuration, validateSection, ConfigError } from './config/index.js';
+import { createLogger } from './log/logger.js';
+import { MessageBus } from './bus/message-bus.js';
+import { MetricsRegistry, registerProcessMetrics } from './metrics/index.js';
+import { createControlPlane, loadOrCreateDashboardToken, type ControlPlane } from './http/index.js';
+import { openStore, type StoreBackend } from './store/index.js';
+import { createScheduler, createJobQueues, type Scheduler, type JobQueues } from './jobs/index.js';
+import { WorkerPoolRegistry } from './workers/pools.js';
+import { createDeliveryQueue } from './delivery/index.js';
+import { PluginHost } from './plugins/host.js';
+import type { CoreServices } from './plugins/context.js';
+import { planRuntime, type PlanOptions, type RuntimePlan } from './plan.js';
+import { VERSION } from './version.js';
+
+export interface StartOptions extends PlanOptions {
+  /** Where log lines go (default stderr). */
+  logWrite?: (line: string) => void;
+  /** Where the one-time dashboard URL is printed (default stdout). */
+  announce?: (line: string) => void;
+}
+
+type Health = 'starting' | 'ok' | 'stopping';
+
+/** A running Vigil: core services plus the plugin host. Created by `Runtime.start`. */
+export class Runtime {
+  private health: Health = 'starting';
+  private stopping: Promise<void> | undefined;
+  private store: StoreBackend | undefined;
+  private scheduler: Scheduler | undefined;
+  private queues: JobQueues | undefined;
+  private host: PluginHost | undefined;
+  private controlPlane: ControlPlane | undefined;
+  private disposeProcessMetrics: (() => void) | undefined;
+  readonly metrics = new MetricsRegistry();
+  readonly log: Logger;
+  readonly bus: MessageBus;
+  readonly workers: WorkerPoolRegistry;
+  private readonly pluginErrors;
+  private readonly shutdownMs: number;
+
+  private constructor(readonly plan: RuntimePlan, private readonly options: StartOptions) {
+    const core = plan.core;
+    this.log = createLogger({ level: core.log.level, format: core.log.format, write: options.logWrite });
+    this.shutdownMs = parseDuration(core.shutdown_timeout);
+    this.pluginErrors = this.metrics.core.counter('vigil_plugin_errors_total', {
+      help: 'Errors raised inside plugin callbacks and contained by the runtime.', labelNames: ['plugin'],
+    });
+    this.bus = new MessageBus(this.metrics.core, (plugin, err) => this.reportError(plugin, err, 'bus handler'));
+    this.workers = new WorkerPoolRegistry(this.metrics.core, this.log);
+  }
+
+  /** Loads, validates and starts. Throws ConfigError (exit 2) or PluginError / VigilError (exit 1). */
+  static async start(configFile: string, options: StartOptions = {}): Promise<Runtime> {
+    const plan = await planRuntime(configFile, options);
+    const runtime = new Runtime(plan, options);
+    try {
+      await runtime.boot();
+    } catch (err) {
+      await runtime.stop();
+      throw err;
+    }
+    return runtime;
+  }
+
+  get url(): string {
+    return this.controlPlane?.url ?? '';
+  }
+
+  get plugins(): string[] {
+    return this.host?.names ?? [];
+  }
+
+  private reportError(plugin: string, err: unknown, what: string): void {
+    this.pluginErrors.labels(plugin).inc();
+    this.log.error(`${what} failed`, { plugin, error: err });
+  }
+
+  private async boot(): Promise<void> {
+    const { core, entries, dir } = this.plan;
+    const dataDir = resolve(core.data_dir);
+    mkdirSync(dataDir, { recursive: true });
+    this.disposeProcessMetrics = registerProcessMetrics(this.metrics);
+
+    const needs = new Set(entries.flatMap((e) => e.def.needs ?? []));
+    if (needs.has('store') || needs.has('jobs')) {
+      const url = core.storage.url ?? `sqlite:${resolve(dataDir, 'vigil.db')}`;
+      this.store = await openStore(url.startsWith('sqlite:') && !url.startsWith('sqlite::') ? `sqlite:${resolve(url.slice(7))}` : url,
+        { log: this.log.child({ component: 'store' }), metrics: this.metrics.core });
+      const owner = `${process.pid}@${Date.now().toString(36)}`;
+      this.scheduler = createScheduler(this.store, { owner, log: this.log.child({ component: 'jobs' }) });
+      this.queues = createJobQueues(this.store, { owner, log: this.log.child({ component: 'jobs' }) });
+    }
+
+    const token = await loadOrCreateDashboardToken({ configured: core.control_plane.token || undefined, dataDir });
+    const cp = core.control_plane;
+    this.controlPlane = await createControlPlane({
+      listen: cp.listen,
+      tls: cp.tls ? { certFile: resolve(dir, cp.tls.cert_file), keyFile: resolve(dir, cp.tls.key_file) } : undefined,
+      tokenHash: token.hash,
+      sessionSecret: token.sessionSecret,
+      bodyLimit: parseByteSize(cp.body_limit),
+      lockout: { maxFailures: cp.lockout.max_failures, windowMs: parseDuration(cp.lockout.window) },
+      metricsAuth: cp.metrics_auth,
+      registry: this.metrics,
+      log: this.log.child({ component: 'control-plane' }),
+      info: { title: 'Vigil control plane', version: VERSION },
+      onPluginError: (plugin, err) => this.reportError(plugin, err, 'route handler'),
+      health: () => ({ status: this.health, version: VERSION, plugins: this.plugins }),
+    });
+
+    const services: CoreServices = {
+      log: this.log,
+      dataDir,
+      runtime: { version: VERSION, configFile: this.plan.file, configDir: dir, controlPlaneUrl: () => this.url },
+      metrics: (plugin) => this.metrics.forPlugin(plugin),
+      bus: this.bus,
+      http: (plugin) => this.controlPlane!.forPlugin(plugin),
+      store: this.store ? (plugin) => this.store!.forPlugin(plugin) : undefined,
+      jobs: this.scheduler ? (plugin) => ({
+        every: (id, ms, fn, o) => this.scheduler!.every(`${plugin}.${id}`, ms, fn, o),
+        queue: (name, handler, o) => this.queues!.queue(`${plugin}.${name}`, handler, o),
+      }) : undefined,
+      workers: (plugin) => this.workers.forPlugin(plugin),
+      deliveryQueue: (plugin, options) =>
+        createDeliveryQueue(options, { metrics: this.metrics.forPlugin(plugin), log: this.log.child({ plugin }) }),
+      validate: (schema, value, where) => validateSection(this.plan.loaded, where.split('.'), schema, value),
+      reportError: (plugin, err, what) => this.reportError(plugin, err, what),
+    };
+    this.host = new PluginHost(entries, services, this.log);
+    await this.host.setup();
+    await this.controlPlane.listen();
+    await this.host.start();
+    this.scheduler?.start();
+    this.queues?.start();
+    this.health = 'ok';
+    this.log.info('vigil started', { url: this.url, plugins: this.plugins });
+    if (token.generated) {
+      (this.options.announce ?? ((l) => process.stdout.write(l + '\n')))(
+        `Dashboard: ${this.url}/?token=${token.generated}\n(This token is shown once; only its hash is kept in ${dataDir}. Set control_plane.token to choose your own.)`);
+    }
+  }
+
+  /** Stops upstream-first within `shutdown_timeout`; safe to call twice and after a failed start. */
+  stop(): Promise<void> {
+    this.stopping ??= this.shutdown();
+    return this.stopping;
+  }
+
+  private async shutdown(): Promise<void> {
+    this.health = 'stopping';
+    const deadline = Date.now() + this.shutdownMs;
+    const left = () => Math.max(100, deadline - Date.now());
+    // No new scheduled or queued work, then plugins upstream-first so each stage drains into the next.
+    await this.scheduler?.stop();
+    await this.queues?.stop();
+    await this.host?.stop(left());
+    await this.bus.drain(Math.min(left(), 2000));
+    await this.workers.destroyAll();
+    await this.controlPlane?.close();
+    await this.store?.close();
+    this.disposeProcessMetrics?.();
+  }
+}
+
+export { ConfigError };
+export type { Metrics };

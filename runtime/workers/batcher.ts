@@ -1,0 +1,69 @@
+import type { Batcher, BatcherOptions, WorkerPool, CounterChild, Logger } from '@vigil/plugin-sdk';
+
+/**
+ * Collects items into batches for a worker pool. `push` never blocks: past `maxPending` (buffered + in flight) it
+ * drops and counts, which is how the telemetry lane falls behind without slowing the traffic lane.
+ */
+export class PoolBatcher<I, O> implements Batcher<I> {
+  private buffer: I[] = [];
+  private inFlightItems = 0;
+  private timer: NodeJS.Timeout | undefined;
+  private readonly inFlight = new Set<Promise<void>>();
+  private readonly maxBatch: number;
+  private readonly maxDelayMs: number;
+  private readonly maxPending: number;
+
+  constructor(
+    private readonly pool: WorkerPool<I[], O>,
+    private readonly options: BatcherOptions<I, O>,
+    private readonly counters: { dropped: CounterChild; failed: CounterChild; batches: CounterChild },
+    private readonly log: Logger,
+  ) {
+    this.maxBatch = options.maxBatch ?? 256;
+    this.maxDelayMs = options.maxDelayMs ?? 10;
+    this.maxPending = options.maxPending ?? 10_000;
+  }
+
+  get pending(): number {
+    return this.buffer.length + this.inFlightItems;
+  }
+
+  push(item: I): boolean {
+    if (this.buffer.length + this.inFlightItems >= this.maxPending) {
+      this.counters.dropped.inc();
+      return false;
+    }
+    this.buffer.push(item);
+    if (this.buffer.length >= this.maxBatch) this.send();
+    else if (!this.timer) {
+      this.timer = setTimeout(() => this.send(), this.maxDelayMs);
+      this.timer.unref();
+    }
+    return true;
+  }
+
+  private send(): void {
+    if (this.timer) { clearTimeout(this.timer); this.timer = undefined; }
+    if (this.buffer.length === 0) return;
+    const batch = this.buffer;
+    this.buffer = [];
+    this.inFlightItems += batch.length;
+    this.counters.batches.inc();
+    const p: Promise<void> = this.pool.run(batch)
+      .then((out) => this.options.onResult(out, batch))
+      .catch((err) => {
+        this.counters.failed.inc(batch.length);
+        this.log.error('worker batch failed', { items: batch.length, error: err });
+      })
+      .finally(() => {
+        this.inFlightItems -= batch.length;
+        this.inFlight.delete(p);
+      });
+    this.inFlight.add(p);
+  }
+
+  async flush(): Promise<void> {
+    this.send();
+    while (this.inFlight.size) await Promise.all([...this.inFlight]);
+  }
+}

@@ -1,0 +1,67 @@
+import { Piscina } from 'piscina';
+import { cpus } from 'node:os';
+import type { Batcher, BatcherOptions, Logger, Metrics, PoolOptions, WorkerPool, WorkerPools } from '@vigil/plugin-sdk';
+import { PoolBatcher } from './batcher.js';
+
+/** Owns every piscina pool of the runtime, so they are all destroyed on stop. */
+export class WorkerPoolRegistry {
+  private readonly pools = new Map<Piscina, string>();
+  private readonly dropped;
+  private readonly failed;
+  private readonly batches;
+
+  constructor(metrics: Metrics, private readonly log: Logger) {
+    this.dropped = metrics.counter('vigil_workers_dropped_total', {
+      help: 'Items refused by a batcher because its pool was saturated.', labelNames: ['pool'],
+    });
+    this.failed = metrics.counter('vigil_workers_failed_total', { help: 'Items whose worker task failed.', labelNames: ['pool'] });
+    this.batches = metrics.counter('vigil_workers_batches_total', { help: 'Batches handed to a worker pool.', labelNames: ['pool'] });
+    metrics.gauge('vigil_workers_queued', {
+      help: 'Tasks waiting for a worker thread.', labelNames: ['pool'],
+      collect: (g) => { for (const [p, name] of this.pools) g.labels(name).set(p.queueSize); },
+    });
+  }
+
+  forPlugin(plugin: string): WorkerPools {
+    const log = this.log.child({ plugin });
+    const { dropped, failed, batches } = this;
+    return {
+      pool: <I, O>(options: PoolOptions): WorkerPool<I, O> => this.create<I, O>(options),
+      batcher: <I, O>(pool: WorkerPool<I[], O>, options: BatcherOptions<I, O>): Batcher<I> => {
+        const name = (pool as { name?: string }).name ?? plugin;
+        return new PoolBatcher(pool, options, {
+          dropped: dropped.labels(name), failed: failed.labels(name), batches: batches.labels(name),
+        }, log);
+      },
+    };
+  }
+
+  private create<I, O>(options: PoolOptions): WorkerPool<I, O> {
+    const maxThreads = options.maxThreads ?? Math.max(1, Math.min(4, cpus().length - 1));
+    const piscina = new Piscina({
+      filename: options.filename instanceof URL ? options.filename.href : options.filename,
+      minThreads: Math.min(options.minThreads ?? 1, maxThreads),
+      maxThreads,
+      maxQueue: options.maxQueue ?? maxThreads * 4,
+      workerData: options.workerData,
+      // Workers must not keep a stopping process alive.
+      idleTimeout: 30_000,
+    });
+    this.pools.set(piscina, options.name);
+    const pools = this.pools;
+    return {
+      name: options.name,
+      run: (input: I, runOptions?: { transferList?: Transferable[] }) =>
+        piscina.run(input, runOptions?.transferList ? { transferList: runOptions.transferList as never } : undefined) as Promise<O>,
+      get threads() { return piscina.threads.length; },
+      get queued() { return piscina.queueSize; },
+      async destroy() { pools.delete(piscina); await piscina.destroy(); },
+    } as WorkerPool<I, O> & { name: string };
+  }
+
+  async destroyAll(): Promise<void> {
+    const all = [...this.pools.keys()];
+    this.pools.clear();
+    await Promise.allSettled(all.map((p) => p.destroy()));
+  }
+}

@@ -1,0 +1,65 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { pathToFileURL } from 'node:url';
+import { WorkerPoolRegistry } from '../../../../runtime/workers/pools.js';
+import { MetricsRegistry } from '../../../../runtime/metrics/index.js';
+import { createLogger } from '../../../../runtime/log/logger.js';
+import { fixture } from '../../../support/paths.js';
+
+const worker = pathToFileURL(fixture('workers/double-batch.js'));
+
+function setup() {
+  const registry = new MetricsRegistry();
+  const lines: string[] = [];
+  const pools = new WorkerPoolRegistry(registry.core, createLogger({ format: 'json', write: (l) => lines.push(l) }));
+  return { registry, pools, lines, view: pools.forPlugin('capture') };
+}
+
+test('a pool runs tasks on real worker threads', async () => {
+  const { pools, view } = setup();
+  const pool = view.pool<unknown[], number[]>({ filename: worker, name: 'double', maxThreads: 2 });
+  assert.equal(await pool.run([1, 2, 3]), [2, 4, 6]);
+  assert.ok(pool.threads >= 1);
+  await pools.destroyAll();
+});
+
+test('the batcher groups items by count and by time, and reports results with their batch', async () => {
+  const { pools, view } = setup();
+  const pool = view.pool<unknown[], number[]>({ filename: worker, name: 'double', maxThreads: 1 });
+  const results: [number[], unknown[]][] = [];
+  const batcher = view.batcher(pool, { maxBatch: 3, maxDelayMs: 20, onResult: (out, batch) => { results.push([out, batch]); } });
+  for (const n of [1, 2, 3, 4]) assert.ok(batcher.push(n));
+  await batcher.flush();
+  assert.equal(results.map((r) => r[1]), [[1, 2, 3], [4]]);
+  assert.equal(results.map((r) => r[0]), [[2, 4, 6], [8]]);
+  assert.is(batcher.pending, 0);
+  await pools.destroyAll();
+});
+
+test('past maxPending the batcher drops and counts without blocking', async () => {
+  const { pools, view, registry } = setup();
+  const pool = view.pool<unknown[], number[]>({ filename: worker, name: 'slowpool', maxThreads: 1 });
+  const batcher = view.batcher(pool, { maxBatch: 2, maxDelayMs: 1, maxPending: 4, onResult: () => {} });
+  const accepted = ['slow', 1, 2, 3, 4, 5, 6].map((x) => batcher.push(x)).filter(Boolean).length;
+  assert.is(accepted, 4);
+  await batcher.flush();
+  assert.match(registry.expose(), /vigil_workers_dropped_total\{pool="slowpool"\} 3/);
+  await pools.destroyAll();
+});
+
+test('a failing task is counted and logged; the batcher keeps working', async () => {
+  const { pools, view, registry, lines } = setup();
+  const pool = view.pool<unknown[], number[]>({ filename: worker, name: 'flaky', maxThreads: 1 });
+  const outs: number[][] = [];
+  const batcher = view.batcher(pool, { maxBatch: 2, maxDelayMs: 1, onResult: (o) => { outs.push(o); } });
+  batcher.push('throw'); batcher.push(1);
+  await batcher.flush();
+  batcher.push(5);
+  await batcher.flush();
+  assert.equal(outs, [[10]]);
+  assert.match(registry.expose(), /vigil_workers_failed_total\{pool="flaky"\} 2/);
+  assert.ok(lines.some((l) => l.includes('asked to throw')));
+  await pools.destroyAll();
+});
+
+test.run();
