@@ -1,0 +1,165 @@
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fixture, fromRoot } from '../support/paths.js';
+import { freePort } from '../support/net.js';
+import { tempDir } from '../support/tmp.js';
+import { runVigil, spawnVigil, startVigil, writeConfig, type VigilProcess } from '../support/vigil-process.js';
+
+const cli = suite('cli');
+
+cli('validate: a misspelt nested key exits 2 with file, line, key path and suggestion', async () => {
+  const r = await runVigil(['validate', '-config', fixture('spine/misspelt.yaml')]);
+  assert.is(r.code, 2);
+  assert.match(r.stderr, /misspelt\.yaml:5:5/);
+  assert.match(r.stderr, /control_plane\.lockout\.windw/);
+  assert.match(r.stderr, /did you mean window\?/);
+});
+
+cli('validate: the example config is valid', async () => {
+  const r = await runVigil(['validate', '--config', fromRoot('examples/vigil.yaml')]);
+  assert.is(r.code, 0, r.stderr);
+  assert.match(r.stdout, /valid \(plugins: hello\)/);
+});
+
+cli('unknown command and unknown flag print help and exit 2', async () => {
+  const a = await runVigil(['frobnicate']);
+  assert.is(a.code, 2);
+  assert.match(a.stderr, /unknown command "frobnicate"/);
+  assert.match(a.stderr, /Usage: vigil <command>/);
+  const b = await runVigil(['validate', '-confg', 'x.yaml']);
+  assert.is(b.code, 2);
+  assert.match(b.stderr, /unknown flag -confg/);
+});
+
+cli('schema prints a JSON Schema with the core keys', async () => {
+  const r = await runVigil(['schema']);
+  assert.is(r.code, 0);
+  const schema = JSON.parse(r.stdout);
+  assert.ok(schema.properties.control_plane);
+  assert.ok(schema.properties.storage);
+  assert.is(schema.additionalProperties, false);
+});
+
+cli('version prints the package version', async () => {
+  const r = await runVigil(['version']);
+  const pkg = JSON.parse(readFileSync(fromRoot('package.json'), 'utf8'));
+  assert.match(r.stdout, new RegExp(`vigil ${pkg.version.replace(/\./g, '\\.')}`));
+});
+
+cli('a plugin that fails to start stops the runtime with exit 1, naming it', async () => {
+  const dir = tempDir();
+  const port = await freePort();
+  const file = writeConfig(dir.path, `data_dir: ${dir.path}/data
+control_plane: { listen: 127.0.0.1:${port}, token: t0k }
+plugins:
+  - use: ${fixture('spine/failing-plugin.js')}
+`);
+  const r = await runVigil(['run', '-config', file]);
+  assert.is(r.code, 1);
+  assert.match(r.stderr, /plugin flaky-start failed to start: cannot reach the license server/);
+  dir.cleanup();
+});
+
+cli('run on an unknown key exits 2 before listening', async () => {
+  const dir = tempDir();
+  const port = await freePort();
+  const file = writeConfig(dir.path, `control_plane: { listen: 127.0.0.1:${port} }\nstorge: { url: x }\n`);
+  const r = await runVigil(['run', '-config', file]);
+  assert.is(r.code, 2);
+  assert.match(r.stderr, /unknown key storge.*did you mean storage/);
+  dir.cleanup();
+});
+
+cli.run();
+
+// The example config, run as `npm start` runs it: first run generates and prints a token.
+const example = suite('example config');
+let vigil: VigilProcess;
+let base = '';
+let token = '';
+const work = tempDir();
+
+example.before(async () => {
+  const port = await freePort();
+  base = `http://127.0.0.1:${port}`;
+  vigil = await startVigil(fromRoot('examples/vigil.yaml'), base, { cwd: work.path, env: { VIGIL_LISTEN: `127.0.0.1:${port}`, VIGIL_TOKEN: '' } });
+  const m = /\?token=([A-Za-z0-9_-]+)/.exec(vigil.stdout());
+  assert.ok(m, `dashboard URL with token printed once; stdout: ${vigil.stdout()}`);
+  token = m![1];
+});
+
+example.after(async () => {
+  await vigil?.stop('SIGKILL');
+  work.cleanup();
+});
+
+example('health answers without auth', async () => {
+  const res = await fetch(`${base}/api/health`);
+  assert.is(res.status, 200);
+  assert.is((await res.json()).status, 'ok');
+});
+
+example('only the token hash is stored in the data directory', () => {
+  const files = spawnSync('grep', ['-rl', token, join(work.path, '.vigil')], { encoding: 'utf8' });
+  assert.is(files.stdout.trim(), '', 'plaintext token found on disk');
+  assert.ok(existsSync(join(work.path, '.vigil')));
+});
+
+example('/metrics passes promtool and has process, bus, plugin and HTTP metrics', async () => {
+  await fetch(`${base}/api/hello`, { headers: { authorization: `Bearer ${token}` } });
+  const text = await (await fetch(`${base}/metrics`)).text();
+  for (const name of ['process_resident_memory_bytes', 'vigil_bus_published_total', 'vigil_plugin_errors_total', 'vigil_control_plane_requests_total', 'vigil_hello_greetings_total']) {
+    assert.ok(text.includes(name), `missing ${name}`);
+  }
+  const check = spawnSync('promtool', ['check', 'metrics'], { input: text, encoding: 'utf8' });
+  assert.is(check.status, 0, `promtool: ${check.stdout}${check.stderr}`);
+});
+
+example('/api is an OpenAPI document listing the hello plugin route', async () => {
+  const res = await fetch(`${base}/api`, { headers: { authorization: `Bearer ${token}` } });
+  assert.is(res.status, 200);
+  const doc = await res.json();
+  assert.match(doc.openapi, /^3\.1/);
+  assert.ok(doc.paths['/api/hello']?.get, 'hello route listed');
+});
+
+example('the hello route needs the token: 401 without, 200 with bearer, 200 with the cookie from /?token=', async () => {
+  assert.is((await fetch(`${base}/api/hello`)).status, 401);
+  const bearer = await fetch(`${base}/api/hello?name=ada`, { headers: { authorization: `Bearer ${token}` } });
+  assert.is(bearer.status, 200);
+  assert.equal(await bearer.json(), { message: 'hi, ada' });
+
+  const login = await fetch(`${base}/?token=${token}`, { redirect: 'manual' });
+  assert.is(login.status, 302);
+  assert.is(login.headers.get('location')?.includes(token), false);
+  const cookie = login.headers.get('set-cookie') ?? '';
+  assert.match(cookie, /HttpOnly/i);
+  assert.match(cookie, /SameSite=Strict/i);
+  assert.is(cookie.includes(token), false, 'the cookie must not hold the token');
+  const viaCookie = await fetch(`${base}/api/hello`, { headers: { cookie: cookie.split(';')[0] } });
+  assert.is(viaCookie.status, 200);
+});
+
+example('25 bad tokens in a row from one address get 429', async () => {
+  const statuses: number[] = [];
+  for (let i = 0; i < 25; i++) {
+    statuses.push((await fetch(`${base}/api/hello`, { headers: { authorization: 'Bearer wrong' } })).status);
+  }
+  assert.is(statuses[0], 401);
+  assert.is(statuses[24], 429);
+  const locked = await fetch(`${base}/api/hello`, { headers: { authorization: `Bearer ${token}` } });
+  assert.is(locked.status, 429, 'a locked-out address is refused even with the right token');
+  assert.ok(Number(locked.headers.get('retry-after')) > 0);
+});
+
+example('SIGTERM stops the process with exit code 0 within 5 s', async () => {
+  const t0 = Date.now();
+  const { code } = await vigil.stop('SIGTERM');
+  assert.is(code, 0);
+  assert.ok(Date.now() - t0 < 5000, `took ${Date.now() - t0} ms`);
+});
+
+example.run();
