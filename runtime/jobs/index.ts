@@ -1,0 +1,12 @@
+export { createScheduler } from './scheduler.js';
+export type { Scheduler, SchedulerOptions, EveryOptions, ContainHook } from './scheduler.js';
+export { createJobQueues } from './job-queues.js';
+export type { JobQueues, JobQueuesOptions, QueueRegistration } from './job-queues.js';
+export { listJobs } from './job-list.js';
+export type { JobRecord } from './job-list.js';
+export { listSchedules } from './schedule-lease.js';
+export type { ScheduleRecord } from './schedule-lease.js';
+export { createPluginJobs } from './plugin-jobs.js';
+export { jobsMigrations, coreMigrationOwner, ensureJobTables } from './migrations.js';
+export { backoffDelay } from './backoff.js';
+export { JobsError, JobsErrorCode } from './errors.js';

@@ -1,0 +1,114 @@
+import type { JobState } from '@vigil/plugin-sdk';
+import type { StoreBackend } from '../store/types.js';
+
+export const jobStates: readonly JobState[] = ['pending', 'running', 'done', 'failed', 'dead'];
+
+/** A claimed job as the worker needs it. `attempt` counts this run (1 for the first). */
+export interface ClaimedJob {
+  id: number;
+  queue: string;
+  payload: string;
+  attempt: number;
+  maxAttempts: number;
+}
+
+type ClaimedRow = { id: number; queue: string; payload: string; attempt: number; max_attempts: number; run_at: number };
+
+/** The statements of the durable queue on `vigil_jobs`. Times are the database clock (`store.nowSql`). */
+export class JobTable {
+  private readonly now: string;
+
+  constructor(private readonly store: StoreBackend) {
+    this.now = store.nowSql;
+  }
+
+  /** Resolves to the new id, or null when an open job of this queue holds `dedupeKey`. */
+  async enqueue(queue: string, payload: string, maxAttempts: number, runAt: number | undefined, dedupeKey: string | undefined): Promise<number | null> {
+    const runAtSql = runAt === undefined ? this.now : '?';
+    const params = runAt === undefined
+      ? [queue, payload, maxAttempts, dedupeKey ?? null]
+      : [queue, payload, maxAttempts, runAt, dedupeKey ?? null];
+    // ON CONFLICT without a target covers the partial unique index on open dedupe keys, on both backends.
+    const rows = await this.store.query<{ id: number }>(
+      `INSERT INTO vigil_jobs (queue, payload, state, attempt, max_attempts, run_at, dedupe_key, created_at, updated_at)
+       VALUES (?, ?, 'pending', 0, ?, ${runAtSql}, ?, ${this.now}, ${this.now}) ON CONFLICT DO NOTHING RETURNING id`,
+      params,
+    );
+    return rows.length ? Number(rows[0].id) : null;
+  }
+
+  /**
+   * Moves up to `limit` due jobs to `running` for `owner` until `timeoutMs` from now. PostgreSQL locks the chosen rows
+   * with SKIP LOCKED so concurrent workers take different jobs; SQLite picks and updates them in one statement,
+   * which its single writer makes atomic.
+   */
+  async claim(queue: string, owner: string, limit: number, timeoutMs: number): Promise<ClaimedJob[]> {
+    const set = `state = 'running', attempt = attempt + 1, locked_by = ?, locked_until = ${this.now} + ?, updated_at = ${this.now}`;
+    const due = `queue = ? AND state = 'pending' AND run_at <= ${this.now} ORDER BY run_at, id LIMIT ?`;
+    const returning = 'RETURNING id, queue, payload, attempt, max_attempts, run_at';
+    let rows: ClaimedRow[];
+    if (this.store.dialect === 'postgres') {
+      rows = await this.store.transaction(async (tx) => {
+        const picked = await tx.query<{ id: number }>(`SELECT id FROM vigil_jobs WHERE ${due} FOR UPDATE SKIP LOCKED`, [queue, limit]);
+        if (picked.length === 0) return [];
+        const ids = picked.map((r) => Number(r.id));
+        return tx.query<ClaimedRow>(`UPDATE vigil_jobs SET ${set} WHERE id IN (${ids.map(() => '?').join(', ')}) ${returning}`, [owner, timeoutMs, ...ids]);
+      });
+    } else {
+      rows = await this.store.query<ClaimedRow>(`UPDATE vigil_jobs SET ${set} WHERE id IN (SELECT id FROM vigil_jobs WHERE ${due}) ${returning}`,
+        [owner, timeoutMs, queue, limit]);
+    }
+    return rows
+      .sort((a, b) => Number(a.run_at) - Number(b.run_at) || Number(a.id) - Number(b.id))
+      .map((r) => ({ id: Number(r.id), queue: r.queue, payload: r.payload, attempt: Number(r.attempt), maxAttempts: Number(r.max_attempts) }));
+  }
+
+  // The guard on owner and attempt keeps a worker whose lease expired from overwriting the run that took over.
+  private readonly guard = "WHERE id = ? AND locked_by = ? AND attempt = ? AND state = 'running'";
+
+  async complete(job: ClaimedJob, owner: string): Promise<boolean> {
+    const r = await this.store.run(`UPDATE vigil_jobs SET state = 'done', locked_by = NULL, locked_until = NULL, updated_at = ${this.now} ${this.guard}`,
+      [job.id, owner, job.attempt]);
+    return r.changes > 0;
+  }
+
+  async retry(job: ClaimedJob, owner: string, delayMs: number, error: string): Promise<boolean> {
+    const r = await this.store.run(
+      `UPDATE vigil_jobs SET state = 'pending', run_at = ${this.now} + ?, last_error = ?, locked_by = NULL, locked_until = NULL, updated_at = ${this.now} ${this.guard}`,
+      [delayMs, error, job.id, owner, job.attempt]);
+    return r.changes > 0;
+  }
+
+  async finish(job: ClaimedJob, owner: string, state: 'failed' | 'dead', error: string): Promise<boolean> {
+    const r = await this.store.run(
+      `UPDATE vigil_jobs SET state = ?, last_error = ?, locked_by = NULL, locked_until = NULL, updated_at = ${this.now} ${this.guard}`,
+      [state, error, job.id, owner, job.attempt]);
+    return r.changes > 0;
+  }
+
+  /** Jobs whose worker stopped responding go back to `pending` (or `dead` when out of attempts). Returns how many. */
+  async reclaimExpired(queue: string): Promise<number> {
+    const r = await this.store.run(
+      `UPDATE vigil_jobs SET state = CASE WHEN attempt >= max_attempts THEN 'dead' ELSE 'pending' END,
+         last_error = 'lease of ' || COALESCE(locked_by, '?') || ' expired: the worker stopped or ran past timeoutMs',
+         locked_by = NULL, locked_until = NULL, run_at = ${this.now}, updated_at = ${this.now}
+       WHERE queue = ? AND state = 'running' AND locked_until < ${this.now}`,
+      [queue]);
+    return r.changes;
+  }
+
+  /** Deletes finished jobs older than their retention. */
+  async prune(queue: string, doneMs: number, failedMs: number): Promise<number> {
+    const r = await this.store.run(
+      `DELETE FROM vigil_jobs WHERE queue = ? AND ((state = 'done' AND updated_at < ${this.now} - ?) OR (state IN ('failed', 'dead') AND updated_at < ${this.now} - ?))`,
+      [queue, doneMs, failedMs]);
+    return r.changes;
+  }
+
+  async stats(queue: string): Promise<Record<JobState, number>> {
+    const rows = await this.store.query<{ state: JobState; n: number }>('SELECT state, COUNT(*) AS n FROM vigil_jobs WHERE queue = ? GROUP BY state', [queue]);
+    const out = Object.fromEntries(jobStates.map((s) => [s, 0])) as Record<JobState, number>;
+    for (const r of rows) out[r.state] = Number(r.n);
+    return out;
+  }
+}

@@ -1,0 +1,128 @@
+import type { Logger, Metrics, Migration, Queryable, Row, SqlValue, Store } from '@vigil/plugin-sdk';
+import { closedError } from './errors.js';
+import { buildInsertChunks } from './insert-statements.js';
+import { applyMigrations, type MigrationTarget } from './migrate.js';
+import { PlaceholderCache } from './placeholders.js';
+import { PluginStore } from './plugin-store.js';
+import { bindParams } from './sql-values.js';
+import { StoreInstruments, type StoreOp } from './store-metrics.js';
+import type { Driver, StoreBackend, TxConnection } from './types.js';
+
+/**
+ * What both backends share on top of their driver: placeholder checks and translation, value binding, bulk
+ * inserts, migrations, metrics and an orderly close.
+ */
+export class Backend implements StoreBackend {
+  readonly dialect;
+  readonly nowSql;
+  private readonly placeholders;
+  private readonly instruments: StoreInstruments | null;
+  private readonly log: Logger | undefined;
+  private active = 0;
+  private idleWaiters: (() => void)[] = [];
+  private closed = false;
+  private closing: Promise<void> | null = null;
+  /** Untracked, unmeasured access for work already admitted (a migration keeps going while close() waits for it). */
+  private readonly inner: MigrationTarget;
+
+  constructor(private readonly driver: Driver, options: { log?: Logger; metrics?: Metrics } = {}) {
+    this.dialect = driver.dialect;
+    this.nowSql = driver.nowSql;
+    this.placeholders = new PlaceholderCache(driver.dialect);
+    this.instruments = options.metrics ? new StoreInstruments(options.metrics) : null;
+    this.log = options.log;
+    this.inner = {
+      dialect: this.dialect,
+      nowSql: this.nowSql,
+      query: <R extends Row = Row>(sql: string, params?: readonly SqlValue[]) => this.rawQuery<R>(sql, params),
+      lockedTransaction: (key, fn) => this.driver.transaction((tx) => fn(this.wrapTx(tx)), { lockKey: key }),
+    };
+  }
+
+  query<R extends Row = Row>(sql: string, params?: readonly SqlValue[]): Promise<R[]> {
+    return this.track('query', () => this.rawQuery<R>(sql, params));
+  }
+
+  run(sql: string, params?: readonly SqlValue[]): Promise<{ changes: number }> {
+    return this.track('run', () => {
+      const scanned = this.placeholders.get(sql);
+      return this.driver.run(scanned.text, bindParams(sql, scanned.count, params));
+    });
+  }
+
+  insertMany(table: string, columns: readonly string[], rows: readonly (readonly SqlValue[])[], options?: { onConflict?: string }): Promise<number> {
+    return this.track('insert_many', async () => {
+      const chunks = buildInsertChunks(this.dialect, this.driver.maxParams, table, columns, rows, options?.onConflict);
+      if (chunks.length === 0) return 0;
+      return this.driver.transaction(async (tx) => {
+        let written = 0;
+        for (const chunk of chunks) written += (await tx.run(chunk.sql, chunk.params)).changes;
+        return written;
+      });
+    });
+  }
+
+  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
+    return this.track('transaction', () => this.driver.transaction((tx) => fn(this.wrapTx(tx))));
+  }
+
+  lockedTransaction<T>(key: string, fn: (tx: TxConnection) => Promise<T>): Promise<T> {
+    return this.track('transaction', () => this.inner.lockedTransaction(key, fn));
+  }
+
+  async migrate(plugin: string, migrations: readonly Migration[]): Promise<void> {
+    await this.track('migrate', () => applyMigrations(this.inner, plugin, migrations, this.log));
+  }
+
+  forPlugin(plugin: string): Store {
+    return new PluginStore(this, plugin);
+  }
+
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      this.closed = true;
+      if (this.active > 0) await new Promise<void>((resolve) => this.idleWaiters.push(resolve));
+      await this.driver.close();
+    })();
+    return this.closing;
+  }
+
+  private async rawQuery<R extends Row>(sql: string, params: readonly SqlValue[] | undefined): Promise<R[]> {
+    const scanned = this.placeholders.get(sql);
+    return await this.driver.query(scanned.text, bindParams(sql, scanned.count, params)) as R[];
+  }
+
+  /** The caller's `?` statements and values, checked and translated, on the driver's transaction connection. */
+  private wrapTx(tx: TxConnection): TxConnection {
+    const cache = this.placeholders;
+    return {
+      dialect: this.dialect,
+      async query<R extends Row = Row>(sql: string, params?: readonly SqlValue[]) {
+        const scanned = cache.get(sql);
+        return await tx.query(scanned.text, bindParams(sql, scanned.count, params)) as R[];
+      },
+      async run(sql, params) {
+        const scanned = cache.get(sql);
+        return tx.run(scanned.text, bindParams(sql, scanned.count, params));
+      },
+      exec: (sql) => tx.exec(sql),
+    };
+  }
+
+  private measure<T>(op: StoreOp, work: () => Promise<T>): Promise<T> {
+    return this.instruments ? this.instruments.measure(op, work) : work();
+  }
+
+  /** Admits one operation unless closed, and lets close() wait for it. */
+  private async track<T>(op: StoreOp, work: () => Promise<T>): Promise<T> {
+    if (this.closed) throw closedError();
+    this.active++;
+    try {
+      return await this.measure(op, work);
+    } finally {
+      if (--this.active === 0 && this.idleWaiters.length) {
+        for (const resolve of this.idleWaiters.splice(0)) resolve();
+      }
+    }
+  }
+}

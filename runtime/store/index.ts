@@ -1,0 +1,4 @@
+export { openStore, parseStoreUrl } from './open-store.js';
+export type { StoreBackend, TxConnection } from './types.js';
+export { StoreError, StoreQueryError, StoreErrorCode } from './errors.js';
+export { pluginTableName } from './plugin-store.js';

@@ -1,0 +1,123 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { mkdir } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import type { Row, SqlValue } from '@vigil/plugin-sdk';
+import { StoreError, StoreErrorCode } from './errors.js';
+import { SqliteConnection, sqliteMaxParams } from './sqlite-connection.js';
+import type { Driver, TxConnection } from './types.js';
+import { WriteQueue } from './write-queue.js';
+
+/** Milliseconds a statement waits for another process's write lock before SQLITE_BUSY. */
+const busyTimeoutMs = 5000;
+
+interface ActiveTx {
+  readonly driver: SqliteDriver;
+  active: boolean;
+}
+const currentTx = new AsyncLocalStorage<ActiveTx>();
+
+/** A statement that cannot write, so it may run on the read connection beside a transaction (WAL allows that). */
+export function isReadOnlyStatement(sql: string): boolean {
+  const head = sql.replace(/^(\s+|--[^\n]*\n?|\/\*[\s\S]*?\*\/)+/, '');
+  if (/^select\b/i.test(head)) return true;
+  // A CTE may lead into INSERT/UPDATE/DELETE; when in doubt it is a write, which only costs concurrency.
+  return /^with\b/i.test(head) && !/\b(insert|update|delete|replace)\b/i.test(head);
+}
+
+/**
+ * SQLite in WAL mode. Writes, transactions and migrations go one at a time through `WriteQueue` on the write
+ * connection, so a transaction never takes in another caller's statements. Reads outside transactions use a second,
+ * read-only connection and see the last committed state. `:memory:` has a single connection for everything.
+ */
+export class SqliteDriver implements Driver {
+  readonly dialect = 'sqlite' as const;
+  readonly maxParams = sqliteMaxParams;
+  // julianday() is fixed for the duration of one statement, so every use in a statement agrees.
+  readonly nowSql = "CAST((julianday('now') - 2440587.5) * 86400000.0 AS INTEGER)";
+  private readonly writes = new WriteQueue();
+
+  private constructor(private readonly writer: SqliteConnection, private readonly reader: SqliteConnection | null) {}
+
+  static async open(filename: string): Promise<SqliteDriver> {
+    const memory = filename === ':memory:';
+    if (!memory) await mkdir(dirname(filename), { recursive: true });
+    const writer = await SqliteConnection.open(filename, false);
+    let reader: SqliteConnection | null = null;
+    try {
+      // busy_timeout first: switching to WAL needs a lock another starting process may hold.
+      await writer.exec(`PRAGMA busy_timeout = ${busyTimeoutMs}`);
+      if (!memory) {
+        const [mode] = await writer.query('PRAGMA journal_mode = WAL', []);
+        if (String(mode?.journal_mode).toLowerCase() !== 'wal') {
+          throw new StoreError(StoreErrorCode.OPEN, `store: ${filename} cannot use WAL (journal_mode is ${String(mode?.journal_mode)}); put the data directory on a local filesystem`);
+        }
+      }
+      await writer.exec('PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON');
+      if (!memory) {
+        reader = await SqliteConnection.open(filename, true);
+        await reader.exec(`PRAGMA busy_timeout = ${busyTimeoutMs}`);
+      }
+    } catch (err) {
+      await writer.close().catch(() => {});
+      await reader?.close().catch(() => {});
+      throw err;
+    }
+    return new SqliteDriver(writer, reader);
+  }
+
+  query(sql: string, params: readonly SqlValue[]): Promise<Row[]> {
+    if (this.reader && isReadOnlyStatement(sql)) return this.reader.query(sql, params);
+    return this.exclusive(() => this.writer.query(sql, params));
+  }
+
+  run(sql: string, params: readonly SqlValue[]): Promise<{ changes: number }> {
+    return this.exclusive(() => this.writer.run(sql, params));
+  }
+
+  /** `lockKey` needs nothing more here: BEGIN IMMEDIATE holds the database's one write lock across processes. */
+  transaction<T>(fn: (tx: TxConnection) => Promise<T>): Promise<T> {
+    return this.exclusive(async () => {
+      await this.writer.run('BEGIN IMMEDIATE', []);
+      const marker: ActiveTx = { driver: this, active: true };
+      try {
+        const result = await currentTx.run(marker, () => fn(this.txConnection(marker)));
+        marker.active = false;
+        await this.writer.run('COMMIT', []);
+        return result;
+      } catch (err) {
+        marker.active = false;
+        await this.writer.run('ROLLBACK', []).catch(() => {});
+        throw err;
+      }
+    });
+  }
+
+  async close(): Promise<void> {
+    await this.writes.drain();
+    await this.reader?.close();
+    await this.writer.close();
+  }
+
+  private exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    const tx = currentTx.getStore();
+    if (tx?.active && tx.driver === this) {
+      // The caller runs inside a transaction callback and waits for this write, which waits for that transaction.
+      return Promise.reject(new StoreError(StoreErrorCode.NESTED_TRANSACTION,
+        'store: called the store from inside transaction(); use the tx argument of the callback for statements that belong to it (on SQLite this call would wait forever)'));
+    }
+    return this.writes.run(fn);
+  }
+
+  private txConnection(marker: ActiveTx): TxConnection {
+    const writer = this.writer;
+    const check = () => {
+      if (!marker.active) throw new StoreError(StoreErrorCode.CLOSED, 'store: a transaction handle was used after its transaction ended');
+    };
+    return {
+      dialect: 'sqlite',
+      async query(sql, params) { check(); return writer.query(sql, params ?? []) as never; },
+      async run(sql, params) { check(); return writer.run(sql, params ?? []); },
+      async exec(sql) { check(); return writer.exec(sql); },
+    };
+  }
+}
