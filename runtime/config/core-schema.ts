@@ -1,0 +1,90 @@
+import type { JsonSchema } from '@vigil/plugin-sdk';
+
+const duration = (description: string, defaultValue: string): JsonSchema => ({
+  type: ['string', 'integer'], format: 'duration', minimum: 0, default: defaultValue,
+  description: `${description} A duration (500ms, 30s, 10m, 2h, 7d) or a number of milliseconds.`,
+});
+
+/**
+ * The core keys of vigil.yaml, strict already. Built-in plugins' sections are added by composeSchema.
+ * Relative paths (data_dir, tls files, sqlite paths) resolve from the config file's directory.
+ * Durations and sizes are kept as written; read them with parseDuration and parseByteSize.
+ */
+export const coreConfigSchema: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    data_dir: {
+      type: 'string', minLength: 1, default: './.vigil',
+      description: 'Where Vigil keeps its state: the SQLite database and each plugin\'s own directory.',
+    },
+    log: {
+      type: 'object', additionalProperties: false, default: {},
+      description: 'Logging: JSON lines to stderr, or pretty text.',
+      properties: {
+        level: { enum: ['debug', 'info', 'warn', 'error'], default: 'info', description: 'The least severe level written.' },
+        format: { enum: ['json', 'pretty'], description: 'Default: pretty when stderr is a terminal, json otherwise.' },
+      },
+    },
+    control_plane: {
+      type: 'object', additionalProperties: false, default: {},
+      description: 'The control-plane HTTP server: health, metrics, the API listing, plugin routes and the UI.',
+      properties: {
+        listen: {
+          type: ['string', 'integer'], format: 'listen-address', minimum: 0, maximum: 65535, default: '127.0.0.1:9095',
+          description: 'host:port, or a port number (0 picks a free port).',
+        },
+        token: {
+          type: 'string',
+          description: 'The dashboard token. When absent (or empty), one is generated on first run and its URL printed once. Usually ${VIGIL_TOKEN}.',
+        },
+        body_limit: {
+          type: ['string', 'integer'], format: 'byte-size', minimum: 0, default: '1mb',
+          description: 'Largest request body the control plane accepts. A size (512, 64kb, 1mb; 1kb = 1024) or a number of bytes.',
+        },
+        lockout: {
+          type: 'object', additionalProperties: false, default: {},
+          description: 'Clients that send repeated bad tokens are locked out (429 with Retry-After).',
+          properties: {
+            max_failures: { type: 'integer', minimum: 1, default: 20, description: 'Bad tokens allowed from one address per window.' },
+            window: duration('The window over which failures are counted, and the lockout time.', '10m'),
+          },
+        },
+        metrics_auth: { type: 'boolean', default: false, description: 'Whether /metrics requires the dashboard token.' },
+        tls: {
+          type: 'object', additionalProperties: false, required: ['cert_file', 'key_file'],
+          description: 'Serve the control plane over HTTPS. The auth cookie is then marked Secure.',
+          properties: {
+            cert_file: { type: 'string', minLength: 1, description: 'PEM certificate chain.' },
+            key_file: { type: 'string', minLength: 1, description: 'PEM private key.' },
+          },
+        },
+      },
+    },
+    storage: {
+      type: 'object', additionalProperties: false, default: {},
+      description: 'Where records, jobs and plugin tables live.',
+      properties: {
+        url: {
+          type: 'string', format: 'storage-url',
+          description: 'sqlite:<path> or postgres://user@host:5432/db. Default: SQLite at <data_dir>/vigil.db.',
+        },
+      },
+    },
+    shutdown_timeout: duration('How long a stop may take to drain before the process exits anyway.', '10s'),
+    plugins: {
+      type: 'array', default: [],
+      description: 'Third-party plugins, started after the built-in ones they depend on.',
+      items: {
+        type: 'object', additionalProperties: false, required: ['use'],
+        properties: {
+          use: { type: 'string', minLength: 1, description: 'A path (./examples/hello-plugin) or an npm package name.' },
+          with: {
+            type: 'object', additionalProperties: true,
+            description: 'The plugin\'s own config, validated against the plugin\'s schema once it is loaded.',
+          },
+        },
+      },
+    },
+  },
+};
