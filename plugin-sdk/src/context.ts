@@ -36,12 +36,15 @@ export interface SubscribeOptions {
 export interface Bus {
   /** Returns how many subscriber queues accepted the message. */
   publish<K extends keyof Topics & string>(topic: K, message: Topics[K]): number;
-  /** `subscriber` names the queue in metrics; it defaults to the plugin's name. Returns an unsubscribe function. */
+  /**
+   * `subscriber` names the queue in metrics; it defaults to the plugin's name. Returns an unsubscribe function: it
+   * stops new deliveries at once and resolves when the messages already queued have been handled (drain on stop).
+   */
   subscribe<K extends keyof Topics & string>(
     topic: K,
     handler: TopicHandler<Topics[K]>,
     options?: SubscribeOptions & { subscriber?: string },
-  ): () => void;
+  ): () => Promise<void>;
   /** Cheap check for publishers that want to skip building a message nobody would receive. */
   hasSubscribers(topic: keyof Topics & string): boolean;
 }

@@ -42,7 +42,7 @@ export class MessageBus {
     return accepted;
   }
 
-  subscribe(plugin: string, topic: string, handler: TopicHandler<unknown>, options: SubscribeOptions & { subscriber?: string } = {}): () => void {
+  subscribe(plugin: string, topic: string, handler: TopicHandler<unknown>, options: SubscribeOptions & { subscriber?: string } = {}): () => Promise<void> {
     const subscriber = options.subscriber ?? plugin;
     const queue = new SubscriberQueue(
       topic, subscriber, handler,
@@ -57,6 +57,7 @@ export class MessageBus {
       const rest = (this.topics.get(topic) ?? []).filter((q) => q !== queue);
       if (rest.length) this.topics.set(topic, rest);
       else this.topics.delete(topic);
+      return queue.idle();
     };
   }
 

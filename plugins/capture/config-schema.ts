@@ -1,0 +1,27 @@
+import type { JsonSchema } from '@vigil/plugin-sdk';
+
+const duration = { type: ['string', 'integer'], format: 'duration' };
+
+/** The `capture:` section. Every key is optional. */
+export const captureConfigSchema: JsonSchema = {
+  type: 'object',
+  description: 'The telemetry lane: bounded copies of traffic, governed in worker threads, stored and exported.',
+  properties: {
+    max_body_bytes: { type: ['string', 'integer'], format: 'byte-size', default: '1mb', description: 'Bytes of each body copied for capture; longer bodies are marked truncated.' },
+    queue: { type: 'integer', minimum: 1, default: 10000, description: 'Exchanges waiting for a worker before new ones are dropped (and counted).' },
+    batch: { type: 'integer', minimum: 1, maximum: 10000, default: 256, description: 'Exchanges per worker task.' },
+    workers: { type: 'integer', minimum: 1, maximum: 64, default: 1, description: 'Governance worker threads.' },
+    retention: { ...duration, default: '7d', description: 'Records older than this are deleted.' },
+    rollup_retention: { ...duration, default: '90d', description: 'Per-minute usage and latency rollups older than this are deleted.' },
+    tenant_label: { type: 'string', minLength: 1, default: 'tenant', description: 'The label that names the tenant for usage and billing.' },
+    pricing: {
+      type: 'object',
+      default: {},
+      properties: {
+        per_1k_tokens: { type: 'number', minimum: 0, default: 0 },
+        per_request: { type: 'number', minimum: 0, default: 0 },
+        currency: { type: 'string', default: 'USD' },
+      },
+    },
+  },
+};

@@ -1,0 +1,67 @@
+import { HttpError, type HttpRoutes, type SqlValue, type Store } from '@vigil/plugin-sdk';
+import { parseSince } from '../time-range.js';
+
+export const MAX_LIMIT = 200;
+
+const listQuery = {
+  type: 'object',
+  properties: {
+    route: { type: 'string', description: 'A rule glob (match.path) the record matched.' },
+    status: { type: 'string', pattern: '^([1-5]xx|[0-9]{3})$', description: 'An exact status (404) or a class (5xx).' },
+    since: { type: 'string', description: 'Epoch ms, an ISO date-time, or a duration back from now (15m, 24h).' },
+    limit: { type: 'integer', minimum: 1, default: 50, description: `Page size; at most ${MAX_LIMIT}.` },
+    offset: { type: 'integer', minimum: 0, default: 0 },
+  },
+  patternProperties: { '^label\\.[A-Za-z0-9_.-]+$': { type: 'string', description: 'label.<name>=<value>' } },
+};
+
+/** Filters of GET /api/gateway/records, as SQL. Label filters read the labels JSON per dialect. */
+function whereClause(store: Store, q: Record<string, unknown>): { sql: string; params: SqlValue[] } {
+  const parts: string[] = [];
+  const params: SqlValue[] = [];
+  if (typeof q.route === 'string') {
+    parts.push('(primary_route = ? OR route LIKE ?)');
+    params.push(q.route, `%${JSON.stringify(q.route).replace(/[%_]/g, '')}%`);
+  }
+  if (typeof q.status === 'string') {
+    if (q.status.endsWith('xx')) {
+      const c = Number(q.status[0]) * 100;
+      parts.push('status >= ? AND status < ?');
+      params.push(c, c + 100);
+    } else { parts.push('status = ?'); params.push(Number(q.status)); }
+  }
+  if (typeof q.since === 'string') { parts.push('time >= ?'); params.push(parseSince(q.since)); }
+  for (const [key, value] of Object.entries(q)) {
+    if (!key.startsWith('label.')) continue;
+    const name = key.slice(6);
+    if (store.dialect === 'postgres') { parts.push('(labels::jsonb ->> ?) = ?'); params.push(name, String(value)); }
+    else { parts.push('json_extract(labels, ?) = ?'); params.push(`$."${name.replace(/"/g, '')}"`, String(value)); }
+  }
+  return { sql: parts.length ? `WHERE ${parts.join(' AND ')}` : '', params };
+}
+
+export function registerRecordRoutes(http: HttpRoutes, store: Store): void {
+  const records = store.table('records');
+  http.route({
+    method: 'GET', path: '/api/gateway/records', tags: ['gateway'],
+    summary: 'Governed records, newest first, with filters',
+    query: listQuery,
+    async handler(ctx) {
+      const limit = Math.min(Number(ctx.query.limit ?? 50), MAX_LIMIT);
+      const offset = Number(ctx.query.offset ?? 0);
+      const where = whereClause(store, ctx.query);
+      const rows = await store.query<{ record: string }>(
+        `SELECT record FROM ${records} ${where.sql} ORDER BY time DESC, id DESC LIMIT ? OFFSET ?`, [...where.params, limit, offset]);
+      return { data: rows.map((r) => JSON.parse(r.record)), limit, offset };
+    },
+  });
+  http.route({
+    method: 'GET', path: '/api/gateway/records/:id', tags: ['gateway'],
+    summary: 'One governed record',
+    async handler(ctx) {
+      const rows = await store.query<{ record: string }>(`SELECT record FROM ${records} WHERE id = ?`, [ctx.params.id]);
+      if (!rows.length) throw new HttpError(404, 'VIGIL_ERR_GATEWAY_RECORD_NOT_FOUND', `no record with id ${ctx.params.id}`);
+      return JSON.parse(rows[0].record);
+    },
+  });
+}

@@ -1,0 +1,59 @@
+import type { HttpRoutes, RouteContext, Store } from '@vigil/plugin-sdk';
+import type { CaptureConfig } from '../types.js';
+import { rangeQuery, resolveRange } from '../time-range.js';
+
+const DAY = 86_400_000;
+
+/** Cost from the configured prices; rounded to 1e-6 so sums stay readable. */
+function cost(pricing: CaptureConfig['pricing'], requests: number, tokens: number): number {
+  return Math.round(((tokens / 1000) * pricing.per_1k_tokens + requests * pricing.per_request) * 1e6) / 1e6;
+}
+
+const csvCell = (v: unknown) => {
+  const s = String(v ?? '');
+  // Quote always; neutralise spreadsheet formulas in tenant names (CSV injection).
+  return `"${(/^[=+\-@\t\r]/.test(s) ? `'${s}` : s).replace(/"/g, '""')}"`;
+};
+
+export function registerUsageRoutes(http: HttpRoutes, store: Store, config: CaptureConfig): void {
+  const rollups = store.table('rollups');
+  const perTenant = async (ctx: RouteContext) => {
+    const { from, to } = resolveRange(String(ctx.query.range ?? '24h'));
+    const rows = await store.query<{ tenant: string; requests: number; tokens: number }>(
+      `SELECT tenant, SUM(requests) AS requests, SUM(tokens) AS tokens FROM ${rollups} WHERE bucket >= ? AND bucket < ? GROUP BY tenant ORDER BY SUM(requests) DESC`,
+      [from - (from % 60_000), to]);
+    return { from, to, rows };
+  };
+  http.route({
+    method: 'GET', path: '/api/gateway/usage', tags: ['gateway'],
+    summary: 'Requests, tokens and cost per tenant',
+    query: { type: 'object', properties: { range: rangeQuery } },
+    async handler(ctx) {
+      const { from, to, rows } = await perTenant(ctx);
+      return {
+        range: ctx.query.range ?? '24h', from, to, tenant_label: config.tenant_label, currency: config.pricing.currency,
+        data: rows.map((r) => ({ tenant: r.tenant, requests: Number(r.requests), tokens: Number(r.tokens), cost: cost(config.pricing, Number(r.requests), Number(r.tokens)) })),
+      };
+    },
+  });
+  http.route({
+    method: 'GET', path: '/api/gateway/usage.csv', tags: ['gateway'],
+    summary: 'Billing export: requests, tokens and cost per tenant per day (CSV)',
+    query: { type: 'object', properties: { range: { ...rangeQuery, default: '7d' } } },
+    async handler(ctx) {
+      const { from, to } = resolveRange(String(ctx.query.range ?? '7d'));
+      const rows = await store.query<{ day: number; tenant: string; requests: number; tokens: number }>(
+        `SELECT (bucket / ${DAY}) * ${DAY} AS day, tenant, SUM(requests) AS requests, SUM(tokens) AS tokens FROM ${rollups}
+         WHERE bucket >= ? AND bucket < ? GROUP BY (bucket / ${DAY}), tenant ORDER BY day, tenant`, [from - (from % 60_000), to]);
+      const lines = ['date,tenant,requests,tokens,cost,currency'];
+      for (const r of rows) {
+        const date = new Date(Number(r.day)).toISOString().slice(0, 10);
+        lines.push([date, r.tenant, Number(r.requests), Number(r.tokens), cost(config.pricing, Number(r.requests), Number(r.tokens)), config.pricing.currency].map(csvCell).join(','));
+      }
+      ctx.type = 'text/csv; charset=utf-8';
+      ctx.set('Content-Disposition', `attachment; filename="vigil-usage-${new Date(from).toISOString().slice(0, 10)}.csv"`);
+      ctx.body = lines.join('\n') + '\n';
+      return undefined;
+    },
+  });
+}
