@@ -1,0 +1,18 @@
+// Runs the benchmarks in dist/bench one after another (never in parallel: they compete for the 2 cores).
+// Usage: npm run bench [-- substring …]
+import { spawnSync } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const filters = process.argv.slice(2);
+const dir = join(root, 'dist/bench');
+const files = readdirSync(dir).filter((f) => f.endsWith('.js') && (!filters.length || filters.some((s) => f.includes(s)))).sort();
+let failed = 0;
+for (const f of files) {
+  console.log(`# ${f}`);
+  const r = spawnSync(process.execPath, ['--no-node-snapshot', '--expose-gc', join(dir, f)], { cwd: root, stdio: 'inherit' });
+  if (r.status !== 0) failed++;
+}
+process.exitCode = failed ? 1 : 0;
