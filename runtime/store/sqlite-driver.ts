@@ -40,7 +40,11 @@ export class SqliteDriver implements Driver {
 
   static async open(filename: string): Promise<SqliteDriver> {
     const memory = filename === ':memory:';
-    if (!memory) await mkdir(dirname(filename), { recursive: true });
+    if (!memory) {
+      await mkdir(dirname(filename), { recursive: true }).catch((err: Error) => {
+        throw new StoreError(StoreErrorCode.OPEN, `store: cannot create the directory of SQLite database ${filename}: ${err.message}`, { cause: err });
+      });
+    }
     const writer = await SqliteConnection.open(filename, false);
     let reader: SqliteConnection | null = null;
     try {

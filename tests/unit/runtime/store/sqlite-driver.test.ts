@@ -1,0 +1,68 @@
+import { join } from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { openStore, StoreErrorCode } from '../../../../runtime/store/index.js';
+import { isReadOnlyStatement } from '../../../../runtime/store/sqlite-driver.js';
+import { tempDir } from '../../../support/tmp.js';
+import { rejection } from './backend-kinds.js';
+
+test('only statements that cannot write are read-only', () => {
+  for (const sql of ['SELECT 1', '  select * from t', '-- note\nSELECT 1', '/* x */ SELECT 1', 'WITH a AS (SELECT 1) SELECT * FROM a']) {
+    assert.ok(isReadOnlyStatement(sql), sql);
+  }
+  for (const sql of ['INSERT INTO t VALUES (1)', 'UPDATE t SET a = 1 RETURNING *', 'PRAGMA journal_mode',
+    'WITH a AS (SELECT 1) INSERT INTO t SELECT * FROM a', 'WITH a AS (SELECT 1) DELETE FROM t', 'BEGIN', 'CREATE TABLE x (a)']) {
+    assert.not.ok(isReadOnlyStatement(sql), sql);
+  }
+});
+
+test('calling the store for a write from inside transaction() fails fast instead of waiting forever', async () => {
+  const store = await openStore('sqlite::memory:');
+  try {
+    await store.run('CREATE TABLE t (v INTEGER)');
+    const err = await rejection(() => store.transaction(async (tx) => {
+      await tx.run('INSERT INTO t VALUES (1)');
+      await store.run('INSERT INTO t VALUES (2)');
+    }));
+    assert.is(err.code, StoreErrorCode.NESTED_TRANSACTION);
+    assert.match(err.message, /use the tx argument/);
+    assert.equal(await store.query('SELECT COUNT(*) AS n FROM t'), [{ n: 0 }]);
+    // After the transaction, the same async context may write again.
+    await store.run('INSERT INTO t VALUES (3)');
+    assert.equal(await store.query('SELECT v FROM t'), [{ v: 3 }]);
+  } finally {
+    await store.close();
+  }
+});
+
+test('UPDATE … RETURNING through query() runs on the writer and returns rows', async () => {
+  const dir = tempDir();
+  const store = await openStore(`sqlite:${join(dir.path, 'v.db')}`);
+  try {
+    await store.run('CREATE TABLE t (id INTEGER PRIMARY KEY, v INTEGER)');
+    await store.run('INSERT INTO t VALUES (1, 1), (2, 2)');
+    const rows = await store.query<{ id: number }>('UPDATE t SET v = v + 10 WHERE id = ? RETURNING id, v', [2]);
+    assert.equal(rows, [{ id: 2, v: 12 }]);
+  } finally {
+    await store.close();
+    dir.cleanup();
+  }
+});
+
+test('a second store handle on the same file sees committed writes at once', async () => {
+  const dir = tempDir();
+  const url = `sqlite:${join(dir.path, 'v.db')}`;
+  const a = await openStore(url);
+  const b = await openStore(url);
+  try {
+    await a.run('CREATE TABLE t (v INTEGER)');
+    await a.insertMany('t', ['v'], [[1], [2], [3]]);
+    assert.equal(await b.query('SELECT SUM(v) AS s FROM t'), [{ s: 6 }]);
+  } finally {
+    await a.close();
+    await b.close();
+    dir.cleanup();
+  }
+});
+
+test.run();
