@@ -15,24 +15,27 @@ const isDirectChild = (parent: string, child: string): boolean =>
   child.startsWith(`${parent}/`) && !child.slice(parent.length + 1).includes('/');
 
 /** True when `inner` comes from evaluating one of the branches of the composite error `outer`. */
-function contains(outer: ErrorObject, inner: ErrorObject): boolean {
+function within(outer: ErrorObject, inner: ErrorObject): boolean {
   return inner !== outer && inner.schemaPath.startsWith(`${outer.schemaPath}/`) && underPath(outer.instancePath, inner.instancePath);
 }
 
 /**
  * Removes Ajv's noise so that each real problem is reported once:
  * - `if` errors ("must match then schema") go; the then/else errors they summarise stay.
- * - errors from inside `propertyNames` (reported by the propertyNames error itself) go.
+ * - errors from inside `propertyNames` and `contains` (each item that did not match) go; the keyword's own error
+ *   says it.
  * - each failed anyOf/oneOf is replaced by the errors of the branch the value most likely meant (the one whose type
  *   and discriminating constants fit, with the fewest errors), or, when no branch fits the kind of value at all,
  *   by one `vigil:alternatives` error listing what would have been accepted.
  */
 export function reduceAjvErrors(errors: readonly ErrorObject[]): ErrorObject[] {
-  let list = errors.filter((e) => e.keyword !== 'if' && (e.propertyName === undefined || e.keyword === 'propertyNames'));
+  const containsErrors = errors.filter((e) => e.keyword === 'contains');
+  let list = errors.filter((e) => e.keyword !== 'if' && (e.propertyName === undefined || e.keyword === 'propertyNames')
+    && !containsErrors.some((c) => within(c, e)));
   for (;;) {
-    const outer = list.find((e) => isOpenComposite(e) && !list.some((o) => isOpenComposite(o) && contains(o, e)));
+    const outer = list.find((e) => isOpenComposite(e) && !list.some((o) => isOpenComposite(o) && within(o, e)));
     if (!outer) return list;
-    const members = list.filter((e) => contains(outer, e));
+    const members = list.filter((e) => within(outer, e));
     const rest = list.filter((e) => e !== outer && !members.includes(e));
     list = [...rest, ...resolveComposite(outer, members)];
   }
