@@ -18,3 +18,4 @@ export type {
 } from './metrics.js';
 export { VigilError, PermanentError, HttpError, isPermanent } from './errors.js';
 export type { DeliveryQueue, DeliveryQueueOptions } from './delivery.js';
+export { parseDuration, tryParseDuration, parseByteSize, tryParseByteSize } from './units.js';

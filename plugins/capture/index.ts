@@ -1,5 +1,4 @@
-import { definePlugin } from '@vigil/plugin-sdk';
-import { parseByteSize, parseDuration } from '../../runtime/config/units.js';
+import { definePlugin, parseByteSize, parseDuration } from '@vigil/plugin-sdk';
 import type { PolicyConfig } from '../../policies/schema.js';
 import type { GovernedRecord, GovernTask, RawExchange } from '../redaction/types.js';
 import { captureConfigSchema } from './config-schema.js';

@@ -16,7 +16,7 @@ export const coreConfigSchema: JsonSchema = {
   properties: {
     data_dir: {
       type: 'string', minLength: 1, default: './.vigil',
-      description: 'Where Vigil keeps its state: the SQLite database and each plugin\'s own directory.',
+      description: 'Where Vigil keeps its state: the SQLite database and each plugin\'s own directory. Relative to the working directory, like a storage.url path; files the config names (plugins, TLS, policies) are relative to the config file.',
     },
     log: {
       type: 'object', additionalProperties: false, default: {},
