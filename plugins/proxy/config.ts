@@ -1,0 +1,94 @@
+import type { JsonSchema } from '@vigil/plugin-sdk';
+import { DEFAULT_LISTEN, rulesSchema, serviceSchema } from '../../policies/schema.js';
+import type { PolicyConfig, RuleConfig } from '../../policies/schema.js';
+import { durationMs } from './duration.js';
+import { parseListenAddress, type ListenAddress } from './listen-address.js';
+
+/** The `service` section as the proxy reads it: the policy language's keys plus the traffic lane's own. */
+export interface ProxyServiceConfig {
+  upstream: string;
+  listen?: string | number;
+  /** Longest wait for the upstream's response headers, and longest silence between body chunks. 0 disables. */
+  timeout?: string | number;
+  connect_timeout?: string | number;
+  /** Connections kept to the upstream; requests beyond them wait in the pool's queue. */
+  max_connections?: number;
+  /** Forward the client's Host header (true) or send the upstream's host (false). */
+  preserve_host?: boolean;
+  /** On stop, how long requests in flight may take to finish before their connections are closed. */
+  drain_timeout?: string | number;
+}
+
+/** What the plugin receives: it owns the top-level keys `service` and `rules`. */
+export interface ProxyConfig {
+  service: ProxyServiceConfig;
+  rules?: RuleConfig[];
+}
+
+const duration = (fallback: string, description: string): JsonSchema => ({
+  type: ['string', 'integer'], format: 'duration', minimum: 0, default: fallback, description,
+});
+
+/** `serviceSchema` from the policy language, extended with the traffic lane's keys (defaults filled by the validator). */
+export const proxyServiceSchema: JsonSchema = {
+  ...serviceSchema,
+  properties: {
+    ...(serviceSchema.properties as Record<string, JsonSchema>),
+    timeout: duration('30s', 'Longest wait for the upstream\'s response headers, and between body chunks; 0 disables.'),
+    connect_timeout: duration('10s', 'Longest wait for a connection to the upstream.'),
+    max_connections: { type: 'integer', minimum: 1, default: 128, description: 'Connections kept to the upstream.' },
+    preserve_host: { type: 'boolean', default: true, description: 'Forward the client\'s Host header unchanged.' },
+    drain_timeout: duration('10s', 'On stop, how long requests in flight may take to finish.'),
+  },
+};
+
+export const proxyConfigSchema: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['service'],
+  properties: { service: proxyServiceSchema, rules: rulesSchema },
+};
+
+/** The traffic lane's settings, converted to the units the code uses. */
+export interface ProxyOptions {
+  /** Scheme, host and port only: what the connection pool dials. */
+  origin: string;
+  /** The upstream URL's path without a trailing slash ('' for none), prepended to every request-target. */
+  basePath: string;
+  /** Host name for TLS SNI when the upstream is https (the Host header may name the gateway instead). */
+  servername: string | undefined;
+  listen: ListenAddress;
+  timeoutMs: number;
+  connectTimeoutMs: number;
+  maxConnections: number;
+  preserveHost: boolean;
+  drainTimeoutMs: number;
+}
+
+const isIpLiteral = (host: string) => /^[0-9.]+$/.test(host) || host.startsWith('[');
+
+/** Reads a validated config (defaults already filled in by the config validator; applied here too for direct callers). */
+export function resolveProxyOptions(service: ProxyServiceConfig): ProxyOptions {
+  const url = new URL(service.upstream);
+  const basePath = url.pathname.replace(/\/+$/, '');
+  return {
+    origin: url.origin,
+    basePath,
+    servername: url.protocol === 'https:' && !isIpLiteral(url.hostname) ? url.hostname : undefined,
+    listen: parseListenAddress(service.listen ?? DEFAULT_LISTEN),
+    timeoutMs: durationMs(service.timeout ?? '30s'),
+    connectTimeoutMs: durationMs(service.connect_timeout ?? '10s'),
+    maxConnections: service.max_connections ?? 128,
+    preserveHost: service.preserve_host ?? true,
+    drainTimeoutMs: durationMs(service.drain_timeout ?? '10s'),
+  };
+}
+
+/**
+ * The policy as the policy language defines it: the traffic lane's own service keys are left out, so the policy
+ * validator (strict, unaware of them) accepts it, and the telemetry lane sees exactly the seed's format.
+ */
+export function policyOf(config: ProxyConfig): PolicyConfig {
+  const { upstream, listen } = config.service;
+  return { service: listen === undefined ? { upstream } : { upstream, listen }, rules: config.rules ?? [] };
+}

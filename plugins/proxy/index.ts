@@ -1,0 +1,42 @@
+import { definePlugin } from '@vigil/plugin-sdk';
+import { compilePolicy } from '../../policies/compile.js';
+import { policyOf, proxyConfigSchema, resolveProxyOptions, type ProxyConfig } from './config.js';
+import { LabelDimensions } from './label-dimensions.js';
+import { TrafficLane } from './traffic-lane.js';
+import { TrafficMetrics } from './traffic-metrics.js';
+import type {} from './topics.js';
+
+/**
+ * The gateway's traffic lane: a reverse proxy on `service.listen` in front of `service.upstream`. Live traffic is
+ * never modified; exchanges whose policy decision captures something are published on `gateway.exchange` for
+ * the telemetry lane (the `capture` plugin), which also receives the policy.
+ */
+export default definePlugin<ProxyConfig>({
+  name: 'proxy',
+  version: '0.1.0',
+  configKeys: ['service', 'rules'],
+  configSchema: proxyConfigSchema,
+  needs: ['capture'],
+  setup(ctx, config) {
+    const policyConfig = policyOf(config);
+    const policy = compilePolicy(policyConfig);
+    const dimensions = new LabelDimensions(policy.rules);
+    const capture = ctx.services.get('capture');
+    capture.usePolicy(policyConfig);
+    const report = ctx.contain('traffic lane', (err: unknown) => { throw err; });
+    const lane = new TrafficLane({
+      options: resolveProxyOptions(config.service),
+      policy,
+      dimensions,
+      metrics: new TrafficMetrics(ctx.metrics, dimensions.names),
+      bus: ctx.bus,
+      maxBodyBytes: capture.maxBodyBytes,
+      log: ctx.log,
+      report,
+    });
+    return {
+      start: () => lane.start(),
+      stop: () => lane.stop(),
+    };
+  },
+});

@@ -1,0 +1,216 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { performance } from 'node:perf_hooks';
+import type { Bus } from '@vigil/plugin-sdk';
+import type { Dispatcher } from 'undici';
+import type { RouteDecision } from '../../policies/merge.js';
+import { normalizePath } from '../../policies/normalize-path.js';
+import { extractLabels } from '../../policies/extract-labels.js';
+import type { RuleConfig } from '../../policies/schema.js';
+import { BoundedCopy } from './bounded-copy.js';
+import { describeUpstreamError, errorBody, ProxyErrorCode, type UpstreamFailure } from './errors.js';
+import type { LabelDimensions } from './label-dimensions.js';
+import type { UpstreamRequestHead } from './request-headers.js';
+import { downstreamResponseHead } from './response-headers.js';
+import type { TrafficMetrics } from './traffic-metrics.js';
+import type {} from './topics.js';
+
+/** What one exchange needs from the lane that runs it. */
+export interface LaneContext {
+  readonly pool: Dispatcher;
+  readonly maxBodyBytes: number;
+  readonly metrics: TrafficMetrics;
+  readonly dimensions: LabelDimensions;
+  readonly bus: Bus;
+  readonly rules: readonly RuleConfig[];
+  readonly stopping: boolean;
+  /** Counts and logs an upstream failure. */
+  upstreamFailed(failure: UpstreamFailure, err: unknown): void;
+  /** Counts and logs a bug: something threw that should not have. */
+  report(err: unknown): void;
+  /** Called exactly once per exchange, when it is over. */
+  exchangeDone(): void;
+}
+
+const EMPTY = new Uint8Array(0);
+/** What the client saw when it closed the connection before any response: nginx's "client closed request". */
+const CLIENT_CLOSED_STATUS = 499;
+const CLIENT_ABORTED = 'client_aborted';
+
+class ClientAbortedError extends Error {
+  readonly code = CLIENT_ABORTED;
+  constructor() {
+    super('the client closed the connection');
+  }
+}
+
+/**
+ * One request through the traffic lane, and the undici handler of its upstream request. The bytes flow straight
+ * through: request body from the client's stream to the upstream socket, response chunks from the upstream to
+ * `res.write` with backpressure. Capture only ever reads what passes, into bounded copies that exist solely for
+ * the parts the decision captures (`capture` is false on a route that captures nothing, and then no copy, id or
+ * record is ever made).
+ */
+export class ProxiedExchange implements Dispatcher.DispatchHandler {
+  private abortUpstream: ((err?: Error) => void) | null = null;
+  private resumeUpstream: (() => void) | null = null;
+  private status = 0;
+  private done = false;
+  private requestCopy: BoundedCopy | null = null;
+  private responseCopy: BoundedCopy | null = null;
+  private responseHeaders: string[] | null = null;
+  private error: string | undefined;
+  private readonly time: number;
+
+  constructor(
+    private readonly lane: LaneContext,
+    private readonly req: IncomingMessage,
+    private readonly res: ServerResponse,
+    private readonly decision: RouteDecision,
+    private readonly startedAt: number,
+    private readonly capture: boolean,
+  ) {
+    this.time = capture ? Date.now() : 0;
+  }
+
+  /** Sends the request upstream (`target` null: it cannot be forwarded, answered 400). */
+  dispatch(target: string | null, head: UpstreamRequestHead): void {
+    const { req, res } = this;
+    res.on('close', () => this.clientClosed());
+    if (target === null) {
+      this.fail({ status: 400, code: ProxyErrorCode.badRequest, message: `request-target ${JSON.stringify(req.url)} cannot be forwarded to an origin server` }, null);
+      return;
+    }
+    if (this.capture && this.decision.captureRequestBody && head.hasBody) {
+      const copy = new BoundedCopy(this.lane.maxBodyBytes, head.contentLength);
+      this.requestCopy = copy;
+      this.lane.metrics.bodyCopy('request_body');
+      // Paused first, so adding this listener does not start the flow: undici resumes the stream when it starts
+      // writing, and both listeners then see every chunk, in order, with undici's backpressure in charge.
+      req.pause();
+      req.on('data', (chunk: Buffer) => copy.push(chunk));
+    }
+    this.lane.pool.dispatch({
+      path: target,
+      method: req.method as Dispatcher.HttpMethod,
+      headers: head.headers,
+      body: head.hasBody ? req : null,
+    }, this);
+  }
+
+  onConnect(abort: (err?: Error) => void): void {
+    this.abortUpstream = abort;
+    if (this.done) abort(new ClientAbortedError());
+  }
+
+  onHeaders(statusCode: number, rawHeaders: Buffer[], resume: () => void, statusText: string): boolean {
+    // Informational responses (102, 103) are not relayed: Node cannot write an arbitrary 1xx, and they are advisory.
+    if (statusCode < 200 || this.done) return true;
+    const head = downstreamResponseHead(rawHeaders);
+    this.resumeUpstream = resume;
+    if (this.capture) {
+      if (this.decision.captureHeaders) this.responseHeaders = head.headers;
+      if (this.decision.captureResponseBody && mayHaveBody(this.req.method, statusCode)) {
+        this.responseCopy = new BoundedCopy(this.lane.maxBodyBytes, head.contentLength);
+        this.lane.metrics.bodyCopy('response_body');
+      }
+    }
+    if (this.lane.stopping) this.res.shouldKeepAlive = false;
+    this.res.writeHead(statusCode, statusText || undefined, head.headers);
+    this.status = statusCode;
+    return true;
+  }
+
+  onData(chunk: Buffer): boolean {
+    if (this.done) return false;
+    this.responseCopy?.push(chunk);
+    if (this.res.write(chunk)) return true;
+    this.res.once('drain', () => this.resumeUpstream?.());
+    return false;
+  }
+
+  onComplete(): void {
+    if (this.done) return;
+    this.res.end();
+    this.finish();
+  }
+
+  onError(err: Error): void {
+    if (this.done) return;
+    try {
+      this.fail(describeUpstreamError(err), err);
+    } catch (bug) {
+      this.lane.report(bug);
+      this.res.destroy();
+      this.finish();
+    }
+  }
+
+  private fail(failure: UpstreamFailure, err: unknown): void {
+    this.lane.upstreamFailed(failure, err);
+    this.error = failure.code;
+    const res = this.res;
+    if (res.headersSent) {
+      // The status line is gone: cutting the connection is the only way to tell the client the body is incomplete.
+      res.destroy();
+    } else {
+      const body = errorBody(failure);
+      this.status = failure.status;
+      if (this.lane.stopping) res.shouldKeepAlive = false;
+      res.writeHead(failure.status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) });
+      res.end(body);
+    }
+    this.finish();
+  }
+
+  private clientClosed(): void {
+    if (this.done) return;
+    this.error = CLIENT_ABORTED;
+    this.finish();
+    this.abortUpstream?.(new ClientAbortedError());
+  }
+
+  private finish(): void {
+    this.done = true;
+    try {
+      const { decision, req, lane } = this;
+      const seconds = (performance.now() - this.startedAt) / 1000;
+      const last = decision.ruleIndexes.length - 1;
+      const route = last < 0 ? 'unmatched' : lane.rules[decision.ruleIndexes[last]].match.path;
+      const status = this.status === 0 ? CLIENT_CLOSED_STATUS : this.status;
+      lane.metrics.observe(route, req.method!, status, lane.dimensions.values(decision, req.rawHeaders), seconds);
+      if (this.capture) this.publish(seconds * 1000);
+    } catch (bug) {
+      this.lane.report(bug);
+    }
+    this.lane.exchangeDone();
+  }
+
+  private publish(durationMs: number): void {
+    const { decision, req } = this;
+    const target = req.url!;
+    this.lane.bus.publish('gateway.exchange', {
+      id: randomUUID(),
+      time: this.time,
+      method: req.method!,
+      target,
+      path: normalizePath(target),
+      ruleIndexes: decision.ruleIndexes as number[],
+      labels: extractLabels(decision, req.rawHeaders),
+      requestHeaders: decision.captureHeaders ? req.rawHeaders : null,
+      responseHeaders: decision.captureHeaders ? this.responseHeaders : null,
+      status: this.status,
+      durationMs,
+      requestBody: this.requestCopy !== null ? this.requestCopy.bytes() : decision.captureRequestBody ? EMPTY : null,
+      requestTruncated: this.requestCopy?.truncated ?? false,
+      responseBody: this.responseCopy !== null ? this.responseCopy.bytes() : decision.captureResponseBody ? EMPTY : null,
+      responseTruncated: this.responseCopy?.truncated ?? false,
+      ...(this.error === undefined ? {} : { error: this.error }),
+    });
+  }
+}
+
+/** HEAD responses and 204 / 304 never carry a body, whatever their Content-Length says. */
+function mayHaveBody(method: string | undefined, status: number): boolean {
+  return method !== 'HEAD' && status !== 204 && status !== 304;
+}

@@ -1,0 +1,35 @@
+import { addConnectionOptions, dropFields, isHopByHop } from './hop-by-hop.js';
+
+/** What the client is sent, derived from the upstream's header block. */
+export interface DownstreamResponseHead {
+  /** Flat name/value list in the upstream's casing and order (Set-Cookie and other repeats kept apart). */
+  headers: string[];
+  /** Declared Content-Length, or -1 when absent. */
+  contentLength: number;
+}
+
+/**
+ * The header block to send the client, from the upstream's raw headers (undici gives Buffers; latin1 maps each
+ * byte to one character, which Node writes back as the same byte). Hop-by-hop fields and the fields the upstream's
+ * Connection header lists are dropped; the client connection gets its own framing from Node.
+ */
+export function downstreamResponseHead(raw: readonly (Buffer | string)[]): DownstreamResponseHead {
+  const headers: string[] = [];
+  let options: Set<string> | undefined;
+  let contentLength = -1;
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const n = raw[i];
+    const v = raw[i + 1];
+    const name = typeof n === 'string' ? n : n.toString('latin1');
+    const value = typeof v === 'string' ? v : v.toString('latin1');
+    const lower = name.toLowerCase();
+    if (isHopByHop(lower)) {
+      if (lower === 'connection') options = addConnectionOptions(value, options ?? new Set());
+      continue;
+    }
+    if (lower === 'content-length') contentLength = Number(value);
+    headers.push(name, value);
+  }
+  if (options !== undefined && options.size > 0) dropFields(headers, options);
+  return { headers, contentLength };
+}

@@ -1,0 +1,91 @@
+import type { CounterChild, HistogramChild, Metrics } from '@vigil/plugin-sdk';
+import { BUILT_IN_DIMENSIONS } from './label-dimensions.js';
+
+/** Seconds; fine at the low end, where a proxied request on a local network lives. */
+const DURATION_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
+const STATUS_CLASSES = ['1xx', '1xx', '2xx', '3xx', '4xx', '5xx'];
+
+export type BodyPart = 'request_body' | 'response_body';
+
+interface SeriesPair { count: CounterChild; duration: HistogramChild }
+
+/** `200` → `2xx`. Anything outside 100..599 counts with its nearest class. */
+export function statusClass(status: number): string {
+  const c = Math.floor(status / 100);
+  return STATUS_CLASSES[c < 1 ? 1 : c > 5 ? 5 : c];
+}
+
+/**
+ * The traffic lane's metrics. Request series are labelled route, method, status class and the policy's label
+ * dimensions; the metrics layer caps each label's values (beyond the cap: `__other__`, counted in
+ * `vigil_metrics_label_overflow_total`). Without policy labels, each (route, method, status class) binds its
+ * children once and keeps them here, so an observation is two Map lookups and two updates.
+ */
+export class TrafficMetrics {
+  private readonly requests;
+  private readonly durations;
+  private readonly bodyCopies: Record<BodyPart, CounterChild>;
+  private readonly failures;
+  private readonly bound = new Map<string, Map<string, (SeriesPair | undefined)[]>>();
+  private readonly labelled: boolean;
+
+  constructor(metrics: Metrics, dimensions: readonly string[]) {
+    const labelNames = [...BUILT_IN_DIMENSIONS, ...dimensions];
+    this.labelled = dimensions.length > 0;
+    this.requests = metrics.counter('vigil_http_requests_total', {
+      help: 'Requests proxied by the gateway, by route (last matching rule glob), method, status class and policy labels.',
+      labelNames,
+    });
+    this.durations = metrics.histogram('vigil_http_request_duration_seconds', {
+      help: 'Time from a proxied request\'s arrival to the end of its response, in seconds.',
+      labelNames,
+      buckets: DURATION_BUCKETS,
+    });
+    const copies = metrics.counter('vigil_proxy_body_copies_total', {
+      help: 'Bounded body copies (tee buffers) the traffic lane allocated for capture, by body part.',
+      labelNames: ['part'],
+    });
+    this.bodyCopies = { request_body: copies.labels('request_body'), response_body: copies.labels('response_body') };
+    this.failures = metrics.counter('vigil_proxy_failures_total', {
+      help: 'Requests the gateway answered with its own error (upstream unreachable, timed out, …), by error code.',
+      labelNames: ['code'],
+    });
+  }
+
+  /** One finished request. `dimensions` holds the policy label values (null when the policy has none). */
+  observe(route: string, method: string, status: number, dimensions: readonly string[] | null, seconds: number): void {
+    if (this.labelled && dimensions !== null) {
+      const cls = statusClass(status);
+      this.requests.labels(route, method, cls, ...dimensions).inc();
+      this.durations.labels(route, method, cls, ...dimensions).observe(seconds);
+      return;
+    }
+    const pair = this.pair(route, method, status);
+    pair.count.inc();
+    pair.duration.observe(seconds);
+  }
+
+  bodyCopy(part: BodyPart): void {
+    this.bodyCopies[part].inc();
+  }
+
+  failure(code: string): void {
+    this.failures.labels(code).inc();
+  }
+
+  private pair(route: string, method: string, status: number): SeriesPair {
+    let byMethod = this.bound.get(route);
+    if (byMethod === undefined) this.bound.set(route, (byMethod = new Map()));
+    let byClass = byMethod.get(method);
+    if (byClass === undefined) byMethod.set(method, (byClass = new Array(6)));
+    const c = Math.floor(status / 100);
+    const slot = c < 1 ? 1 : c > 5 ? 5 : c;
+    let pair = byClass[slot];
+    if (pair === undefined) {
+      const cls = STATUS_CLASSES[slot];
+      pair = { count: this.requests.labels(route, method, cls), duration: this.durations.labels(route, method, cls) };
+      byClass[slot] = pair;
+    }
+    return pair;
+  }
+}

@@ -1,0 +1,85 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { BoundedCopy } from '../../../../plugins/proxy/bounded-copy.js';
+
+const bytes = (n: number, start = 0) => Uint8Array.from({ length: n }, (_, i) => (start + i) & 0xff);
+
+test('a body under the limit is copied whole, chunk by chunk, not truncated', () => {
+  const copy = new BoundedCopy(1024, -1);
+  copy.push(bytes(10));
+  copy.push(bytes(20, 10));
+  assert.equal(copy.bytes(), bytes(30));
+  assert.is(copy.truncated, false);
+});
+
+test('a body over the limit keeps the first limit bytes and says it was truncated', () => {
+  const copy = new BoundedCopy(25, -1);
+  copy.push(bytes(10));
+  copy.push(bytes(10, 10));
+  copy.push(bytes(10, 20));
+  copy.push(bytes(5, 30));
+  assert.equal(copy.bytes(), bytes(25));
+  assert.is(copy.truncated, true);
+});
+
+test('exactly the limit is not truncated; one byte more is', () => {
+  const a = new BoundedCopy(8, 8);
+  a.push(bytes(8));
+  assert.is(a.truncated, false);
+  assert.is(a.bytes().byteLength, 8);
+  const b = new BoundedCopy(8, 9);
+  b.push(bytes(8));
+  b.push(bytes(1, 8));
+  assert.is(b.truncated, true);
+  assert.equal(b.bytes(), bytes(8));
+});
+
+test('the copy does not alias the chunks: changing a chunk later does not change the copy', () => {
+  const copy = new BoundedCopy(100, -1);
+  const chunk = bytes(5);
+  copy.push(chunk);
+  chunk.fill(0);
+  assert.equal(copy.bytes(), bytes(5));
+});
+
+test('bytes() has exactly the kept size, with its own buffer (nothing spare travels with a clone)', () => {
+  const copy = new BoundedCopy(1 << 20, -1);
+  copy.push(bytes(100));
+  const out = copy.bytes();
+  assert.is(out.byteLength, 100);
+  assert.is(out.buffer.byteLength, 100);
+});
+
+test('a declared length sizes the buffer exactly; a larger declared length is capped at the limit', () => {
+  const a = new BoundedCopy(1000, 300);
+  a.push(bytes(300));
+  assert.is(a.bytes().buffer.byteLength, 300);
+  const b = new BoundedCopy(50, 300);
+  b.push(bytes(300));
+  assert.is(b.bytes().byteLength, 50);
+  assert.is(b.truncated, true);
+});
+
+test('an empty body gives an empty array and is not truncated', () => {
+  const copy = new BoundedCopy(10, -1);
+  copy.push(new Uint8Array(0));
+  assert.is(copy.bytes().byteLength, 0);
+  assert.is(copy.truncated, false);
+});
+
+test('growth across many small chunks keeps every byte in order', () => {
+  const copy = new BoundedCopy(100_000, -1);
+  for (let i = 0; i < 1000; i++) copy.push(bytes(50, i * 50));
+  const out = copy.bytes();
+  assert.is(out.byteLength, 50_000);
+  assert.equal(out, bytes(50_000));
+});
+
+test('limit 0: nothing kept, truncated as soon as a byte passes', () => {
+  const copy = new BoundedCopy(0, -1);
+  copy.push(bytes(1));
+  assert.is(copy.bytes().byteLength, 0);
+  assert.is(copy.truncated, true);
+});
+
+test.run();
