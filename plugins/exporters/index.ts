@@ -1,0 +1,17 @@
+import { definePlugin } from '@vigil/plugin-sdk';
+import { exportersConfigSchema, type ExporterConfig } from './config-schema.js';
+import { createExportPipeline } from './pipeline.js';
+
+/**
+ * Exporters of governed records (file, webhook, otlp, exec, wasm). The config is the top-level list `exporters:`;
+ * each item gets its own delivery queue fed from the bus. Exporters only ever see exportable (governed) topics.
+ */
+export default definePlugin<ExporterConfig[]>({
+  name: 'exporters',
+  version: '0.1.0',
+  configSchema: exportersConfigSchema,
+  needs: [],
+  setup(ctx, config) {
+    return createExportPipeline(ctx, config ?? []);
+  },
+});
