@@ -1,0 +1,6 @@
+export { createJsSandbox } from './sandbox.js';
+export { JsSandboxError, failureCodes, usageCodes } from './errors.js';
+export { jsSandboxDefaults } from './options.js';
+export type {
+  JsSandbox, JsSandboxOptions, JsFunction, JsResult, JsFailure, JsFailureReason, JsProcessStats,
+} from './types.js';

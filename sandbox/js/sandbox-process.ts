@@ -1,0 +1,184 @@
+/**
+ * The parent's handle on one sandbox child process: starts it, sends it tasks, bounds each task from outside
+ * (timeout + grace, then the process is killed), and turns the death of the process into failed tasks.
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import type { ChildMessage, ChildSettings, FunctionRef, StatsMessage, TaskMessage, TaskOutcome } from './protocol.js';
+
+const childMain = new URL('./child-main.js', import.meta.url);
+/** Bytes of the child's stderr kept to explain its death (V8 prints its out-of-memory report there). */
+const stderrTailBytes = 8192;
+const outOfMemory = /out of memory|heap limit|allocation failed|memory limit/i;
+
+interface InFlight {
+  resolve(outcome: TaskOutcome): void;
+  timer: NodeJS.Timeout;
+  started: number;
+}
+
+export interface SandboxProcessEvents {
+  ready(proc: SandboxProcess): void;
+  /** The process stopped: `cause` is `memory`, `crash`, `overrun`, `catastrophic`, `retired` or `closed`. */
+  exit(proc: SandboxProcess, cause: string, beforeReady: boolean): void;
+  /** The process asks to be replaced; it finishes its running tasks first. */
+  retire(proc: SandboxProcess, cause: string): void;
+  /** A task finished (successfully or not); the process may take another. */
+  settled(proc: SandboxProcess): void;
+}
+
+/** Only what coverage tools need: the child holds no secrets, so it gets none of the parent's environment. */
+function childEnv(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  if (process.env.NODE_V8_COVERAGE) env.NODE_V8_COVERAGE = process.env.NODE_V8_COVERAGE;
+  return env;
+}
+
+export class SandboxProcess {
+  ready = false;
+  retiring = false;
+  dead = false;
+  /** Ids of the functions whose source this process already holds. */
+  readonly known = new Set<string>();
+  private readonly child: ChildProcess;
+  private readonly inFlight = new Map<number, InFlight>();
+  private readonly statsWaiters = new Map<number, (stats: StatsMessage | undefined) => void>();
+  private seq = 0;
+  private stderrTail = '';
+  /** Why this process is being stopped by us, if it is. */
+  private stopCause: string | undefined;
+  private readonly deathWatchers: Array<() => void> = [];
+
+  constructor(settings: ChildSettings, private readonly events: SandboxProcessEvents) {
+    this.child = fork(childMain, [JSON.stringify(settings)], {
+      execArgv: ['--no-node-snapshot'],
+      serialization: 'advanced',
+      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+      env: childEnv(),
+    });
+    this.child.stderr?.setEncoding('utf8');
+    this.child.stderr?.on('data', (chunk: string) => {
+      this.stderrTail = (this.stderrTail + chunk).slice(-stderrTailBytes);
+    });
+    this.child.on('message', (m: ChildMessage) => this.onMessage(m));
+    this.child.on('error', () => this.onExit(null, null));
+    this.child.on('exit', (code, signal) => this.onExit(code, signal));
+  }
+
+  get pid(): number { return this.child.pid ?? 0; }
+  get load(): number { return this.inFlight.size; }
+  /** What the process last printed on stderr, for messages about its death. */
+  get lastWords(): string { return this.stderrTail.trim().split('\n').slice(-3).join(' | '); }
+
+  /** Sends a task; resolves when the child answers, the host bound fires, or the process dies. */
+  run(task: Omit<TaskMessage, 't' | 'seq' | 'fn'>, fn: Required<FunctionRef>, graceMs: number): Promise<TaskOutcome> {
+    const seq = ++this.seq;
+    const ref: FunctionRef = this.known.has(fn.id) ? { id: fn.id, filename: fn.filename } : fn;
+    this.known.add(fn.id);
+    return new Promise<TaskOutcome>((resolve) => {
+      const started = performance.now();
+      const timer = setTimeout(() => {
+        // The child did not answer within timeout + grace: it is stuck where its isolates cannot interrupt it.
+        this.settle(seq, {
+          ok: false,
+          reason: 'timeout',
+          message: `the call ran past its time limit of ${task.timeoutMs} ms and its sandbox process stopped answering; the process was replaced`,
+          durationMs: performance.now() - started,
+        });
+        this.kill('overrun');
+      }, task.timeoutMs + graceMs);
+      this.inFlight.set(seq, { resolve, timer, started });
+      const message: TaskMessage = { t: 'task', seq, fn: ref, ...task };
+      try {
+        this.child.send(message);
+      } catch {
+        this.settle(seq, { ok: false, reason: 'crash', message: 'the sandbox process is gone', durationMs: 0 });
+      }
+    });
+  }
+
+  /** Heap figures from the child, or undefined when it does not answer within `waitMs`. */
+  stats(waitMs = 2000): Promise<StatsMessage | undefined> {
+    if (!this.ready || this.dead) return Promise.resolve(undefined);
+    const seq = ++this.seq;
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => { this.statsWaiters.delete(seq); resolve(undefined); }, waitMs);
+      this.statsWaiters.set(seq, (s) => { clearTimeout(timer); resolve(s); });
+      try { this.child.send({ t: 'stats', seq }); } catch { this.statsWaiters.get(seq)?.(undefined); }
+    });
+  }
+
+  /** Stops the process now; its running tasks fail with `crash` (unless the cause already settled them). */
+  kill(cause: string): void {
+    this.stopCause ??= cause;
+    if (!this.dead) this.child.kill('SIGKILL');
+  }
+
+  /** Calls `fn` once the process has exited (at once if it already has). */
+  onceDead(fn: () => void): void {
+    if (this.dead) fn();
+    else this.deathWatchers.push(fn);
+  }
+
+  /** Whether the process keeps the parent's event loop alive: only while it has work. */
+  setKeepAlive(on: boolean): void {
+    const stderr = this.child.stderr as (NodeJS.ReadableStream & { ref?(): void; unref?(): void }) | null;
+    const channel = this.child.channel as { ref?(): void; unref?(): void } | null | undefined;
+    if (on) { this.child.ref(); channel?.ref?.(); stderr?.ref?.(); } else { this.child.unref(); channel?.unref?.(); stderr?.unref?.(); }
+  }
+
+  private settle(seq: number, outcome: TaskOutcome): void {
+    const task = this.inFlight.get(seq);
+    if (!task) return;
+    this.inFlight.delete(seq);
+    clearTimeout(task.timer);
+    task.resolve(outcome);
+    this.events.settled(this);
+  }
+
+  private onMessage(m: ChildMessage): void {
+    switch (m.t) {
+      case 'ready':
+        this.ready = true;
+        this.events.ready(this);
+        break;
+      case 'result':
+        if (m.retire && !this.retiring) {
+          this.retiring = true;
+          this.events.retire(this, m.retire);
+        }
+        this.settle(m.seq, m.outcome);
+        break;
+      case 'stats':
+        this.statsWaiters.get(m.seq)?.(m);
+        this.statsWaiters.delete(m.seq);
+        break;
+      case 'catastrophic':
+        this.stopCause ??= 'catastrophic';
+        this.stderrTail += `\nisolated-vm: ${m.message}`;
+        break;
+    }
+  }
+
+  private onExit(code: number | null, signal: NodeJS.Signals | null): void {
+    if (this.dead) return;
+    this.dead = true;
+    const beforeReady = !this.ready;
+    this.ready = false;
+    const words = this.lastWords;
+    const oom = outOfMemory.test(this.stderrTail);
+    const cause = this.stopCause ?? (oom ? 'memory' : 'crash');
+    const how = signal ? `signal ${signal}` : `code ${code}`;
+    const message =
+      cause === 'memory' ? `the sandbox process ran out of memory and was replaced (${how})`
+      : cause === 'overrun' ? 'the sandbox process was replaced because another call on it stopped answering'
+      : cause === 'closed' ? 'the sandbox was closed'
+      : `the sandbox process died (${how})${words ? `: ${words}` : ''}`;
+    for (const seq of [...this.inFlight.keys()]) {
+      this.settle(seq, { ok: false, reason: cause === 'memory' ? 'memory' : 'crash', message, durationMs: 0 });
+    }
+    for (const waiter of this.statsWaiters.values()) waiter(undefined);
+    this.statsWaiters.clear();
+    this.events.exit(this, cause, beforeReady);
+    for (const fn of this.deathWatchers.splice(0)) fn();
+  }
+}

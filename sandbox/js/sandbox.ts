@@ -1,0 +1,212 @@
+/**
+ * The JavaScript sandbox: a pool of child processes, each with a few warm isolated-vm isolates. Calls queue here and
+ * go to the least busy process with a free isolate. A process that dies or hits a memory limit is replaced; the
+ * calls it was running fail with a reason, and the pool carries on.
+ */
+import { createHash } from 'node:crypto';
+import { JsSandboxError, failureCodes, loadFailure, usageCodes } from './errors.js';
+import { resolveJsSandboxOptions, type ResolvedJsSandboxOptions } from './options.js';
+import { SandboxProcess } from './sandbox-process.js';
+import type { FunctionRef, TaskMessage, TaskOutcome } from './protocol.js';
+import type { JsFunction, JsProcessStats, JsResult, JsSandbox, JsSandboxOptions } from './types.js';
+
+interface QueuedTask {
+  task: Omit<TaskMessage, 't' | 'seq' | 'fn'>;
+  fn: Required<FunctionRef>;
+  resolve(outcome: TaskOutcome): void;
+}
+
+/** Replacements that die before they are ready, in a row, before the pool stops trying and fails its calls. */
+const maxStartFailures = 3;
+
+class JsSandboxPool implements JsSandbox {
+  private readonly procs = new Set<SandboxProcess>();
+  private readonly queue: QueuedTask[] = [];
+  private readonly loaded = new Map<string, Promise<JsFunction>>();
+  private restartCount = 0;
+  private startFailures = 0;
+  private closed = false;
+  private startupError: JsSandboxError | undefined;
+  private readonly firstReady: Array<{ resolve(): void; reject(err: Error): void }> = [];
+
+  constructor(private readonly o: ResolvedJsSandboxOptions) {}
+
+  get restarts(): number { return this.restartCount; }
+
+  /** Resolves once every first process is ready; rejects when one cannot start at all. */
+  start(): Promise<void> {
+    const waits: Array<Promise<void>> = [];
+    for (let i = 0; i < this.o.processes; i++) {
+      waits.push(new Promise<void>((resolve, reject) => this.firstReady.push({ resolve, reject })));
+      this.spawn();
+    }
+    return Promise.all(waits).then(() => undefined);
+  }
+
+  async load(source: string, filename = 'function.js'): Promise<JsFunction> {
+    if (this.closed) throw new JsSandboxError(usageCodes.closed, 'js sandbox: load() after close()');
+    if (typeof source !== 'string') throw new JsSandboxError(usageCodes.input, 'js sandbox: load() needs the source text of a function file');
+    const id = `sha256:${createHash('sha256').update(source).digest('hex')}`;
+    const cached = this.loaded.get(id);
+    if (cached) return cached;
+    const fn = { id, filename, source };
+    const loading = this.enqueue({ mode: 'check', timeoutMs: this.o.timeoutMs, maxOutputBytes: this.o.maxOutputBytes }, fn).then(
+      (outcome): JsFunction => {
+        if (!outcome.ok) throw loadFailure(outcome.reason, outcome.message, filename);
+        return { id, call: (input: unknown) => this.call(fn, input) };
+      },
+    );
+    this.loaded.set(id, loading);
+    // A file that failed can be fixed and loaded again; only successes stay cached.
+    loading.catch(() => this.loaded.delete(id));
+    return loading;
+  }
+
+  private async call(fn: Required<FunctionRef>, input: unknown): Promise<JsResult> {
+    if (this.closed) throw new JsSandboxError(usageCodes.closed, 'js sandbox: call() after close()');
+    let json: string | undefined;
+    if (input !== undefined) {
+      try {
+        json = JSON.stringify(input);
+      } catch (err) {
+        throw new JsSandboxError(usageCodes.input, `js sandbox: the input is not JSON: ${(err as Error).message}`, { cause: err });
+      }
+      if (json === undefined) throw new JsSandboxError(usageCodes.input, `js sandbox: the input is not JSON (a ${typeof input})`);
+    }
+    const outcome = await this.enqueue({ mode: 'call', input: json, timeoutMs: this.o.timeoutMs, maxOutputBytes: this.o.maxOutputBytes }, fn);
+    const logs = outcome.logs?.length ? { logs: outcome.logs } : {};
+    if (outcome.ok) {
+      try {
+        return { ok: true, value: JSON.parse(outcome.json), durationMs: outcome.durationMs, ...logs };
+      } catch {
+        return this.failed({ ok: false, reason: 'invalid_output', message: 'the result is not valid JSON', durationMs: outcome.durationMs, ...logs });
+      }
+    }
+    return this.failed(outcome);
+  }
+
+  private failed(outcome: TaskOutcome & { ok: false }): JsResult {
+    const error = { reason: outcome.reason, message: outcome.message, ...(outcome.stack ? { stack: outcome.stack } : {}) };
+    try {
+      this.o.onFailure(outcome.reason, new JsSandboxError(failureCodes[outcome.reason], outcome.message, { reason: outcome.reason }));
+    } catch { /* a failing hook must not fail the call */ }
+    return { ok: false, error, durationMs: outcome.durationMs, ...(outcome.logs?.length ? { logs: outcome.logs } : {}) };
+  }
+
+  private enqueue(task: QueuedTask['task'], fn: Required<FunctionRef>): Promise<TaskOutcome> {
+    if (this.startupError) {
+      return Promise.resolve({ ok: false, reason: 'crash', message: this.startupError.message, durationMs: 0 });
+    }
+    return new Promise<TaskOutcome>((resolve) => {
+      this.queue.push({ task, fn, resolve });
+      this.pump();
+    });
+  }
+
+  /** Hands queued tasks to processes with a free isolate, least busy first. */
+  private pump(): void {
+    while (this.queue.length > 0) {
+      let best: SandboxProcess | undefined;
+      for (const p of this.procs) {
+        if (!p.ready || p.retiring || p.dead || p.load >= this.o.isolatesPerProcess) continue;
+        if (!best || p.load < best.load) best = p;
+      }
+      if (!best) break;
+      const { task, fn, resolve } = this.queue.shift()!;
+      void best.run(task, fn, this.o.graceMs).then(resolve);
+    }
+    this.updateKeepAlive();
+  }
+
+  private updateKeepAlive(): void {
+    let busy = this.queue.length > 0 || this.firstReady.length > 0;
+    for (const p of this.procs) busy ||= p.load > 0 || !p.ready;
+    for (const p of this.procs) if (!p.dead) p.setKeepAlive(busy);
+  }
+
+  private spawn(): void {
+    const proc = new SandboxProcess({ isolates: this.o.isolatesPerProcess, memoryLimitMb: this.o.memoryLimitMb }, {
+      ready: () => {
+        this.startFailures = 0;
+        this.firstReady.shift()?.resolve();
+        this.pump();
+      },
+      settled: (p) => {
+        if (p.retiring && p.load === 0) p.kill('retired');
+        this.pump();
+      },
+      retire: (_p, cause) => this.replace(cause),
+      exit: (p, cause, beforeReady) => this.onExit(p, cause, beforeReady),
+    });
+    this.procs.add(proc);
+    this.updateKeepAlive();
+  }
+
+  private replace(cause: string): void {
+    if (this.closed) return;
+    this.restartCount++;
+    try { this.o.onRestart(cause); } catch { /* a failing hook must not stop the pool */ }
+    this.spawn();
+  }
+
+  private onExit(proc: SandboxProcess, cause: string, beforeReady: boolean): void {
+    this.procs.delete(proc);
+    if (this.closed) return;
+    if (beforeReady) {
+      this.startFailures++;
+      const err = new JsSandboxError(
+        failureCodes.crash,
+        `js sandbox: a sandbox process failed to start${proc.lastWords ? `: ${proc.lastWords}` : ''}`,
+        { reason: 'crash', status: 503 },
+      );
+      try { this.o.onFailure('crash', err); } catch { /* contained */ }
+      const waiter = this.firstReady.shift();
+      if (waiter || this.startFailures >= maxStartFailures) {
+        this.giveUp(err);
+        waiter?.reject(err);
+        return;
+      }
+    }
+    // A retired process was already replaced when it asked to be.
+    if (cause !== 'retired' && !proc.retiring) this.replace(cause);
+    this.pump();
+  }
+
+  /** Processes cannot start: fail what waits and what comes, rather than retrying forever. */
+  private giveUp(err: JsSandboxError): void {
+    this.startupError = err;
+    for (const q of this.queue.splice(0)) q.resolve({ ok: false, reason: 'crash', message: err.message, durationMs: 0 });
+    for (const p of this.procs) p.kill('closed');
+    for (const w of this.firstReady.splice(0)) w.reject(err);
+  }
+
+  async stats(): Promise<JsProcessStats[]> {
+    const all = await Promise.all([...this.procs].map(async (p) => ({ pid: p.pid, s: await p.stats() })));
+    return all.flatMap(({ pid, s }) => (s ? [{ pid, calls: s.calls, isolates: s.isolates, hostHeapUsedBytes: s.hostHeapUsedBytes }] : []));
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    for (const q of this.queue.splice(0)) q.resolve({ ok: false, reason: 'crash', message: 'the sandbox was closed', durationMs: 0 });
+    const exits = [...this.procs].map((p) => new Promise<void>((resolve) => {
+      if (p.dead) return resolve();
+      const timer = setTimeout(resolve, 2000);
+      p.onceDead(() => { clearTimeout(timer); resolve(); });
+      p.kill('closed');
+    }));
+    await Promise.all(exits);
+  }
+}
+
+/** Starts the processes and resolves once they are ready. Rejects (VIGIL_ERR_SANDBOX_CRASH) when they cannot start. */
+export async function createJsSandbox(options?: JsSandboxOptions): Promise<JsSandbox> {
+  const pool = new JsSandboxPool(resolveJsSandboxOptions(options));
+  try {
+    await pool.start();
+  } catch (err) {
+    await pool.close();
+    throw err;
+  }
+  return pool;
+}
