@@ -1,7 +1,6 @@
-import type { JsonSchema } from '@vigil/plugin-sdk';
+import { parseDuration, type JsonSchema } from '@vigil/plugin-sdk';
 import { DEFAULT_LISTEN, rulesSchema, serviceSchema } from '../../policies/schema.js';
 import type { PolicyConfig, RuleConfig } from '../../policies/schema.js';
-import { durationMs } from './duration.js';
 import { parseListenAddress, type ListenAddress } from './listen-address.js';
 
 /** The `service` section as the proxy reads it: the policy language's keys plus the traffic lane's own. */
@@ -76,11 +75,11 @@ export function resolveProxyOptions(service: ProxyServiceConfig): ProxyOptions {
     basePath,
     servername: url.protocol === 'https:' && !isIpLiteral(url.hostname) ? url.hostname : undefined,
     listen: parseListenAddress(service.listen ?? DEFAULT_LISTEN),
-    timeoutMs: durationMs(service.timeout ?? '30s'),
-    connectTimeoutMs: durationMs(service.connect_timeout ?? '10s'),
+    timeoutMs: parseDuration(service.timeout ?? '30s'),
+    connectTimeoutMs: parseDuration(service.connect_timeout ?? '10s'),
     maxConnections: service.max_connections ?? 128,
     preserveHost: service.preserve_host ?? true,
-    drainTimeoutMs: durationMs(service.drain_timeout ?? '10s'),
+    drainTimeoutMs: parseDuration(service.drain_timeout ?? '10s'),
   };
 }
 

@@ -1,20 +1,9 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { policyOf, proxyConfigSchema, proxyServiceSchema, resolveProxyOptions } from '../../../../plugins/proxy/config.js';
-import { durationMs } from '../../../../plugins/proxy/duration.js';
 import { parseListenAddress } from '../../../../plugins/proxy/listen-address.js';
 import { serviceSchema } from '../../../../policies/schema.js';
 import { validatePolicy } from '../../../../policies/validate.js';
-
-test('durations: numbers are ms, units and combinations add up', () => {
-  assert.is(durationMs(250), 250);
-  assert.is(durationMs('250'), 250);
-  assert.is(durationMs('30s'), 30_000);
-  assert.is(durationMs('1m30s'), 90_000);
-  assert.is(durationMs('500ms'), 500);
-  assert.is(durationMs('1.5s'), 1500);
-  assert.is(durationMs('0'), 0);
-});
 
 test('listen addresses: port, host:port, [v6]:port', () => {
   assert.equal(parseListenAddress(8080), { host: undefined, port: 8080 });
