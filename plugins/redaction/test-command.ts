@@ -1,0 +1,121 @@
+import { isAbsolute, relative, resolve } from 'node:path';
+import type { CommandDefinition, CommandIo } from '@vigil/plugin-sdk';
+import {
+  ConfigError, formatConfigError, loadConfigFile, validateSection, type LoadedConfig,
+} from '../../runtime/config/index.js';
+import { compilePolicy, type CompiledPolicy } from '../../policies/compile.js';
+import { PolicyError } from '../../policies/errors.js';
+import { rulesSchema, serviceSchema, type RuleConfig } from '../../policies/schema.js';
+import { governExchange } from './govern.js';
+import { parseRecordPath } from './record-path.js';
+import { caseExchange } from './test-case-exchange.js';
+import { checkExpectations, type CaseFailure } from './test-case-expect.js';
+import { casesFileSchema, type CasesFile, type TestCase } from './test-cases-schema.js';
+
+const USAGE = 'vigil test -config policy.yaml CASES.yaml [MORE_CASES.yaml …]';
+
+/** A problem with the files themselves (not a failed expectation): exit 2, like `vigil validate`. */
+class InputProblem extends Error {}
+
+function display(file: string, cwd: string): string {
+  const rel = relative(cwd, file);
+  return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel) ? rel : file;
+}
+
+function where(loaded: LoadedConfig, keyPath: string, cwd: string): string {
+  const path = parseRecordPath(keyPath);
+  const at = path ? loaded.locate(path, 'key') ?? loaded.locate(path) : undefined;
+  return at ? `${display(loaded.file, cwd)}:${at.line}:${at.column}` : display(loaded.file, cwd);
+}
+
+function loadPolicy(file: string, io: CommandIo): CompiledPolicy {
+  const loaded = loadConfigFile(file, io.env);
+  if (loaded.data.rules === undefined) {
+    throw new InputProblem(`${display(file, io.cwd)}: no "rules" key; a policy file lists its rules under "rules:"`);
+  }
+  // Only the policy's own keys are read here; `vigil validate` checks the other sections of a full config file.
+  validateSection(loaded, ['rules'], rulesSchema, loaded.data.rules);
+  if (loaded.data.service !== undefined) validateSection(loaded, ['service'], serviceSchema, loaded.data.service);
+  try {
+    return compilePolicy({ rules: loaded.data.rules as RuleConfig[] });
+  } catch (err) {
+    if (err instanceof PolicyError) throw new InputProblem(`${where(loaded, err.where, io.cwd)}: ${err.message}`);
+    throw err;
+  }
+}
+
+function loadCases(file: string, io: CommandIo): { loaded: LoadedConfig; cases: TestCase[] } {
+  const loaded = loadConfigFile(file, io.env);
+  validateSection(loaded, [], casesFileSchema, loaded.data);
+  const cases = (loaded.data as unknown as CasesFile).cases;
+  const problems: string[] = [];
+  cases.forEach((c, i) => {
+    for (const part of ['request', 'response'] as const) {
+      const message = c[part];
+      if (!message) continue;
+      const forms = (['body', 'raw', 'base64'] as const).filter((k) => message[k] !== undefined);
+      if (forms.length > 1) {
+        problems.push(`${where(loaded, `cases[${i}].${part}`, io.cwd)}: cases[${i}].${part} has ${forms.join(' and ')}; give the body one way only`);
+      }
+    }
+  });
+  if (problems.length > 0) throw new InputProblem(problems.join('\n'));
+  return { loaded, cases };
+}
+
+function formatFailures(failures: readonly CaseFailure[]): string {
+  return failures.map((f) => `      ${f.what}\n        expected: ${f.expected}\n        actual:   ${f.actual}\n`).join('');
+}
+
+/** `vigil test`: runs each case through the same decide and govern code as the proxy and the workers. Offline. */
+export const testCommand: CommandDefinition = {
+  name: 'test',
+  summary: 'Check offline, with no server and no network, that a policy redacts what its cases say it should',
+  usage: USAGE,
+  flags: { config: { type: 'string', summary: 'the policy file (service + rules)' } },
+  run(args, io) {
+    const config = args.flags.config;
+    if (typeof config !== 'string' || args.positionals.length === 0) {
+      io.err(`vigil test: ${typeof config !== 'string' ? '-config FILE is required' : 'name at least one cases file'}\n\nUsage: ${USAGE}\n`);
+      return 2;
+    }
+    let policy: CompiledPolicy;
+    const suites: { loaded: LoadedConfig; cases: TestCase[] }[] = [];
+    try {
+      policy = loadPolicy(resolve(io.cwd, config), io);
+      for (const file of args.positionals) suites.push(loadCases(resolve(io.cwd, file), io));
+    } catch (err) {
+      if (err instanceof ConfigError) io.err(`${formatConfigError(err, { cwd: io.cwd })}\n`);
+      else if (err instanceof InputProblem) io.err(`${err.message}\n`);
+      else throw err;
+      return 2;
+    }
+
+    // The same exchange governed with no rule at all: what the client actually sent, for "kept" comparisons.
+    const open = compilePolicy({ rules: [] });
+    let passed = 0;
+    let failed = 0;
+    let n = 0;
+    for (const { loaded, cases } of suites) {
+      io.out(`${display(loaded.file, io.cwd)}\n`);
+      cases.forEach((testCase, i) => {
+        const id = `case-${++n}`;
+        const { exchange, decision } = caseExchange(testCase, policy, id);
+        const roll = testCase.sample_roll ?? 0;
+        const record = governExchange(exchange, decision, { random: () => roll });
+        const input = caseExchange(testCase, open, id);
+        const inputRecord = governExchange(input.exchange, input.decision, { random: () => 0 });
+        const failures = checkExpectations(record, inputRecord, testCase.expect);
+        if (failures.length === 0) {
+          passed++;
+          io.out(`  ok    ${testCase.name}\n`);
+        } else {
+          failed++;
+          io.out(`  FAIL  ${testCase.name}  (${where(loaded, `cases[${i}]`, io.cwd)})\n${formatFailures(failures)}`);
+        }
+      });
+    }
+    io.out(`\n${passed + failed} cases: ${passed} passed, ${failed} failed\n`);
+    return failed === 0 ? 0 : 1;
+  },
+};

@@ -1,0 +1,129 @@
+import { compileGlob, type PathMatcher } from './compile-glob.js';
+import { compileJsonPath, type CompiledJsonPath } from './compile-json-path.js';
+import { DecisionCache } from './decision-cache.js';
+import { PolicyError, PolicyErrorCode } from './errors.js';
+import { mergeRules, type CompiledRuleParts, type RouteDecision } from './merge.js';
+import { normalizePath } from './normalize-path.js';
+import type { PolicyConfig, RuleConfig } from './schema.js';
+import { validatePolicy } from './validate.js';
+
+export type { RouteDecision } from './merge.js';
+
+export interface CompiledPolicy {
+  readonly rules: readonly RuleConfig[];
+  /** Hot path of the traffic lane. `target` is the raw request-target (may hold a query). Cached per method+path. */
+  decide(method: string, target: string): RouteDecision;
+  /** The merged decision for a set of matching rule indexes (used by workers, which get indexes, not objects). */
+  decisionFor(ruleIndexes: readonly number[]): RouteDecision;
+  /** Entries in the decision cache (never above `cacheSize`). */
+  readonly cachedRoutes: number;
+}
+
+export interface CompileOptions {
+  /** Distinct method+path decisions kept; default 10,000. */
+  cacheSize?: number;
+}
+
+interface CompiledRule extends CompiledRuleParts {
+  readonly matcher: PathMatcher;
+  /** Upper-case methods, or null for all. */
+  readonly methods: ReadonlySet<string> | null;
+}
+
+const DEFAULT_CACHE_SIZE = 10_000;
+// Distinct sets of matching rules are few (they are combinations the policy's globs actually produce); the bound
+// only guards against a caller passing arbitrary index lists.
+const MAX_MEMOISED_SETS = 4_096;
+
+/**
+ * Validates and compiles a policy. Throws a `PolicyError` (`VIGIL_ERR_POLICY_*`) naming the rule position on any
+ * problem: schema violations, duplicate rule names, bad globs or JSON paths.
+ */
+export function compilePolicy(config: PolicyConfig, options: CompileOptions = {}): CompiledPolicy {
+  validatePolicy(config);
+  const ruleConfigs = config.rules ?? [];
+  checkUniqueNames(ruleConfigs);
+  const rules = ruleConfigs.map(compileRule);
+
+  const memo = new Map<string, RouteDecision>();
+  const decisionFor = (indexes: readonly number[]): RouteDecision => {
+    const key = indexes.join(',');
+    let d = memo.get(key);
+    if (d !== undefined) return d;
+    for (const i of indexes) {
+      if (!Number.isInteger(i) || i < 0 || i >= rules.length) {
+        throw new RangeError(`decisionFor: rule index ${i} is not in this policy (it has ${rules.length} rules)`);
+      }
+    }
+    d = mergeRules(rules, indexes);
+    if (memo.size < MAX_MEMOISED_SETS) memo.set(key, d);
+    return d;
+  };
+
+  const cache = new DecisionCache<RouteDecision>(options.cacheSize ?? DEFAULT_CACHE_SIZE);
+  const resolve = (method: string, rawPath: string): RouteDecision => {
+    const path = normalizePath(rawPath);
+    const upper = method.toUpperCase();
+    const indexes: number[] = [];
+    for (let i = 0; i < rules.length; i++) {
+      const r = rules[i];
+      if ((r.methods === null || r.methods.has(upper)) && r.matcher.test(path)) indexes.push(i);
+    }
+    return decisionFor(indexes);
+  };
+
+  return {
+    rules: Object.freeze([...ruleConfigs]),
+    decide(method: string, target: string): RouteDecision {
+      // Keyed on the raw path without its query: normalisation is deterministic, so a hit needs no normalising,
+      // and query strings (which vary per request) never fill the cache.
+      const q = target.indexOf('?');
+      const rawPath = q === -1 ? target : target.slice(0, q);
+      const hit = cache.get(method, rawPath);
+      if (hit !== undefined) return hit;
+      const decision = resolve(method, rawPath);
+      cache.set(method, rawPath, decision);
+      return decision;
+    },
+    decisionFor,
+    get cachedRoutes() {
+      return cache.size;
+    },
+  };
+}
+
+function checkUniqueNames(rules: readonly RuleConfig[]): void {
+  const seen = new Map<string, number>();
+  rules.forEach((rule, i) => {
+    const first = seen.get(rule.name);
+    if (first !== undefined) {
+      throw new PolicyError(PolicyErrorCode.duplicateRule, `rules[${i}].name`,
+        `rule name "${rule.name}" is already used by rules[${first}]; rule names must be unique ` +
+        `(they identify rules in matched_rules), so rename rules[${first}] or rules[${i}]`);
+    }
+    seen.set(rule.name, i);
+  });
+}
+
+function compileRule(config: RuleConfig, i: number): CompiledRule {
+  const at = `rules[${i}]`;
+  const jsonFields: CompiledJsonPath[] = (config.redact?.json_fields ?? [])
+    .map((e, j) => compileJsonPath(e, `${at}.redact.json_fields[${j}]`));
+  const meterTokens = config.meter?.tokens === undefined ? null : compileJsonPath(config.meter.tokens, `${at}.meter.tokens`);
+  const labels = Object.entries(config.labels ?? {}).map(([name, source]) => {
+    const m = /^header:(.+)$/.exec(source);
+    if (!m) {
+      throw new PolicyError(PolicyErrorCode.badLabel, `${at}.labels.${name}`,
+        `source ${JSON.stringify(source)} is not supported; write "header:<Header-Name>"`);
+    }
+    return { name, header: m[1].trim().toLowerCase() };
+  });
+  return {
+    config,
+    matcher: compileGlob(config.match.path, `${at}.match.path`),
+    methods: config.match.methods ? new Set(config.match.methods.map((m) => m.toUpperCase())) : null,
+    jsonFields,
+    meterTokens,
+    labels,
+  };
+}

@@ -1,0 +1,29 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import plugin from '../../../../plugins/redaction/index.js';
+import type { PluginContext } from '@vigil/plugin-sdk';
+import type { RedactionService } from '../../../../plugins/redaction/types.js';
+import { governExchange } from '../../../../plugins/redaction/govern.js';
+import { testCommand } from '../../../../plugins/redaction/test-command.js';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+test('declares the redaction service and the test command', () => {
+  assert.is(plugin.name, 'redaction');
+  assert.equal(plugin.provides, ['redaction']);
+  assert.equal(plugin.commands, [testCommand]);
+});
+
+test('setup provides { workerModule, detectors, govern }; the worker module exists next to it', async () => {
+  const provided: Record<string, unknown> = {};
+  const ctx = { services: { provide: (name: string, service: unknown) => { provided[name] = service; } } } as unknown as PluginContext;
+  await plugin.setup(ctx, {});
+  const service = provided.redaction as RedactionService;
+  assert.ok(service, 'nothing provided');
+  assert.is(service.govern, governExchange);
+  assert.instance(service.workerModule, URL);
+  assert.ok(existsSync(fileURLToPath(service.workerModule)), String(service.workerModule));
+  assert.equal(service.detectors.detect('ada@example.com').map((d) => d.kind), ['email']);
+});
+
+test.run();
