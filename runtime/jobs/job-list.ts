@@ -2,6 +2,7 @@ import type { JobState } from '@vigil/plugin-sdk';
 import type { StoreBackend } from '../store/types.js';
 import { JobsError, JobsErrorCode } from './errors.js';
 import { jobStates } from './job-table.js';
+import { ensureJobTables } from './migrations.js';
 
 /** One row of `vigil_jobs`, for operators. `payload` is parsed JSON, or the raw text when it does not parse. */
 export interface JobRecord {
@@ -43,6 +44,7 @@ export async function listJobs(store: StoreBackend, filter: { queue?: string; st
   const limit = filter.limit === undefined ? 100 : Math.floor(filter.limit);
   if (!Number.isFinite(limit) || limit < 1) throw new JobsError(JobsErrorCode.OPTION, `jobs: listJobs limit must be a positive number, got ${JSON.stringify(filter.limit)}`);
   params.push(Math.min(limit, maxLimit));
+  await ensureJobTables(store);
   const rows = await store.query<JobRow>(
     `SELECT id, queue, payload, state, attempt, max_attempts, run_at, dedupe_key, last_error, locked_by, locked_until, created_at, updated_at
      FROM vigil_jobs ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY id DESC LIMIT ?`,

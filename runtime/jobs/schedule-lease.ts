@@ -1,4 +1,5 @@
 import type { StoreBackend } from '../store/types.js';
+import { ensureJobTables } from './migrations.js';
 
 /**
  * The lease row of one interval job id in `vigil_schedules`. A run needs the row's lease to be free and its last run
@@ -62,6 +63,7 @@ export interface ScheduleRecord {
 
 /** Every interval job id any process has registered, with its last run. */
 export async function listSchedules(store: StoreBackend): Promise<ScheduleRecord[]> {
+  await ensureJobTables(store);
   const rows = await store.query<{ id: string; owner: string; lease_until: number; last_run_at: number; last_status: string | null; last_error: string | null }>(
     'SELECT id, owner, lease_until, last_run_at, last_status, last_error FROM vigil_schedules ORDER BY id',
   );
