@@ -1,0 +1,442 @@
+// A JSON reader and writer for policy guests, sized for the policy ABI.
+//
+// The reader parses UTF-8 bytes into a flat "tape" of tokens (4 × i32 each) and materialises strings only when
+// asked. A batch of views is tens of kilobytes and a policy reads a few fields of each, so building a tree of
+// objects and strings for every value would cost most of the call (allocations dominate in AssemblyScript).
+//
+// Tape token layout, at index t (words 4t .. 4t+3):
+//   0: kind | HAS_ESCAPE          1: start byte offset (strings: after the opening quote)
+//   2: end byte offset (strings: the closing quote), or for arrays and objects the number of children
+//   3: index of the token after this value's subtree (so siblings are skipped in O(1))
+// An object's children are key, value, key, value, …; `count` is the number of members.
+
+export const enum JsonKind {
+  Null = 0,
+  Bool = 1,
+  Number = 2,
+  String = 3,
+  Array = 4,
+  Object = 5,
+}
+
+const HAS_ESCAPE: i32 = 0x100;
+const KIND_MASK: i32 = 0xff;
+/** Nesting deeper than this is rejected: recursion uses guest stack, and the ABI never nests this deep. */
+const MAX_DEPTH: i32 = 64;
+
+/** A parsed JSON text. Nodes are token indices; -1 means "absent". */
+export class JsonDocument {
+  private bytes: Uint8Array = new Uint8Array(0);
+  private base: usize = 0;
+  private size: i32 = 0;
+  private pos: i32 = 0;
+  private tape: Array<i32> = new Array<i32>();
+
+  /** Parses UTF-8 JSON. Malformed input throws (the guest traps; the host counts the failure). */
+  static parse(bytes: Uint8Array): JsonDocument {
+    const doc = new JsonDocument();
+    doc.load(bytes);
+    return doc;
+  }
+
+  static parseText(text: string): JsonDocument {
+    return JsonDocument.parse(Uint8Array.wrap(String.UTF8.encode(text)));
+  }
+
+  /** Replaces this document's content, reusing its tape (no allocation once warm). */
+  load(bytes: Uint8Array): void {
+    this.bytes = bytes;
+    this.base = bytes.dataStart;
+    this.size = bytes.length;
+    this.pos = 0;
+    this.tape.length = 0;
+    this.skipWhitespace();
+    this.parseValue(0);
+    this.skipWhitespace();
+    if (this.pos != this.size) this.fail("trailing characters");
+  }
+
+  /** The top-level value. */
+  get root(): i32 {
+    return 0;
+  }
+
+  kind(node: i32): i32 {
+    return node < 0 ? -1 : unchecked(this.tape[node << 2]) & KIND_MASK;
+  }
+
+  /** Children of an array, members of an object, 0 otherwise. */
+  count(node: i32): i32 {
+    const k = this.kind(node);
+    return k == JsonKind.Array || k == JsonKind.Object ? unchecked(this.tape[(node << 2) + 2]) : 0;
+  }
+
+  /** The first element of an array or the first key of an object, or -1. */
+  first(node: i32): i32 {
+    return this.count(node) > 0 ? node + 1 : -1;
+  }
+
+  /** The value after `node` among its siblings (the caller bounds the walk with `count`). */
+  next(node: i32): i32 {
+    return unchecked(this.tape[(node << 2) + 3]);
+  }
+
+  /** For an object member's key node: the member after it. */
+  nextMember(key: i32): i32 {
+    return this.next(key + 1);
+  }
+
+  /** The member `key` of object `node`, or -1. Compares bytes; allocates only for keys with escapes. */
+  get(node: i32, key: string): i32 {
+    if (this.kind(node) != JsonKind.Object) return -1;
+    const n = this.count(node);
+    let k = node + 1;
+    for (let i = 0; i < n; i++) {
+      if (this.textEquals(k, key)) return k + 1;
+      k = this.next(k + 1);
+    }
+    return -1;
+  }
+
+  /** The element at `index` of array `node`, or -1. */
+  at(node: i32, index: i32): i32 {
+    if (this.kind(node) != JsonKind.Array || index < 0 || index >= this.count(node)) return -1;
+    let e = node + 1;
+    for (let i = 0; i < index; i++) e = this.next(e);
+    return e;
+  }
+
+  isString(node: i32): bool { return this.kind(node) == JsonKind.String; }
+  isNumber(node: i32): bool { return this.kind(node) == JsonKind.Number; }
+
+  /** A boolean's value; false for anything else. */
+  bool(node: i32): bool {
+    return this.kind(node) == JsonKind.Bool && load<u8>(this.base + <usize>this.start(node)) == 0x74;
+  }
+
+  /** A number's value (NaN for non-numbers). For digit runs beyond 2^53 use `text`, which keeps every digit. */
+  number(node: i32): f64 {
+    if (this.kind(node) != JsonKind.Number) return NaN;
+    return parseFloat(this.raw(node));
+  }
+
+  /**
+   * A string's value, or a number's literal text; "" for other kinds. Allocates the string.
+   */
+  text(node: i32): string {
+    const k = this.kind(node);
+    if (k == JsonKind.Number) return this.raw(node);
+    if (k != JsonKind.String) return "";
+    const raw = this.raw(node);
+    return (unchecked(this.tape[node << 2]) & HAS_ESCAPE) != 0 ? unescapeJson(raw) : raw;
+  }
+
+  /** Whether string (or number) `node` equals `s`, without allocating for plain ASCII. */
+  textEquals(node: i32, s: string): bool {
+    const k = this.kind(node);
+    if (k != JsonKind.String && k != JsonKind.Number) return false;
+    const head = unchecked(this.tape[node << 2]);
+    const start = this.start(node);
+    const len = unchecked(this.tape[(node << 2) + 2]) - start;
+    if ((head & HAS_ESCAPE) == 0 && len == s.length) {
+      let ascii = true;
+      for (let i = 0; i < len; i++) {
+        const b = <i32>load<u8>(this.base + <usize>(start + i));
+        if (b >= 0x80) { ascii = false; break; }
+        if (b != s.charCodeAt(i)) return false;
+      }
+      if (ascii) return true;
+    } else if ((head & HAS_ESCAPE) == 0 && len < s.length) {
+      return false; // UTF-8 is never shorter in bytes than the UTF-16 string has units
+    }
+    return this.text(node) == s;
+  }
+
+  private start(node: i32): i32 {
+    return unchecked(this.tape[(node << 2) + 1]);
+  }
+
+  /** The token's source text, decoded from UTF-8 without unescaping. */
+  private raw(node: i32): string {
+    const start = this.start(node);
+    const end = unchecked(this.tape[(node << 2) + 2]);
+    return String.UTF8.decodeUnsafe(this.base + <usize>start, <usize>(end - start));
+  }
+
+  private fail(what: string): void {
+    throw new Error("json: " + what + " at byte " + this.pos.toString());
+  }
+
+  @inline private byteAt(i: i32): i32 {
+    return <i32>load<u8>(this.base + <usize>i);
+  }
+
+  private skipWhitespace(): void {
+    let i = this.pos;
+    const n = this.size;
+    while (i < n) {
+      const c = this.byteAt(i);
+      if (c != 0x20 && c != 0x0a && c != 0x0d && c != 0x09) break;
+      i++;
+    }
+    this.pos = i;
+  }
+
+  private push(kind: i32, start: i32, end: i32): i32 {
+    const t = this.tape;
+    const index = t.length >> 2;
+    t.push(kind);
+    t.push(start);
+    t.push(end);
+    t.push(index + 1);
+    return index;
+  }
+
+  private parseValue(depth: i32): void {
+    if (depth > MAX_DEPTH) this.fail("nesting too deep");
+    if (this.pos >= this.size) this.fail("unexpected end");
+    const c = this.byteAt(this.pos);
+    if (c == 0x22) this.parseString();
+    else if (c == 0x7b) this.parseContainer(depth, JsonKind.Object);
+    else if (c == 0x5b) this.parseContainer(depth, JsonKind.Array);
+    else if (c == 0x74) this.parseWord("true", JsonKind.Bool);
+    else if (c == 0x66) this.parseWord("false", JsonKind.Bool);
+    else if (c == 0x6e) this.parseWord("null", JsonKind.Null);
+    else if (c == 0x2d || (c >= 0x30 && c <= 0x39)) this.parseNumber();
+    else this.fail("unexpected character");
+  }
+
+  private parseWord(word: string, kind: i32): void {
+    const start = this.pos;
+    const n = word.length;
+    if (start + n > this.size) this.fail("invalid literal");
+    for (let i = 0; i < n; i++) {
+      if (this.byteAt(start + i) != word.charCodeAt(i)) this.fail("invalid literal");
+    }
+    this.pos = start + n;
+    this.push(kind, start, this.pos);
+  }
+
+  private digits(): i32 {
+    const from = this.pos;
+    while (this.pos < this.size) {
+      const c = this.byteAt(this.pos);
+      if (c < 0x30 || c > 0x39) break;
+      this.pos++;
+    }
+    return this.pos - from;
+  }
+
+  private parseNumber(): void {
+    const start = this.pos;
+    if (this.byteAt(this.pos) == 0x2d) this.pos++;
+    if (this.digits() == 0) this.fail("invalid number");
+    if (this.pos < this.size && this.byteAt(this.pos) == 0x2e) {
+      this.pos++;
+      if (this.digits() == 0) this.fail("invalid number");
+    }
+    if (this.pos < this.size && (this.byteAt(this.pos) | 0x20) == 0x65) {
+      this.pos++;
+      if (this.pos < this.size && (this.byteAt(this.pos) == 0x2b || this.byteAt(this.pos) == 0x2d)) this.pos++;
+      if (this.digits() == 0) this.fail("invalid number");
+    }
+    this.push(JsonKind.Number, start, this.pos);
+  }
+
+  private parseString(): void {
+    const start = this.pos + 1;
+    let i = start;
+    let flags = 0;
+    const n = this.size;
+    while (i < n) {
+      const c = this.byteAt(i);
+      if (c == 0x22) {
+        this.push(JsonKind.String | flags, start, i);
+        this.pos = i + 1;
+        return;
+      }
+      if (c < 0x20) { this.pos = i; this.fail("control character in string"); }
+      if (c == 0x5c) {
+        flags = HAS_ESCAPE;
+        if (i + 1 >= n) break;
+        const e = this.byteAt(i + 1);
+        if (e == 0x75) {
+          for (let k = 2; k < 6; k++) {
+            if (i + k >= n || hexValue(this.byteAt(i + k)) < 0) { this.pos = i; this.fail("invalid \\u escape"); }
+          }
+          i += 6;
+          continue;
+        }
+        if (e != 0x22 && e != 0x5c && e != 0x2f && e != 0x62 && e != 0x66 && e != 0x6e && e != 0x72 && e != 0x74) {
+          this.pos = i;
+          this.fail("invalid escape");
+        }
+        i += 2;
+        continue;
+      }
+      i++;
+    }
+    this.pos = n;
+    this.fail("unterminated string");
+  }
+
+  private parseContainer(depth: i32, kind: i32): void {
+    const close = kind == JsonKind.Object ? 0x7d : 0x5d;
+    const index = this.push(kind, this.pos, 0);
+    this.pos++;
+    let count = 0;
+    this.skipWhitespace();
+    if (this.pos < this.size && this.byteAt(this.pos) == close) {
+      this.pos++;
+    } else {
+      while (true) {
+        this.skipWhitespace();
+        if (kind == JsonKind.Object) {
+          if (this.pos >= this.size || this.byteAt(this.pos) != 0x22) this.fail("expected a key");
+          this.parseString();
+          this.skipWhitespace();
+          if (this.pos >= this.size || this.byteAt(this.pos) != 0x3a) this.fail("expected :");
+          this.pos++;
+          this.skipWhitespace();
+        }
+        this.parseValue(depth + 1);
+        count++;
+        this.skipWhitespace();
+        if (this.pos >= this.size) this.fail("unterminated container");
+        const c = this.byteAt(this.pos);
+        this.pos++;
+        if (c == close) break;
+        if (c != 0x2c) { this.pos--; this.fail("expected , or a closing bracket"); }
+      }
+    }
+    const t = this.tape;
+    unchecked(t[(index << 2) + 2] = count);
+    unchecked(t[(index << 2) + 3] = t.length >> 2);
+  }
+}
+
+function hexValue(c: i32): i32 {
+  if (c >= 0x30 && c <= 0x39) return c - 0x30;
+  c |= 0x20;
+  if (c >= 0x61 && c <= 0x66) return c - 0x61 + 10;
+  return -1;
+}
+
+/** Resolves the escapes of a string literal's body (already validated by the reader). */
+function unescapeJson(s: string): string {
+  const parts = new Array<string>();
+  const n = s.length;
+  let segment = 0;
+  let i = 0;
+  while (i < n) {
+    if (s.charCodeAt(i) != 0x5c) { i++; continue; }
+    parts.push(s.substring(segment, i));
+    const e = s.charCodeAt(i + 1);
+    if (e == 0x75) {
+      let code = 0;
+      for (let k = 2; k < 6; k++) code = (code << 4) | hexValue(s.charCodeAt(i + k));
+      // Surrogate halves stay UTF-16 units: a pair written as two escapes joins back into one character.
+      parts.push(String.fromCharCode(code));
+      i += 6;
+    } else {
+      if (e == 0x62) parts.push("\b");
+      else if (e == 0x66) parts.push("\f");
+      else if (e == 0x6e) parts.push("\n");
+      else if (e == 0x72) parts.push("\r");
+      else if (e == 0x74) parts.push("\t");
+      else parts.push(String.fromCharCode(e));
+      i += 2;
+    }
+    segment = i;
+  }
+  parts.push(s.substring(segment, n));
+  return parts.join("");
+}
+
+const HEX_DIGITS = "0123456789abcdef";
+
+function escapeUnit(c: i32): string {
+  return "\\u" + HEX_DIGITS.charAt((c >> 12) & 15) + HEX_DIGITS.charAt((c >> 8) & 15) +
+    HEX_DIGITS.charAt((c >> 4) & 15) + HEX_DIGITS.charAt(c & 15);
+}
+
+/** Whether unit `i` of `s` is half of a well-formed surrogate pair that starts at `i`. */
+@inline function pairAt(s: string, i: i32, c: i32): bool {
+  if (c > 0xdbff || i + 1 >= s.length) return false;
+  const d = s.charCodeAt(i + 1);
+  return d >= 0xdc00 && d <= 0xdfff;
+}
+
+/**
+ * `s` as a JSON string literal. Lone surrogate halves are written as `\uXXXX` escapes so the UTF-8 the host
+ * receives is always valid (a raw lone surrogate would encode to bytes the host rejects as invalid output).
+ */
+export function quoteJson(s: string): string {
+  const n = s.length;
+  let clean = true;
+  for (let i = 0; i < n; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x20 || c == 0x22 || c == 0x5c) { clean = false; break; }
+    if (c >= 0xd800 && c <= 0xdfff) {
+      if (pairAt(s, i, c)) { i++; continue; }
+      clean = false;
+      break;
+    }
+  }
+  if (clean) return "\"" + s + "\"";
+  const parts = new Array<string>();
+  parts.push("\"");
+  let segment = 0;
+  for (let i = 0; i < n; i++) {
+    const c = s.charCodeAt(i);
+    let replacement: string | null = null;
+    if (c == 0x22) replacement = "\\\"";
+    else if (c == 0x5c) replacement = "\\\\";
+    else if (c == 0x0a) replacement = "\\n";
+    else if (c == 0x0d) replacement = "\\r";
+    else if (c == 0x09) replacement = "\\t";
+    else if (c < 0x20) replacement = escapeUnit(c);
+    else if (c >= 0xd800 && c <= 0xdfff) {
+      if (pairAt(s, i, c)) { i++; continue; }
+      replacement = escapeUnit(c);
+    }
+    if (replacement != null) {
+      parts.push(s.substring(segment, i));
+      parts.push(replacement);
+      segment = i + 1;
+    }
+  }
+  parts.push(s.substring(segment, n));
+  parts.push("\"");
+  return parts.join("");
+}
+
+/** Builds a JSON text from pieces; joining once at the end avoids quadratic string concatenation. */
+export class JsonWriter {
+  private parts: string[] = new Array<string>();
+
+  /** Appends JSON text as is (punctuation, or a value the caller already encoded). */
+  raw(text: string): JsonWriter {
+    this.parts.push(text);
+    return this;
+  }
+
+  string(value: string): JsonWriter {
+    this.parts.push(quoteJson(value));
+    return this;
+  }
+
+  stringArray(values: string[]): JsonWriter {
+    this.parts.push("[");
+    for (let i = 0; i < values.length; i++) {
+      if (i > 0) this.parts.push(",");
+      this.parts.push(quoteJson(values[i]));
+    }
+    this.parts.push("]");
+    return this;
+  }
+
+  toString(): string {
+    return this.parts.join("");
+  }
+}
