@@ -41,7 +41,15 @@ export class ExecProcess {
       onGone(this, why);
     };
     child.on('error', (err) => end(`failed: ${err.message}`));
-    child.on('exit', (code, signal) => end(signal ? `killed by ${signal}` : `exited with code ${code}`));
+    child.on('exit', (code, signal) => {
+      const why = signal ? `killed by ${signal}` : `exited with code ${code}`;
+      // Acks the process wrote before it died are still in the stdout pipe: count them before declaring it gone,
+      // or records it did handle would be sent again. Bounded, in case a grandchild keeps the pipe open.
+      const stdout = child.stdout;
+      if (!ack || !stdout || stdout.destroyed) { end(why); return; }
+      const timer = setTimeout(() => end(why), 500);
+      stdout.once('close', () => { clearTimeout(timer); end(why); });
+    });
   }
 
   /** Resolves when the process is gone, or after `ms` (true when it is gone). */

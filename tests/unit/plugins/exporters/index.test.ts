@@ -1,0 +1,110 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { startTestRuntime } from '@vigil/plugin-sdk/testing';
+import exporters from '../../../../plugins/exporters/index.js';
+import { exportersConfigSchema } from '../../../../plugins/exporters/config-schema.js';
+import { fixture } from '../../../support/paths.js';
+import { waitFor } from '../../../support/net.js';
+import { tempDir } from '../../../support/tmp.js';
+import { verifyBodySignature } from '../../../../plugins/exporters/webhook-signature.js';
+import { startReceiver } from './support/http-receiver.js';
+import { governedRecord } from './support/governed-records.js';
+
+const SECRET = 'hook-secret';
+const RAW_SECRET = 'raw-unredacted-4111111111111111';
+const idsInFile = (path: string): string[] =>
+  (existsSync(path) ? readFileSync(path, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l).id) : []);
+
+test('the plugin declares its name, schema and no core needs', () => {
+  assert.is(exporters.name, 'exporters');
+  assert.is(exporters.configSchema, exportersConfigSchema);
+  assert.equal(exporters.needs, []);
+});
+
+test('in a real runtime, file, webhook, otlp and exec exporters all receive the governed records published on gateway.record, and never a raw exchange', async () => {
+  const dir = tempDir();
+  const hook = await startReceiver();
+  const collector = await startReceiver();
+  const archive = join(dir.path, 'archive', 'records.jsonl');
+  const piped = join(dir.path, 'piped.jsonl');
+  const rt = await startTestRuntime({
+    plugins: [],
+    config: {
+      exporters: [
+        { name: 'archive', type: 'file', path: archive, batch_timeout: '10ms' },
+        { name: 'siem', type: 'webhook', url: `${hook.url}/ingest`, secret: SECRET, batch_timeout: 10 },
+        { name: 'otel', type: 'otlp', endpoint: collector.url, protocol: 'http/json', batch_timeout: '10ms', service_name: 'gw' },
+        { name: 'pipe', type: 'exec', command: process.execPath, args: [fixture('exporters', 'append-lines.mjs'), piped], batch_timeout: '10ms' },
+      ],
+    },
+  });
+  try {
+    const records = Array.from({ length: 20 }, (_, i) => governedRecord(i));
+    for (const r of records) rt.publish('gateway.record', r);
+    // A raw exchange carries unredacted bytes; no exporter subscribes to it.
+    (rt.publish as (topic: string, message: unknown) => number)('gateway.exchange', { id: 'raw-1', requestBody: RAW_SECRET });
+    const expected = records.map((r) => r.id);
+    const hookIds = () => hook.requests.flatMap((q) => JSON.parse(q.body.toString()).records.map((r: { id: string }) => r.id));
+    const otlpIds = () => collector.requests.flatMap((q) => JSON.parse(q.body.toString()).resourceLogs[0].scopeLogs[0].logRecords
+      .map((l: { attributes: { key: string; value: { stringValue?: string } }[] }) => l.attributes.find((a) => a.key === 'vigil.record.id')!.value.stringValue));
+    await waitFor(() => idsInFile(archive).length === 20 && hookIds().length === 20 && otlpIds().length === 20 && idsInFile(piped).length === 20,
+      { what: 'every exporter to receive 20 records', timeoutMs: 15_000 });
+    assert.equal(idsInFile(archive), expected);
+    assert.equal(hookIds(), expected);
+    assert.equal(otlpIds(), expected);
+    assert.equal(idsInFile(piped), expected);
+    for (const q of hook.requests) assert.ok(verifyBodySignature(SECRET, q.body, q.headers['x-vigil-signature'] as string));
+    const everything = [readFileSync(archive, 'utf8'), readFileSync(piped, 'utf8'),
+      ...hook.requests.map((q) => q.body.toString()), ...collector.requests.map((q) => q.body.toString())].join('\n');
+    assert.not.match(everything, RAW_SECRET);
+    assert.not.match(everything, 'raw-1');
+    const metrics = await rt.metrics();
+    for (const name of ['archive', 'siem', 'otel', 'pipe']) {
+      assert.match(metrics, `vigil_export_sent_total{exporter="${name}"} 20`);
+      assert.match(metrics, `vigil_export_dropped_total{exporter="${name}"} 0`);
+    }
+  } finally {
+    await rt.stop();
+    await hook.close();
+    await collector.close();
+    dir.cleanup();
+  }
+});
+
+test('stopping the runtime delivers what the queues still hold', async () => {
+  const dir = tempDir();
+  const archive = join(dir.path, 'records.jsonl');
+  const rt = await startTestRuntime({
+    plugins: [],
+    config: { exporters: [{ name: 'archive', type: 'file', path: archive, batch_timeout: '1h', batch_size: 1000 }] },
+  });
+  for (let i = 0; i < 5; i++) rt.publish('gateway.record', governedRecord(i));
+  await waitFor(async () => /vigil_export_queue_depth\{exporter="archive"\} 5/.test(await rt.metrics()), { what: 'the records to be queued' });
+  assert.equal(idsInFile(archive), [], 'nothing is written before the batch is due');
+  await rt.stop();
+  assert.equal(idsInFile(archive), ['rec-0', 'rec-1', 'rec-2', 'rec-3', 'rec-4']);
+  dir.cleanup();
+});
+
+test('config errors stop the runtime with the key path: a key of another type, a raw topic, a duplicate name', async () => {
+  const cases: [unknown[], RegExp][] = [
+    [[{ name: 'a', type: 'file', path: 'a.jsonl', url: 'http://127.0.0.1:1/' }], /exporters\[0\]\.url is not allowed here/],
+    [[{ name: 'a', type: 'file', path: 'a.jsonl', topics: ['gateway.exchange'] }], /exporters\[0\]\.topics\[0\] must be one of: gateway\.record/],
+    [[{ name: 'a', type: 'webhook' }], /missing required key exporters\[0\]\.url/],
+    [[{ name: 'a', type: 'file', path: 'a.jsonl', colour: 'red' }], /unknown key exporters\[0\]\.colour/],
+    [[{ name: 'a', type: 'file', path: 'a.jsonl' }, { name: 'a', type: 'file', path: 'b.jsonl' }], /exporters\[1\]\.name: "a" is already the name of exporters\[0\]/],
+  ];
+  for (const [config, message] of cases) {
+    try {
+      const rt = await startTestRuntime({ plugins: [], config: { exporters: config } });
+      await rt.stop();
+      assert.unreachable(`accepted ${JSON.stringify(config)}`);
+    } catch (err) {
+      assert.match((err as Error).message, message);
+    }
+  }
+});
+
+test.run();
