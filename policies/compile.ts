@@ -5,7 +5,7 @@ import { PolicyError, PolicyErrorCode } from './errors.js';
 import { mergeRules, type CompiledRuleParts, type RouteDecision } from './merge.js';
 import { normalizePath } from './normalize-path.js';
 import type { PolicyConfig, RuleConfig } from './schema.js';
-import { validatePolicy } from './validate.js';
+import { validateRules } from './validate.js';
 
 export type { RouteDecision } from './merge.js';
 
@@ -36,12 +36,13 @@ const DEFAULT_CACHE_SIZE = 10_000;
 const MAX_MEMOISED_SETS = 4_096;
 
 /**
- * Validates and compiles a policy. Throws a `PolicyError` (`VIGIL_ERR_POLICY_*`) naming the rule position on any
- * problem: schema violations, duplicate rule names, bad globs or JSON paths.
+ * Validates and compiles a policy's rules (`service` plays no part in governance and is not read). Throws a
+ * `PolicyError` (`VIGIL_ERR_POLICY_*`) naming the rule position on any problem: schema violations, duplicate rule
+ * names, bad globs or JSON paths.
  */
 export function compilePolicy(config: PolicyConfig, options: CompileOptions = {}): CompiledPolicy {
-  validatePolicy(config);
   const ruleConfigs = config.rules ?? [];
+  validateRules(ruleConfigs);
   checkUniqueNames(ruleConfigs);
   const rules = ruleConfigs.map(compileRule);
 

@@ -1,7 +1,7 @@
 // The governance policy language: schema, path normalisation, globs, JSON paths, merge and decide.
 export { rulesSchema, serviceSchema, policySchema, DEFAULT_LISTEN } from './schema.js';
 export type { RuleConfig, ServiceConfig, PolicyConfig, RestrictPart } from './schema.js';
-export { validatePolicy, describeSchemaErrors, keyPath } from './validate.js';
+export { validatePolicy, validateRules, describeSchemaErrors, keyPath } from './validate.js';
 export { normalizePath } from './normalize-path.js';
 export { compileGlob } from './compile-glob.js';
 export type { PathMatcher } from './compile-glob.js';

@@ -1,14 +1,29 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import { policySchema } from './schema.js';
+import { policySchema, rulesSchema } from './schema.js';
 import { PolicyError, PolicyErrorCode } from './errors.js';
-import type { PolicyConfig } from './schema.js';
+import type { PolicyConfig, RuleConfig } from './schema.js';
 
-let validator: ValidateFunction | undefined;
+let ajv: Ajv | undefined;
+const validators = new Map<object, ValidateFunction>();
 
 // Compiled once per thread, on first use: Ajv compilation costs milliseconds, validation microseconds.
-function policyValidator(): ValidateFunction {
-  validator ??= new Ajv({ strict: true, allErrors: true, verbose: true, useDefaults: false }).compile(policySchema);
-  return validator;
+function validatorFor(schema: object): ValidateFunction {
+  let v = validators.get(schema);
+  if (!v) {
+    ajv ??= new Ajv({ strict: true, allErrors: true, verbose: true, useDefaults: false });
+    v = ajv.compile(schema);
+    validators.set(schema, v);
+  }
+  return v;
+}
+
+function check(schema: object, value: unknown, root: string): void {
+  const validate = validatorFor(schema);
+  if (validate(value)) return;
+  const problems = describeSchemaErrors(validate.errors ?? [], root);
+  const first = problems[0] ?? { where: root || '(top level)', message: 'invalid policy' };
+  const rest = problems.slice(1).map((p) => `\n  ${p.where}: ${p.message}`).join('');
+  throw new PolicyError(PolicyErrorCode.invalid, first.where, first.message + rest);
 }
 
 /** `/rules/0/match/path` -> `rules[0].match.path`. */
@@ -64,13 +79,13 @@ export function describeSchemaErrors(errors: readonly ErrorObject[], root = ''):
 /**
  * Strictly validates a policy (`service` and `rules`). Throws `VIGIL_ERR_POLICY_INVALID` naming every bad key path.
  * The runtime's config layer validates the same schemas when it loads a config file; this is for code that gets
- * a policy some other way (workers, `vigil test`).
+ * a policy some other way.
  */
-export function validatePolicy(config: unknown, root = ''): asserts config is PolicyConfig {
-  const validate = policyValidator();
-  if (validate(config)) return;
-  const problems = describeSchemaErrors(validate.errors ?? [], root);
-  const first = problems[0] ?? { where: root || '(top level)', message: 'invalid policy' };
-  const rest = problems.slice(1).map((p) => `\n  ${p.where}: ${p.message}`).join('');
-  throw new PolicyError(PolicyErrorCode.invalid, first.where, first.message + rest);
+export function validatePolicy(config: unknown): asserts config is PolicyConfig {
+  check(policySchema, config, '');
+}
+
+/** Strictly validates a `rules` list; key paths start with `rules`. */
+export function validateRules(rules: unknown): asserts rules is RuleConfig[] {
+  check(rulesSchema, rules, 'rules');
 }

@@ -68,6 +68,11 @@ export function decodeBody(
   const declaredJson = JSON_TYPE.test(mediaType);
   // Truncated text is never parsed: a cut prefix can parse (`12` from `1234`) and would be stored as a lie.
   if (!truncated && (declaredJson || jsonRequired || (mediaType === '' && looksLikeJson(text)))) {
+    // A value nested this deep cannot be walked, cloned to the main thread or serialised without exhausting the
+    // stack; as text it is harmless, unless a redaction needs to see into it.
+    if (nestedDeeperThan(text, MAX_JSON_DEPTH)) {
+      return jsonRequired ? dropped(`JSON nested deeper than ${MAX_JSON_DEPTH} levels${suffix}`) : { kind: 'text', value: text };
+    }
     try {
       return { kind: 'json', value: JSON.parse(text) };
     } catch {
@@ -77,6 +82,26 @@ export function decodeBody(
     }
   }
   return { kind: 'text', value: text };
+}
+
+export const MAX_JSON_DEPTH = 256;
+
+/** Bracket depth outside strings, stopping as soon as it passes `max`. Shorter texts cannot be that deep. */
+export function nestedDeeperThan(text: string, max: number): boolean {
+  if (text.length <= max * 2) return false;
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92 /* \\ */) i++;
+      else if (c === 34 /* " */) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 123 /* { */ || c === 91 /* [ */) {
+      if (++depth > max) return true;
+    } else if (c === 125 /* } */ || c === 93 /* ] */) depth--;
+  }
+  return false;
 }
 
 function dropped(reason: string): DecodedBody {

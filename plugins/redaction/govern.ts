@@ -16,6 +16,28 @@ const NOT_DECODED: DecodedBody = Object.freeze({ kind: 'empty' });
  * Sampling never affects metering: tokens are read from every exchange, kept or not.
  */
 export function governExchange(exchange: RawExchange, decision: RouteDecision, options: GovernOptions): GovernedRecord {
+  try {
+    return governOrThrow(exchange, decision, options);
+  } catch (err) {
+    return metadataOnly(exchange, decision, err);
+  }
+}
+
+/**
+ * The record of an exchange whose governance failed unexpectedly: metadata only, no header, query or body, so a bug
+ * here can lose content but never leak it, and one bad exchange never sinks the rest of its batch.
+ */
+function metadataOnly(exchange: RawExchange, decision: RouteDecision, err: unknown): GovernedRecord {
+  return {
+    id: String(exchange.id), time: Number(exchange.time), method: String(exchange.method), path: String(exchange.path),
+    route: decision.routes.slice(), query: {}, status: Number(exchange.status), duration_ms: Number(exchange.durationMs),
+    headers: null, response_headers: null, request_body: null, response_body: null, labels: {},
+    matched_rules: decision.matchedRules.slice(), tokens: null, sampled: false, truncated: false,
+    dropped_reason: `governance failed (${err instanceof Error ? err.message : String(err)}); only metadata was kept`,
+  };
+}
+
+function governOrThrow(exchange: RawExchange, decision: RouteDecision, options: GovernOptions): GovernedRecord {
   const maxDecodedBytes = options.maxDecodedBytes ?? DEFAULT_MAX_DECODED_BYTES;
   const status = exchange.status;
   // An exchange the upstream never answered (status 0) is an error as much as a 5xx.
@@ -60,7 +82,7 @@ export function governExchange(exchange: RawExchange, decision: RouteDecision, o
       : null,
     request_body: keepBodies ? storedValue(request) : null,
     response_body: keepBodies ? storedValue(response) : null,
-    labels: governLabels(exchange.labels, decision),
+    labels: governLabels(exchange.labels ?? {}, decision),
     matched_rules: decision.matchedRules.slice(),
     tokens,
     sampled: keepBodies,

@@ -79,6 +79,11 @@ test('schema problems are reported with their key path', () => {
   bad({ rules: [{ name: 'a', match: { path: '/a' }, meter: { tokens: '$.**' } }] }, 'VIGIL_ERR_POLICY_JSON_PATH', /rules\[0\]\.meter\.tokens/);
 });
 
+test('service is not governance: compilePolicy ignores it, whatever keys it holds', () => {
+  const p = compilePolicy({ service: { upstream: 'http://x', timeout: '5s' } as never, rules: [{ name: 'a', match: { path: '/a' } }] });
+  assert.equal(p.decide('GET', '/a').matchedRules, ['a']);
+});
+
 test('an empty policy compiles and captures everything', () => {
   const p = compilePolicy({});
   const d = p.decide('GET', '/x');

@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { keyPath, validatePolicy } from '../../../policies/validate.js';
+import { keyPath, validatePolicy, validateRules } from '../../../policies/validate.js';
 import { PolicyError } from '../../../policies/errors.js';
 
 test('keyPath turns a JSON pointer into a dotted path with indexes', () => {
@@ -32,6 +32,12 @@ test('a bad label name is reported at the label', () => {
     () => validatePolicy({ rules: [{ name: 'a', match: { path: '/a' }, labels: { 'x-y': 'header:X' } }] }),
     (err: Error) => /rules\[0\]\.labels\.x-y: invalid name/.test(err.message),
   );
+});
+
+test('validateRules checks a rules list alone, with paths starting at rules', () => {
+  validateRules([{ name: 'a', match: { path: '/a' } }]);
+  assert.throws(() => validateRules([{ name: 'a', match: { path: '/a' }, sample: -1 }]), /^rules\[0\]\.sample: /);
+  assert.throws(() => validateRules({ name: 'a' }), /^rules: must be array/);
 });
 
 test.run();

@@ -1,7 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { gzipSync } from 'node:zlib';
-import { decodeBody } from '../../../../plugins/redaction/decode-body.js';
+import { decodeBody, nestedDeeperThan } from '../../../../plugins/redaction/decode-body.js';
 
 const opts = (jsonRequired: boolean) => ({ jsonRequired, maxDecodedBytes: 1 << 20 });
 const ct = (type: string) => ['Content-Type', type];
@@ -47,6 +47,13 @@ test('an unknown charset is not guessed at', () => {
 
 test('a truncated JSON body is never parsed, even when the prefix happens to be valid JSON', () => {
   assert.equal(decodeBody(Buffer.from('12'), ct('application/json'), true, opts(false)), { kind: 'text', value: '12' });
+});
+
+test('nestedDeeperThan counts brackets outside strings, escapes included', () => {
+  assert.ok(nestedDeeperThan('['.repeat(11) + ']'.repeat(11), 10));
+  assert.not.ok(nestedDeeperThan('['.repeat(10) + ']'.repeat(10), 10));
+  assert.not.ok(nestedDeeperThan(JSON.stringify({ a: '[[[[[[[[[[[[[[[[[[[[[[[["\\' }), 3));
+  assert.not.ok(nestedDeeperThan('[[[]]][[[]]][[[]]][[[]]]', 3), 'siblings do not add up');
 });
 
 test.run();

@@ -243,12 +243,30 @@ test('labels are copied; a label read from a redacted header holds the marker', 
   assert.not.ok(JSON.stringify(r).includes('s3cret'));
 });
 
-test('a body too deeply nested to walk is dropped, not stored unredacted', () => {
-  const deep = '['.repeat(200_000) + `{"card":{"number":"${CARD}"}}` + ']'.repeat(200_000);
+test('a body nested too deep to walk or clone is dropped where json_fields applies, else kept as text', () => {
+  const deep = '['.repeat(300) + `{"card":{"number":"${CARD}"}}` + ']'.repeat(300);
   const d = decision([{ name: 'p', match: { path: '/**' }, redact: { json_fields: ['$.**.number'] } }]);
   const r = governExchange(exchange({ requestBody: Buffer.from(deep) }), d, always);
   assert.is(r.request_body, null);
-  assert.match(r.dropped_reason ?? '', /cannot apply json_fields redaction/);
+  assert.is(r.dropped_reason, 'request_body: JSON nested deeper than 256 levels where json_fields redaction applies');
+  const open = governExchange(exchange({ requestBody: Buffer.from(deep) }), decision([]), always);
+  assert.is(open.request_body, deep);
+  structuredClone(open);
+  // Brackets inside strings do not count.
+  const flat = JSON.stringify({ s: '['.repeat(1000), card: { number: CARD } });
+  assert.equal(governExchange(exchange({ requestBody: Buffer.from(flat) }), d, always).request_body, { s: '['.repeat(1000), card: { number: R } });
+});
+
+test('an unexpected failure keeps metadata only, never content', () => {
+  const d = decision([{ name: 'p', match: { path: '/**' } }]);
+  const broken = exchange({ target: undefined as unknown as string, requestHeaders: ['Authorization', 'secret'], requestBody: json({ card: CARD }) });
+  const r = governExchange(broken, d, always);
+  assert.is(r.id, 'x1');
+  assert.equal(r.matched_rules, ['p']);
+  assert.is(r.headers, null);
+  assert.is(r.request_body, null);
+  assert.match(r.dropped_reason ?? '', /^governance failed \(.+\); only metadata was kept$/);
+  assert.not.ok(JSON.stringify(r).includes('secret'));
 });
 
 test.run();
