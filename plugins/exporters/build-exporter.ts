@@ -18,10 +18,12 @@ export interface BuildContext {
   attemptTimeoutMs: number;
   /** Hands records to another exporter's queue (the wasm type's `next`); returns how many it accepted. */
   forward(exporter: string, records: ExportRecord[]): number;
+  /** Counts a failed WASM guest call by reason. */
+  sandboxFailure(reason: string): void;
 }
 
 /** The exporter for one `exporters:` item, with paths resolved against the config file. */
-export function buildExporter(config: ExporterConfig, b: BuildContext): Exporter<ExportRecord> {
+export async function buildExporter(config: ExporterConfig, b: BuildContext): Promise<Exporter<ExportRecord>> {
   const { ctx } = b;
   const deps = { log: ctx.log.child({ exporter: config.name }) };
   switch (config.type) {
@@ -60,7 +62,10 @@ export function buildExporter(config: ExporterConfig, b: BuildContext): Exporter
         next: config.next,
         allowedHosts: config.allowed_hosts,
         forward: (records) => b.forward(config.next, records),
-      }, deps);
+        onFailure: b.sandboxFailure,
+      }, deps).catch((err: unknown) => {
+        throw new ExportersConfigError(`${b.where}.module: ${(err as Error).message}`);
+      });
   }
 }
 

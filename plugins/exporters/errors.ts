@@ -56,9 +56,13 @@ export class ProcessDownError extends VigilError {
   }
 }
 
-export class TransformError extends VigilError {
+/**
+ * Permanent: a guest that traps, overruns or answers nonsense would do the same on a retry, and the batch must not
+ * go on untransformed (fail closed), so it is counted as failed.
+ */
+export class TransformError extends PermanentError {
   constructor(message: string, options?: { cause?: unknown }) {
-    super(ExporterErrorCode.transform, message, options);
+    super(message, { code: ExporterErrorCode.transform, cause: options?.cause });
     this.name = 'TransformError';
   }
 }

@@ -1,4 +1,4 @@
-import type { DeliveryQueue, PluginContext, PluginInstance, SubscribeOptions } from '@vigil/plugin-sdk';
+import type { Counter, DeliveryQueue, PluginContext, PluginInstance, SubscribeOptions } from '@vigil/plugin-sdk';
 import { parseDuration } from '../../runtime/config/units.js';
 import { EXPORTABLE_TOPICS, type ExporterConfig } from './config-schema.js';
 import type { Exporter, ExportRecord } from './exporter.js';
@@ -23,17 +23,35 @@ type Subscribe = (topic: string, handler: (batch: ExportRecord[]) => void, optio
  * named as a wasm exporter's `next`: it receives only what that module returns. Stop is upstream-first: unsubscribe,
  * drain the wasm stages, then the exporters they feed, then release files, sockets and processes.
  */
-export function createExportPipeline(ctx: PluginContext, configs: readonly ExporterConfig[]): PluginInstance {
+export async function createExportPipeline(ctx: PluginContext, configs: readonly ExporterConfig[]): Promise<PluginInstance> {
   checkConsistency(configs);
   const stages = new Map<string, Stage>();
-  configs.forEach((config, i) => {
-    const attemptTimeoutMs = config.timeout === undefined ? DEFAULT_ATTEMPT_TIMEOUT_MS : parseDuration(config.timeout);
-    const exporter = buildExporter(config, {
-      ctx,
-      where: `exporters[${i}]`,
-      attemptTimeoutMs,
-      forward: (name, records) => stages.get(name)!.queue.pushMany(records),
+  let sandboxFailures: Counter | undefined;
+  const sandboxFailure = (reason: string): void => {
+    sandboxFailures ??= ctx.metrics.counter('vigil_sandbox_failures_total', {
+      help: 'Sandboxed calls that failed, by sandbox and reason.', labelNames: ['sandbox', 'reason'],
     });
+    sandboxFailures.labels('wasm', reason).inc();
+  };
+  const built: Exporter<ExportRecord>[] = [];
+  try {
+    for (const [i, config] of configs.entries()) {
+      built.push(await buildExporter(config, {
+        ctx,
+        where: `exporters[${i}]`,
+        attemptTimeoutMs: attemptTimeoutOf(config),
+        forward: (name, records) => stages.get(name)!.queue.pushMany(records),
+        sandboxFailure,
+      }));
+    }
+  } catch (err) {
+    // Setup failed part-way: release what was built (files, a sandbox's workers) before the runtime stops.
+    await Promise.all(built.map((e) => e.shutdown().catch(() => {})));
+    throw err;
+  }
+  configs.forEach((config, i) => {
+    const attemptTimeoutMs = attemptTimeoutOf(config);
+    const exporter = built[i];
     const queue = ctx.deliveryQueue<ExportRecord>({
       name: config.name,
       send: (batch, signal) => exporter.send(batch, signal),
@@ -76,6 +94,10 @@ export function createExportPipeline(ctx: PluginContext, configs: readonly Expor
       return stopping;
     },
   };
+}
+
+function attemptTimeoutOf(config: ExporterConfig): number {
+  return config.timeout === undefined ? DEFAULT_ATTEMPT_TIMEOUT_MS : parseDuration(config.timeout);
 }
 
 /** Stages of exporter names, upstream first: exporters fed by the bus, then those fed by their wasm exporters, … */

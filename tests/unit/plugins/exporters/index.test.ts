@@ -73,6 +73,34 @@ test('in a real runtime, file, webhook, otlp and exec exporters all receive the 
   }
 });
 
+test('a wasm exporter transforms the governed records for its next exporter, which receives nothing else', async () => {
+  const dir = tempDir();
+  const errors = join(dir.path, 'errors.jsonl');
+  const rt = await startTestRuntime({
+    plugins: [],
+    config: {
+      exporters: [
+        { name: 'errors-file', type: 'file', path: errors, batch_timeout: '10ms' },
+        { name: 'errors-only', type: 'wasm', module: fixture('exporters', 'errors-only.wasm'), next: 'errors-file', batch_timeout: '10ms' },
+      ],
+    },
+  });
+  try {
+    for (let i = 0; i < 10; i++) rt.publish('gateway.record', governedRecord(i, { status: i % 3 === 0 ? 500 : 200 }));
+    await waitFor(() => idsInFile(errors).length === 4, { what: 'the four 5xx summaries' });
+    const lines = readFileSync(errors, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+    assert.equal(lines, [0, 3, 6, 9].map((i) => ({ id: `rec-${i}`, summary: 'POST /api/payments → 500', tenant: 'acme' })));
+    const metrics = await rt.metrics();
+    assert.match(metrics, 'vigil_export_sent_total{exporter="errors-only"} 10');
+    assert.match(metrics, 'vigil_export_sent_total{exporter="errors-file"} 4');
+    assert.match(metrics, 'vigil_bus_delivered_total{topic="gateway.record",subscriber="exporters.errors-only"} 10');
+    assert.not.match(metrics, 'subscriber="exporters.errors-file"');
+  } finally {
+    await rt.stop();
+    dir.cleanup();
+  }
+});
+
 test('stopping the runtime delivers what the queues still hold', async () => {
   const dir = tempDir();
   const archive = join(dir.path, 'records.jsonl');
@@ -95,6 +123,7 @@ test('config errors stop the runtime with the key path: a key of another type, a
     [[{ name: 'a', type: 'webhook' }], /missing required key exporters\[0\]\.url/],
     [[{ name: 'a', type: 'file', path: 'a.jsonl', colour: 'red' }], /unknown key exporters\[0\]\.colour/],
     [[{ name: 'a', type: 'file', path: 'a.jsonl' }, { name: 'a', type: 'file', path: 'b.jsonl' }], /exporters\[1\]\.name: "a" is already the name of exporters\[0\]/],
+    [[{ name: 'w', type: 'wasm', module: 'no-such-module.wasm', next: 'w2' }, { name: 'w2', type: 'file', path: 'a.jsonl' }], /exporters\[0\]\.module: cannot read the wasm module .*no-such-module\.wasm/],
   ];
   for (const [config, message] of cases) {
     try {
