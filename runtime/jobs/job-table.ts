@@ -55,6 +55,9 @@ export class JobTable {
         return tx.query<ClaimedRow>(`UPDATE vigil_jobs SET ${set} WHERE id IN (${ids.map(() => '?').join(', ')}) ${returning}`, [owner, timeoutMs, ...ids]);
       });
     } else {
+      // An idle poll stays a read on the reader connection instead of queueing behind bulk writes for the writer.
+      const any = await this.store.query(`SELECT 1 AS due FROM vigil_jobs WHERE queue = ? AND state = 'pending' AND run_at <= ${this.now} LIMIT 1`, [queue]);
+      if (any.length === 0) return [];
       rows = await this.store.query<ClaimedRow>(`UPDATE vigil_jobs SET ${set} WHERE id IN (SELECT id FROM vigil_jobs WHERE ${due}) ${returning}`,
         [owner, timeoutMs, queue, limit]);
     }

@@ -23,6 +23,8 @@ export interface WorkerContext {
   contain?: (err: unknown, where: { queue: string; job: number; plugin?: string }) => void;
 }
 
+/** Least time between two looks for jobs whose worker stopped responding. */
+const reclaimEveryMs = 1000;
 /** How often each worker deletes finished jobs past their retention. */
 const pruneEveryMs = 60_000;
 
@@ -105,7 +107,8 @@ export class QueueWorker<P> {
 
   private async housekeeping(): Promise<void> {
     const now = Date.now();
-    if (now - this.lastReclaim >= this.settings.pollMs) {
+    // Leases last timeoutMs, so looking for expired ones about once a second is plenty, even when polling faster.
+    if (now - this.lastReclaim >= Math.max(this.settings.pollMs, reclaimEveryMs)) {
       this.lastReclaim = now;
       const reclaimed = await this.table.reclaimExpired(this.name);
       if (reclaimed) this.ctx.log.warn('jobs: returned jobs of a stopped worker to the queue', { queue: this.name, count: reclaimed });

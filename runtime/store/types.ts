@@ -7,8 +7,8 @@ export interface TxConnection extends Queryable {
 }
 
 /**
- * One backend's connection handling. Statements arrive with `?` placeholders and values already checked;
- * the driver translates what its database needs.
+ * One backend's connection handling. Statements arrive ready for the database (placeholders already translated to
+ * the dialect, values counted and normalised by the backend); the driver only runs them.
  */
 export interface Driver {
   readonly dialect: Dialect;
