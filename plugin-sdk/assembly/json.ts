@@ -35,25 +35,48 @@ export class JsonDocument {
   /** Parses UTF-8 JSON. Malformed input throws (the guest traps; the host counts the failure). */
   static parse(bytes: Uint8Array): JsonDocument {
     const doc = new JsonDocument();
-    doc.load(bytes);
+    if (!doc.load(bytes)) throw new Error(doc.error);
     return doc;
+  }
+
+  /** Parses UTF-8 JSON, or returns null when it is malformed. Use it for anything a client controls. */
+  static tryParse(bytes: Uint8Array): JsonDocument | null {
+    const doc = new JsonDocument();
+    return doc.load(bytes) ? doc : null;
   }
 
   static parseText(text: string): JsonDocument {
     return JsonDocument.parse(Uint8Array.wrap(String.UTF8.encode(text)));
   }
 
-  /** Replaces this document's content, reusing its tape (no allocation once warm). */
-  load(bytes: Uint8Array): void {
+  static tryParseText(text: string): JsonDocument | null {
+    return JsonDocument.tryParse(Uint8Array.wrap(String.UTF8.encode(text)));
+  }
+
+  /** Why the last load failed, or "". */
+  error: string = "";
+
+  /**
+   * Replaces this document's content, reusing its tape (no allocation once warm). Returns false when `bytes` is
+   * not one well-formed JSON value; `error` says why.
+   */
+  load(bytes: Uint8Array): bool {
     this.bytes = bytes;
     this.base = bytes.dataStart;
     this.size = bytes.length;
     this.pos = 0;
+    this.error = "";
     this.tape.length = 0;
     this.skipWhitespace();
     this.parseValue(0);
     this.skipWhitespace();
-    if (this.pos != this.size) this.fail("trailing characters");
+    if (this.error.length == 0 && this.pos != this.size) this.fail("trailing characters");
+    if (this.error.length > 0) {
+      this.tape.length = 0;
+      this.push(JsonKind.Null, 0, 0); // a failed document reads as null, never as stale content
+      return false;
+    }
+    return true;
   }
 
   /** The top-level value. */
@@ -163,8 +186,10 @@ export class JsonDocument {
     return String.UTF8.decodeUnsafe(this.base + <usize>start, <usize>(end - start));
   }
 
+  /** Records the first error and moves to the end, so every loop stops. */
   private fail(what: string): void {
-    throw new Error("json: " + what + " at byte " + this.pos.toString());
+    if (this.error.length == 0) this.error = "json: " + what + " at byte " + this.pos.toString();
+    this.pos = this.size;
   }
 
   @inline private byteAt(i: i32): i32 {
@@ -193,8 +218,8 @@ export class JsonDocument {
   }
 
   private parseValue(depth: i32): void {
-    if (depth > MAX_DEPTH) this.fail("nesting too deep");
-    if (this.pos >= this.size) this.fail("unexpected end");
+    if (depth > MAX_DEPTH) { this.fail("nesting too deep"); return; }
+    if (this.pos >= this.size) { this.fail("unexpected end"); return; }
     const c = this.byteAt(this.pos);
     if (c == 0x22) this.parseString();
     else if (c == 0x7b) this.parseContainer(depth, JsonKind.Object);
@@ -209,9 +234,9 @@ export class JsonDocument {
   private parseWord(word: string, kind: i32): void {
     const start = this.pos;
     const n = word.length;
-    if (start + n > this.size) this.fail("invalid literal");
+    if (start + n > this.size) { this.fail("invalid literal"); return; }
     for (let i = 0; i < n; i++) {
-      if (this.byteAt(start + i) != word.charCodeAt(i)) this.fail("invalid literal");
+      if (this.byteAt(start + i) != word.charCodeAt(i)) { this.fail("invalid literal"); return; }
     }
     this.pos = start + n;
     this.push(kind, start, this.pos);
@@ -230,15 +255,15 @@ export class JsonDocument {
   private parseNumber(): void {
     const start = this.pos;
     if (this.byteAt(this.pos) == 0x2d) this.pos++;
-    if (this.digits() == 0) this.fail("invalid number");
+    if (this.digits() == 0) { this.fail("invalid number"); return; }
     if (this.pos < this.size && this.byteAt(this.pos) == 0x2e) {
       this.pos++;
-      if (this.digits() == 0) this.fail("invalid number");
+      if (this.digits() == 0) { this.fail("invalid number"); return; }
     }
     if (this.pos < this.size && (this.byteAt(this.pos) | 0x20) == 0x65) {
       this.pos++;
       if (this.pos < this.size && (this.byteAt(this.pos) == 0x2b || this.byteAt(this.pos) == 0x2d)) this.pos++;
-      if (this.digits() == 0) this.fail("invalid number");
+      if (this.digits() == 0) { this.fail("invalid number"); return; }
     }
     this.push(JsonKind.Number, start, this.pos);
   }
@@ -255,14 +280,14 @@ export class JsonDocument {
         this.pos = i + 1;
         return;
       }
-      if (c < 0x20) { this.pos = i; this.fail("control character in string"); }
+      if (c < 0x20) { this.pos = i; this.fail("control character in string"); return; }
       if (c == 0x5c) {
         flags = HAS_ESCAPE;
         if (i + 1 >= n) break;
         const e = this.byteAt(i + 1);
         if (e == 0x75) {
           for (let k = 2; k < 6; k++) {
-            if (i + k >= n || hexValue(this.byteAt(i + k)) < 0) { this.pos = i; this.fail("invalid \\u escape"); }
+            if (i + k >= n || hexValue(this.byteAt(i + k)) < 0) { this.pos = i; this.fail("invalid \\u escape"); return; }
           }
           i += 6;
           continue;
@@ -270,6 +295,7 @@ export class JsonDocument {
         if (e != 0x22 && e != 0x5c && e != 0x2f && e != 0x62 && e != 0x66 && e != 0x6e && e != 0x72 && e != 0x74) {
           this.pos = i;
           this.fail("invalid escape");
+          return;
         }
         i += 2;
         continue;
@@ -292,21 +318,22 @@ export class JsonDocument {
       while (true) {
         this.skipWhitespace();
         if (kind == JsonKind.Object) {
-          if (this.pos >= this.size || this.byteAt(this.pos) != 0x22) this.fail("expected a key");
+          if (this.pos >= this.size || this.byteAt(this.pos) != 0x22) { this.fail("expected a key"); return; }
           this.parseString();
           this.skipWhitespace();
-          if (this.pos >= this.size || this.byteAt(this.pos) != 0x3a) this.fail("expected :");
+          if (this.pos >= this.size || this.byteAt(this.pos) != 0x3a) { this.fail("expected :"); return; }
           this.pos++;
           this.skipWhitespace();
         }
         this.parseValue(depth + 1);
+        if (this.error.length > 0) return;
         count++;
         this.skipWhitespace();
-        if (this.pos >= this.size) this.fail("unterminated container");
+        if (this.pos >= this.size) { this.fail("unterminated container"); return; }
         const c = this.byteAt(this.pos);
         this.pos++;
         if (c == close) break;
-        if (c != 0x2c) { this.pos--; this.fail("expected , or a closing bracket"); }
+        if (c != 0x2c) { this.pos--; this.fail("expected , or a closing bracket"); return; }
       }
     }
     const t = this.tape;

@@ -295,7 +295,7 @@ const batch = new JsonDocument();
 
 /** Parses the call input into views. */
 export function readViews(): PolicyView[] {
-  batch.load(inputBytes());
+  if (!batch.load(inputBytes())) throw new Error("the views batch is not JSON: " + batch.error);
   const views = batch.get(batch.root, "views");
   const out = new Array<PolicyView>();
   const n = batch.count(views);

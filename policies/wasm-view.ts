@@ -1,0 +1,132 @@
+// The input half of the WASM policy ABI: the view of one request that a policy's `decide` receives.
+// Views are built on the telemetry lane, from the bounded copies the proxy made; never on the traffic lane.
+
+/** A string or number leaf of a JSON body, so a policy can return exact `json_fields` paths. */
+export interface PolicyBodyField {
+  /** A policy-language path (`$.payment.card`, `$.items[0].pan`, `$['odd key']`) that selects exactly this leaf. */
+  path: string;
+  value: string | number;
+  in: 'request' | 'response';
+}
+
+export interface PolicyView {
+  method: string;
+  /** Normalised path. */
+  path: string;
+  /** Request headers, lower-case names; a repeated header's values joined with ", ". Empty when restricted. */
+  headers: Record<string, string>;
+  /** Query parameters; a repeated parameter gives a list. */
+  query: Record<string, string | string[]>;
+  /** Response status, 0 when the upstream gave none. */
+  status: number;
+  /** Labels the YAML policy set for this request. */
+  labels: Record<string, string>;
+  matched_rules: string[];
+  /** Bounded: see BodyFieldLimits. Absent when no body was parsed. */
+  body_fields?: PolicyBodyField[];
+}
+
+export interface BodyFieldLimits {
+  /** Leaves per view, request body first. Default 64. */
+  maxFields?: number;
+  /** Longer strings are left out (a policy looks for short identifiers, not documents). Default 256. */
+  maxValueLength?: number;
+  /** Deeper leaves are left out. Default 16. */
+  maxDepth?: number;
+}
+
+export interface PolicyViewSource {
+  method: string;
+  /** Normalised path. */
+  path: string;
+  /** Raw request-target, for the query. */
+  target: string;
+  /** Node's rawHeaders form (name, value, …), or null when headers were not captured. */
+  requestHeaders: readonly string[] | null;
+  status: number;
+  labels: Record<string, string>;
+  matchedRules: readonly string[];
+  /** Parsed JSON bodies (undefined when not captured or not JSON). */
+  requestJson?: unknown;
+  responseJson?: unknown;
+}
+
+const PLAIN_NAME = /^[A-Za-z_$][A-Za-z0-9_$-]*$/;
+
+/** The path segment for an object key, in the form compile-json-path reads back to exactly that key. */
+function keySegment(key: string): string {
+  if (PLAIN_NAME.test(key)) return `.${key}`;
+  return `['${key.replace(/[\\']/g, (c) => `\\${c}`)}']`;
+}
+
+/** Appends the string and number leaves of `root` (depth-first, document order) to `out`, within the limits. */
+export function collectBodyFields(
+  root: unknown,
+  body: 'request' | 'response',
+  out: PolicyBodyField[],
+  limits: BodyFieldLimits = {},
+): void {
+  const maxFields = limits.maxFields ?? 64;
+  const maxValueLength = limits.maxValueLength ?? 256;
+  const maxDepth = limits.maxDepth ?? 16;
+  const visit = (value: unknown, path: string, depth: number): void => {
+    if (out.length >= maxFields) return;
+    if (typeof value === 'string') {
+      if (value.length <= maxValueLength) out.push({ path, value, in: body });
+    } else if (typeof value === 'number') {
+      if (Number.isFinite(value)) out.push({ path, value, in: body });
+    } else if (value !== null && typeof value === 'object' && depth < maxDepth) {
+      if (Array.isArray(value)) {
+        for (let i = 0; i < value.length && out.length < maxFields; i++) visit(value[i], `${path}[${i}]`, depth + 1);
+      } else {
+        for (const key of Object.keys(value)) {
+          if (out.length >= maxFields) break;
+          visit((value as Record<string, unknown>)[key], path + keySegment(key), depth + 1);
+        }
+      }
+    }
+  };
+  visit(root, '$', 0);
+}
+
+function headerMap(raw: readonly string[] | null): Record<string, string> {
+  const out: Record<string, string> = Object.create(null);
+  if (!raw) return out;
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const name = raw[i].toLowerCase();
+    out[name] = out[name] === undefined ? raw[i + 1] : `${out[name]}, ${raw[i + 1]}`;
+  }
+  return out;
+}
+
+function queryMap(target: string): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = Object.create(null);
+  const at = target.indexOf('?');
+  if (at < 0) return out;
+  const params = new URLSearchParams(target.slice(at + 1));
+  for (const [name, value] of params) {
+    const seen = out[name];
+    out[name] = seen === undefined ? value : Array.isArray(seen) ? [...seen, value] : [seen, value];
+  }
+  return out;
+}
+
+/** The view of one exchange. */
+export function buildPolicyView(source: PolicyViewSource, limits?: BodyFieldLimits): PolicyView {
+  const view: PolicyView = {
+    method: source.method,
+    path: source.path,
+    headers: headerMap(source.requestHeaders),
+    query: queryMap(source.target),
+    status: source.status,
+    labels: { ...source.labels },
+    matched_rules: [...source.matchedRules],
+  };
+  if (source.requestJson !== undefined || source.responseJson !== undefined) {
+    const fields: PolicyBodyField[] = [];
+    if (source.requestJson !== undefined) collectBodyFields(source.requestJson, 'request', fields, limits);
+    if (source.responseJson !== undefined) collectBodyFields(source.responseJson, 'response', fields, limits);
+    view.body_fields = fields;
+  }
+  return view;
+}
