@@ -1,0 +1,212 @@
+// Benchmark: gateway throughput against a bare undici proxy. Budgets (DESIGN.md): on a restricted route ≥ 0.90 ×
+// the bare proxy; with full capture of a 1 KB JSON body and three redactions ≥ 0.75 ×.
+//
+// Both proxies run in this process, each a node:http server in front of an undici Pool with the same options, on
+// the same upstream. The bare one forwards (hop-by-hop fields dropped, streaming both ways) and does nothing else.
+// The gateway is the real runtime (proxy, capture with its governance worker and SQLite store) started through the
+// SDK harness. The upstream and the load generator run together in a child process (this file with --role=load),
+// so on a 2-core machine the proxy under test has a core of its own. Rounds alternate bare / gateway.
+//
+// Also exported: the harness, for gateway-latency.ts.
+// Usage: node dist/bench/gateway-throughput.js [seconds per round, default 3]
+import { fork, type ChildProcess } from 'node:child_process';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { Pool, type Dispatcher } from 'undici';
+import { startTestRuntime, type TestRuntime } from '@vigil/plugin-sdk/testing';
+
+export interface LoadSpec { port: number; method: 'GET' | 'POST'; path: string; body?: string; concurrency: number; seconds: number }
+export interface LoadResult { requests: number; errors: number; rps: number; p50: number; p99: number }
+
+/** 1 KB of order JSON with a card, a CVC and an IBAN for the three redactions. */
+export const ORDER_JSON = JSON.stringify({
+  order: { id: 'ord_12345', items: Array.from({ length: 6 }, (_, i) => ({ sku: `SKU-${1000 + i}`, qty: i + 1, price: 9.99 + i, name: `Item number ${i}` })) },
+  card: { number: '4111111111111111', cvc: '123', holder: 'Ada Lovelace', expiry: '12/29' },
+  billing: { iban: 'DE89370400440532013000', street: '1 Analytical Engine Way', city: 'London', zip: 'N1 9GU' },
+  note: 'x'.repeat(180),
+});
+
+export const RULES = [
+  { name: 'everything', match: { path: '/**' }, labels: { tenant: 'header:X-Tenant-Id' } },
+  { name: 'orders', match: { path: '/api/orders/**' }, redact: { json_fields: ['$.card.number', '$.*.cvc', '$.**.iban'] } },
+  { name: 'internal', match: { path: '/internal/**' }, restrict: ['request_body', 'response_body', 'headers'] },
+];
+export const RESTRICTED_PATH = '/internal/items/42';
+export const CAPTURED_PATH = '/api/orders/ord_12345';
+
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'expect']);
+const POOL_CONNECTIONS = 128;
+
+/** The baseline: a node:http server piping to an undici Pool and back, nothing else. */
+export async function startBareProxy(upstreamPort: number): Promise<{ port: number; close(): Promise<void> }> {
+  const pool = new Pool(`http://127.0.0.1:${upstreamPort}`, { connections: POOL_CONNECTIONS });
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    const headers: string[] = [];
+    const raw = req.rawHeaders;
+    for (let i = 0; i < raw.length; i += 2) if (!HOP_BY_HOP.has(raw[i].toLowerCase())) headers.push(raw[i], raw[i + 1]);
+    const hasBody = req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined;
+    let resume: (() => void) | null = null;
+    const handler: Dispatcher.DispatchHandler = {
+      onConnect(abort) { res.on('close', () => { if (!res.writableFinished) abort(); }); },
+      onHeaders(status, rawHeaders, resumeFn, statusText) {
+        resume = resumeFn;
+        const out: string[] = [];
+        for (let i = 0; i < rawHeaders.length; i += 2) {
+          const name = rawHeaders[i].toString('latin1');
+          if (!HOP_BY_HOP.has(name.toLowerCase())) out.push(name, rawHeaders[i + 1].toString('latin1'));
+        }
+        res.writeHead(status, statusText || undefined, out);
+        return true;
+      },
+      onData(chunk) {
+        if (res.write(chunk)) return true;
+        res.once('drain', () => resume?.());
+        return false;
+      },
+      onComplete() { res.end(); },
+      onError() { if (res.headersSent) res.destroy(); else { res.statusCode = 502; res.end(); } },
+    };
+    pool.dispatch({ path: req.url!, method: req.method as Dispatcher.HttpMethod, headers, body: hasBody ? req : null }, handler);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    port: (server.address() as { port: number }).port,
+    async close() { server.closeAllConnections(); server.close(); await pool.close(); },
+  };
+}
+
+/** The gateway under test: the real runtime, seed-style policy, capture with its defaults. */
+export async function startGateway(upstreamPort: number): Promise<{ port: number; rt: TestRuntime }> {
+  const probe = createServer();
+  await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
+  const port = (probe.address() as { port: number }).port;
+  await new Promise<void>((r) => probe.close(() => r()));
+  const rt = await startTestRuntime({
+    plugins: [],
+    config: { service: { upstream: `http://127.0.0.1:${upstreamPort}`, listen: `127.0.0.1:${port}`, max_connections: POOL_CONNECTIONS }, rules: RULES },
+  });
+  return { port, rt };
+}
+
+/** The load and upstream child: answers `{ run: LoadSpec }` messages with a LoadResult. */
+export class LoadProcess {
+  private constructor(private readonly child: ChildProcess, readonly upstreamPort: number) {}
+
+  static async start(): Promise<LoadProcess> {
+    const child = fork(fileURLToPath(import.meta.url), ['--role=load'], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    const port = await new Promise<number>((resolve, reject) => {
+      child.once('message', (m) => resolve((m as { upstreamPort: number }).upstreamPort));
+      child.once('exit', (code) => reject(new Error(`load process exited with ${code}`)));
+    });
+    return new LoadProcess(child, port);
+  }
+
+  run(spec: LoadSpec): Promise<LoadResult> {
+    return new Promise((resolve) => {
+      this.child.once('message', (m) => resolve(m as LoadResult));
+      this.child.send({ run: spec });
+    });
+  }
+
+  stop(): void {
+    this.child.kill();
+  }
+}
+
+// ---- the child: upstream and load generator ------------------------------------------------------------------
+
+const UPSTREAM_ANSWER = JSON.stringify({ id: 'ord_12345', status: 'accepted', total: 129.5 });
+
+async function childMain(): Promise<void> {
+  const upstream = createServer((req, res) => {
+    req.on('data', () => {});
+    req.on('end', () => {
+      res.writeHead(200, ['Content-Type', 'application/json', 'Content-Length', String(UPSTREAM_ANSWER.length)]);
+      res.end(UPSTREAM_ANSWER);
+    });
+  });
+  upstream.keepAliveTimeout = 60_000;
+  await new Promise<void>((r) => upstream.listen(0, '127.0.0.1', r));
+  process.on('message', async (m: { run: LoadSpec }) => process.send!(await generateLoad(m.run)));
+  process.send!({ upstreamPort: (upstream.address() as { port: number }).port });
+}
+
+/** Closed loop: `concurrency` connections, each sending its next request when the previous response ended. */
+async function generateLoad(spec: LoadSpec): Promise<LoadResult> {
+  const pool = new Pool(`http://127.0.0.1:${spec.port}`, { connections: spec.concurrency });
+  const headers = spec.body === undefined ? { 'x-tenant-id': 'acme' } : { 'x-tenant-id': 'acme', 'content-type': 'application/json' };
+  const latencies: number[] = [];
+  let errors = 0;
+  const start = performance.now();
+  const deadline = start + spec.seconds * 1000;
+  const loop = async () => {
+    while (performance.now() < deadline) {
+      const t0 = performance.now();
+      try {
+        const { statusCode, body } = await pool.request({ path: spec.path, method: spec.method, headers, body: spec.body });
+        await body.dump();
+        if (statusCode !== 200) errors++;
+      } catch {
+        errors++;
+      }
+      latencies.push(performance.now() - t0);
+    }
+  };
+  await Promise.all(Array.from({ length: spec.concurrency }, loop));
+  const elapsed = (performance.now() - start) / 1000;
+  await pool.close();
+  latencies.sort((a, b) => a - b);
+  const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? NaN;
+  return { requests: latencies.length, errors, rps: latencies.length / elapsed, p50: at(0.5), p99: at(0.99) };
+}
+
+export const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+// ---- throughput --------------------------------------------------------------------------------------------------
+
+async function throughputMain(): Promise<void> {
+  const seconds = Number(process.argv[2] ?? 3);
+  const ROUNDS = 5;
+  const CONCURRENCY = 32;
+  const load = await LoadProcess.start();
+  const bare = await startBareProxy(load.upstreamPort);
+  const gateway = await startGateway(load.upstreamPort);
+  try {
+    const scenarios = [
+      { name: 'restricted', budget: 0.9, method: 'GET' as const, path: RESTRICTED_PATH, body: undefined },
+      { name: 'full capture (1 KB JSON, 3 redactions)', budget: 0.75, method: 'POST' as const, path: CAPTURED_PATH, body: ORDER_JSON },
+    ];
+    for (const s of scenarios) {
+      const spec = (port: number, secs: number): LoadSpec => ({ port, method: s.method, path: s.path, body: s.body, concurrency: CONCURRENCY, seconds: secs });
+      await load.run(spec(bare.port, 1));
+      await load.run(spec(gateway.port, 1));
+      const bareRps: number[] = [];
+      const vigilRps: number[] = [];
+      let errors = 0;
+      for (let r = 0; r < ROUNDS; r++) {
+        const b = await load.run(spec(bare.port, seconds));
+        const v = await load.run(spec(gateway.port, seconds));
+        bareRps.push(b.rps);
+        vigilRps.push(v.rps);
+        errors += b.errors + v.errors;
+      }
+      const ratio = median(vigilRps) / median(bareRps);
+      console.log(`gateway throughput ${s.name}: ${Math.round(median(vigilRps))} req/s (ratio ${ratio.toFixed(2)} vs bare undici proxy; ` +
+        `bare ${Math.round(median(bareRps))} req/s; budget ≥ ${s.budget.toFixed(2)}${errors ? `; ${errors} errors` : ''})`);
+    }
+    const metrics = await gateway.rt.metrics();
+    const sum = (re: RegExp) => [...metrics.matchAll(re)].reduce((n, m) => n + Number(m[1]), 0);
+    const dropped = sum(/^vigil_bus_dropped_total\{topic="gateway\.exchange"[^}]*\} (\S+)$/gm) +
+      sum(/^vigil_workers_dropped_total\{[^}]*pool="capture"[^}]*\} (\S+)$/gm);
+    const stored = sum(/^vigil_capture_records_total\{outcome="stored"\} (\S+)$/gm);
+    console.log(`  (telemetry lane during the run: ${stored} records stored, ${dropped} exchanges dropped)`);
+  } finally {
+    await gateway.rt.stop();
+    await bare.close();
+    load.stop();
+  }
+}
+
+if (process.argv.includes('--role=load')) await childMain();
+else if (process.argv[1] === fileURLToPath(import.meta.url)) await throughputMain();
