@@ -90,8 +90,11 @@ export class Runtime {
       this.store = await openStore(url.startsWith('sqlite:') && !url.startsWith('sqlite::') ? `sqlite:${resolve(url.slice(7))}` : url,
         { log: this.log.child({ component: 'store' }), metrics: this.metrics.core });
       const owner = `${process.pid}@${Date.now().toString(36)}`;
-      this.scheduler = createScheduler(this.store, { owner, log: this.log.child({ component: 'jobs' }) });
-      this.queues = createJobQueues(this.store, { owner, log: this.log.child({ component: 'jobs' }) });
+      const jobsLog = this.log.child({ component: 'jobs' });
+      const contain = (err: unknown, where: { job: string | number; queue?: string; plugin?: string }) =>
+        this.reportError(where.plugin ?? 'core', err, where.queue ? `job ${where.queue}#${where.job}` : `job ${where.job}`);
+      this.scheduler = createScheduler(this.store, { owner, log: jobsLog, contain });
+      this.queues = createJobQueues(this.store, { owner, log: jobsLog, contain });
     }
 
     const token = await loadOrCreateDashboardToken({ configured: core.control_plane.token || undefined, dataDir });
@@ -119,9 +122,10 @@ export class Runtime {
       bus: this.bus,
       http: (plugin) => this.controlPlane!.forPlugin(plugin),
       store: this.store ? (plugin) => this.store!.forPlugin(plugin) : undefined,
+      // Interval ids and queue names are scoped to the plugin, so two plugins' "retention" jobs never collide.
       jobs: this.scheduler ? (plugin) => ({
-        every: (id, ms, fn, o) => this.scheduler!.every(`${plugin}.${id}`, ms, fn, o),
-        queue: (name, handler, o) => this.queues!.queue(`${plugin}.${name}`, handler, o),
+        every: (id, ms, fn, o) => this.scheduler!.every(`${plugin}.${id}`, ms, fn, { ...o, plugin }),
+        queue: (name, handler, o) => this.queues!.queue(`${plugin}.${name}`, handler, { ...o, plugin }),
       }) : undefined,
       workers: (plugin) => this.workers.forPlugin(plugin),
       deliveryQueue: (plugin, options) =>
@@ -133,8 +137,8 @@ export class Runtime {
     await this.host.setup();
     await this.controlPlane.listen();
     await this.host.start();
-    this.scheduler?.start();
-    this.queues?.start();
+    await this.scheduler?.start();
+    await this.queues?.start();
     this.health = 'ok';
     this.log.info('vigil started', { url: this.url, plugins: this.plugins });
     if (token.generated) {

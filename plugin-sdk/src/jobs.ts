@@ -47,8 +47,8 @@ export interface JobQueue<P> {
 
 export interface Jobs {
   /**
-   * Runs `fn` every `intervalMs`. The id is global: among all processes sharing the store, one run of an id at a
-   * time, and at most one run per interval.
+   * Runs `fn` every `intervalMs`. The id is scoped to the plugin and shared by every process using the same store:
+   * among them, one run of an id at a time, and at most one run per interval.
    */
   every(id: string, intervalMs: number, fn: () => Promise<void> | void, options?: IntervalOptions): void;
   /**
