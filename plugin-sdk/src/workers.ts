@@ -15,7 +15,7 @@ export interface PoolOptions {
 }
 
 export interface WorkerPool<I, O> {
-  run(input: I, options?: { transferList?: Transferable[] }): Promise<O>;
+  run(input: I, options?: { transferList?: readonly unknown[] }): Promise<O>;
   readonly threads: number;
   /** Tasks waiting for a thread. */
   readonly queued: number;

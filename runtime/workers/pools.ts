@@ -51,7 +51,7 @@ export class WorkerPoolRegistry {
     const pools = this.pools;
     return {
       name: options.name,
-      run: (input: I, runOptions?: { transferList?: Transferable[] }) =>
+      run: (input: I, runOptions?: { transferList?: readonly unknown[] }) =>
         piscina.run(input, runOptions?.transferList ? { transferList: runOptions.transferList as never } : undefined) as Promise<O>,
       get threads() { return piscina.threads.length; },
       get queued() { return piscina.queueSize; },

@@ -99,7 +99,7 @@ example.after(async () => {
 example('health answers without auth', async () => {
   const res = await fetch(`${base}/api/health`);
   assert.is(res.status, 200);
-  assert.is((await res.json()).status, 'ok');
+  assert.is(((await res.json()) as { status: string }).status, 'ok');
 });
 
 example('only the token hash is stored in the data directory', () => {
@@ -121,7 +121,7 @@ example('/metrics passes promtool and has process, bus, plugin and HTTP metrics'
 example('/api is an OpenAPI document listing the hello plugin route', async () => {
   const res = await fetch(`${base}/api`, { headers: { authorization: `Bearer ${token}` } });
   assert.is(res.status, 200);
-  const doc = await res.json();
+  const doc = (await res.json()) as { openapi: string; paths: Record<string, { get?: unknown }> };
   assert.match(doc.openapi, /^3\.1/);
   assert.ok(doc.paths['/api/hello']?.get, 'hello route listed');
 });
