@@ -1,6 +1,13 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { checkConsistency } from '../../../../plugins/exporters/pipeline.js';
+import { join, resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import type { Bus, DeliveryQueueOptions, PluginContext } from '@vigil/plugin-sdk';
+import { checkConsistency, createExportPipeline } from '../../../../plugins/exporters/pipeline.js';
+import { createDeliveryQueue } from '../../../../runtime/delivery/delivery-queue.js';
+import { tempDir } from '../../../support/tmp.js';
+import { RecordingMetrics } from '../../runtime/delivery/support/recording-metrics.js';
+import { recordingLogger } from '../../runtime/delivery/support/recording-logger.js';
 import type { ExporterConfig } from '../../../../plugins/exporters/config-schema.js';
 import { ExporterErrorCode } from '../../../../plugins/exporters/errors.js';
 
@@ -35,6 +42,42 @@ test('wasm next must name another existing exporter, one wasm per next, and no l
   refused([file('a'), wasm('w', 'zz')], 'exporters[1].next: no exporter is named "zz"; exporters: a, w');
   refused([file('a'), wasm('w1', 'a'), wasm('w2', 'a')], 'exporters[2].next: "a" is already the next of wasm exporter "w1"');
   refused([wasm('w1', 'w2'), wasm('w2', 'w1')], /loop \(w1 -> w2 -> w1\)/);
+});
+
+test('stop is safe without start and when called twice; it unsubscribes before draining', async () => {
+  const dir = tempDir();
+  const metrics = new RecordingMetrics();
+  const log = recordingLogger();
+  const subscribed: string[] = [];
+  const unsubscribed: string[] = [];
+  const bus = {
+    subscribe: (topic: string, _handler: unknown, options?: { subscriber?: string }) => {
+      subscribed.push(`${topic}:${options?.subscriber}`);
+      return () => { unsubscribed.push(`${topic}:${options?.subscriber}`); };
+    },
+  } as unknown as Bus;
+  const ctx = {
+    name: 'exporters', log, metrics, bus,
+    runtime: { version: 'test', configDir: dir.path, controlPlaneUrl: () => '' },
+    resolvePath: (p: string) => resolve(dir.path, p),
+    deliveryQueue: <T>(o: DeliveryQueueOptions<T>) => createDeliveryQueue(o, { metrics, log }),
+  } as unknown as PluginContext;
+  const configs: ExporterConfig[] = [
+    { ...file('a'), topics: ['gateway.record'] },
+    { name: 'p', type: 'exec', command: process.execPath, args: ['-e', 'process.stdin.resume()'] },
+  ];
+  const never = await createExportPipeline(ctx, configs);
+  await never.stop!();
+  await never.stop!();
+  assert.equal(subscribed, []);
+  assert.not.ok(existsSync(join(dir.path, 'a.jsonl')), 'nothing was opened');
+
+  const started = await createExportPipeline(ctx, configs);
+  await started.start!();
+  assert.equal(subscribed, ['gateway.record:exporters.a', 'gateway.record:exporters.p']);
+  await Promise.all([started.stop!(), started.stop!()]);
+  assert.equal(unsubscribed, subscribed);
+  dir.cleanup();
 });
 
 test.run();
