@@ -170,7 +170,9 @@ export class ProxiedExchange implements Dispatcher.DispatchHandler {
     this.abortUpstream?.(new ClientAbortedError());
   }
 
+  /** Once per exchange, whichever way it ends (completed, failed, or the client left). */
   private finish(): void {
+    if (this.done) return;
     this.done = true;
     try {
       const { decision, req, lane } = this;
