@@ -63,22 +63,22 @@ export const guestRunnerSource = String.raw`
     return logs;
   }
 
+  // Each property is read on its own: a getter or a poisoned Error.prepareStackTrace may throw on any of them.
+  function read(object, key) {
+    try { return object[key]; } catch (e) { return undefined; }
+  }
   function describe(thrown) {
-    try {
-      if (thrown !== null && (typeof thrown === 'object' || typeof thrown === 'function')) {
-        const name = thrown.name;
-        const message = thrown.message;
-        const stack = thrown.stack;
-        return {
-          name: typeof name === 'string' ? cut(name, 200) : '',
-          message: cut(typeof message === 'string' ? message : show(thrown), 4000),
-          stack: typeof stack === 'string' ? cut(stack, 8000) : '',
-        };
-      }
-      return { name: '', message: cut(show(thrown), 4000), stack: '' };
-    } catch (e) {
-      return { name: '', message: 'the function threw a value that cannot be read', stack: '' };
+    if (thrown !== null && (typeof thrown === 'object' || typeof thrown === 'function')) {
+      const name = read(thrown, 'name');
+      const message = read(thrown, 'message');
+      const stack = read(thrown, 'stack');
+      return {
+        name: typeof name === 'string' ? cut(name, 200) : '',
+        message: cut(typeof message === 'string' ? message : show(thrown), 4000),
+        stack: typeof stack === 'string' ? cut(stack, 8000) : '',
+      };
     }
+    return { name: '', message: cut(show(thrown), 4000), stack: '' };
   }
 
   function replacer(key, value) {

@@ -60,11 +60,17 @@ export class SandboxProcess {
       this.stderrTail = (this.stderrTail + chunk).slice(-stderrTailBytes);
     });
     this.child.on('message', (m: ChildMessage) => this.onMessage(m));
-    this.child.on('error', () => this.onExit(null, null));
+    // Spawn failures and a broken channel: either way this process cannot be used, so it goes.
+    this.child.on('error', () => {
+      this.kill('crash');
+      this.onExit(null, null);
+    });
     this.child.on('exit', (code, signal) => this.onExit(code, signal));
   }
 
   get pid(): number { return this.child.pid ?? 0; }
+  /** Ready, and neither retiring nor being stopped: it may take a task. */
+  get accepting(): boolean { return this.ready && !this.retiring && !this.dead && this.stopCause === undefined; }
   get load(): number { return this.inFlight.size; }
   /** What the process last printed on stderr, for messages about its death. */
   get lastWords(): string { return this.stderrTail.trim().split('\n').slice(-3).join(' | '); }
@@ -78,13 +84,14 @@ export class SandboxProcess {
       const started = performance.now();
       const timer = setTimeout(() => {
         // The child did not answer within timeout + grace: it is stuck where its isolates cannot interrupt it.
+        // Killed first, so that no task is handed to it when this one settles.
+        this.kill('overrun');
         this.settle(seq, {
           ok: false,
           reason: 'timeout',
           message: `the call ran past its time limit of ${task.timeoutMs} ms and its sandbox process stopped answering; the process was replaced`,
           durationMs: performance.now() - started,
         });
-        this.kill('overrun');
       }, task.timeoutMs + graceMs);
       this.inFlight.set(seq, { resolve, timer, started });
       const message: TaskMessage = { t: 'task', seq, fn: ref, ...task };
@@ -111,6 +118,20 @@ export class SandboxProcess {
   kill(cause: string): void {
     this.stopCause ??= cause;
     if (!this.dead) this.child.kill('SIGKILL');
+  }
+
+  /**
+   * Ends a process that is retired or closing. It holds nothing worth a clean exit, so it is killed outright (which
+   * keeps `vigil fn run` quick), except while coverage is collected: then its channel is closed so it exits by
+   * itself and writes its coverage, and it is killed only if it has not gone within `waitMs`.
+   */
+  stop(cause: string, waitMs = 250): void {
+    this.stopCause ??= cause;
+    if (this.dead) return;
+    if (!process.env.NODE_V8_COVERAGE || !this.child.connected) return this.kill(cause);
+    const timer = setTimeout(() => this.kill(cause), waitMs);
+    this.onceDead(() => clearTimeout(timer));
+    this.child.disconnect();
   }
 
   /** Calls `fn` once the process has exited (at once if it already has). */

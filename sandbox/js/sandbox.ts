@@ -108,7 +108,7 @@ class JsSandboxPool implements JsSandbox {
     while (this.queue.length > 0) {
       let best: SandboxProcess | undefined;
       for (const p of this.procs) {
-        if (!p.ready || p.retiring || p.dead || p.load >= this.o.isolatesPerProcess) continue;
+        if (!p.accepting || p.load >= this.o.isolatesPerProcess) continue;
         if (!best || p.load < best.load) best = p;
       }
       if (!best) break;
@@ -132,7 +132,7 @@ class JsSandboxPool implements JsSandbox {
         this.pump();
       },
       settled: (p) => {
-        if (p.retiring && p.load === 0) p.kill('retired');
+        if (p.retiring && p.load === 0) p.stop('retired');
         this.pump();
       },
       retire: (_p, cause) => this.replace(cause),
@@ -193,7 +193,7 @@ class JsSandboxPool implements JsSandbox {
       if (p.dead) return resolve();
       const timer = setTimeout(resolve, 2000);
       p.onceDead(() => { clearTimeout(timer); resolve(); });
-      p.kill('closed');
+      p.stop('closed');
     }));
     await Promise.all(exits);
   }
