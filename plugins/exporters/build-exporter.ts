@@ -1,6 +1,6 @@
 import { accessSync, constants } from 'node:fs';
 import type { PluginContext } from '@vigil/plugin-sdk';
-import { parseByteSize } from '../../runtime/config/units.js';
+import { parseByteSize } from '@vigil/plugin-sdk';
 import type { ExporterConfig } from './config-schema.js';
 import type { Exporter, ExportRecord } from './exporter.js';
 import { ExportersConfigError } from './errors.js';

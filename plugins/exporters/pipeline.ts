@@ -1,5 +1,5 @@
 import type { Counter, DeliveryQueue, PluginContext, PluginInstance, SubscribeOptions } from '@vigil/plugin-sdk';
-import { parseDuration } from '../../runtime/config/units.js';
+import { parseDuration } from '@vigil/plugin-sdk';
 import { EXPORTABLE_TOPICS, type ExporterConfig } from './config-schema.js';
 import type { Exporter, ExportRecord } from './exporter.js';
 import { ExportersConfigError } from './errors.js';
