@@ -184,10 +184,16 @@ export class GuestInstance {
         return at + 8 <= this.input.byteLength ? this.inputView.getBigUint64(at, true) : 0n;
       },
     };
-    if (this.http) {
-      const http = this.http;
+    const http = this.http;
+    if (http) {
       env.http_request = (ctx: CallContext, request: bigint, body: bigint) => http.request(ctx, request, body);
       env.http_status_code = () => http.lastStatus;
+    } else {
+      // Extism's default logs and returns address 0, which a guest may read as an empty response: trap instead.
+      env.http_request = () => {
+        throw new HostLimitError('trap', 'http_request: this sandbox allows no HTTP (its allowedHosts list is empty)');
+      };
+      env.http_status_code = () => 0;
     }
     return {
       'extism:host/env': env,

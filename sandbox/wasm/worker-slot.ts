@@ -1,7 +1,9 @@
 // Host side of one sandbox worker: starts it, runs one call at a time on it with a wall-clock limit, and replaces
 // it when a call overruns (the only way to stop a guest mid-call) or when the thread dies.
 import { Worker } from 'node:worker_threads';
-import { WasmCallError, type SandboxFailureReason } from './errors.js';
+import {
+  WasmCallError, WasmErrorCodes, WasmSandboxUnavailableError, type SandboxFailureReason,
+} from './errors.js';
 import type { CallRequest, WorkerInit, WorkerMessage } from './worker-protocol.js';
 
 export interface PendingCall {
@@ -103,9 +105,11 @@ export class WorkerSlot {
     this.state = 'closed';
     const worker = this.worker;
     this.worker = undefined;
-    if (this.current) {
-      clearTimeout(this.current.timer);
+    const current = this.current;
+    if (current) {
+      clearTimeout(current.timer);
       this.current = undefined;
+      current.call.reject(new WasmSandboxUnavailableError(WasmErrorCodes.closed, 'the wasm sandbox was closed during the call'));
     }
     if (worker) await worker.terminate();
   }
