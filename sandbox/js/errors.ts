@@ -12,11 +12,12 @@ export const failureCodes: Readonly<Record<JsFailureReason, string>> = {
   forbidden: 'VIGIL_ERR_SANDBOX_FORBIDDEN',
 };
 
-/** Codes of misuse by the host: bad options, an input that is not JSON, a closed sandbox. */
+/** Codes of misuse or overload by the host: bad options, an input that is not JSON, a closed sandbox, a full queue. */
 export const usageCodes = {
   options: 'VIGIL_ERR_SANDBOX_OPTIONS',
   input: 'VIGIL_ERR_SANDBOX_INPUT',
   closed: 'VIGIL_ERR_SANDBOX_CLOSED',
+  busy: 'VIGIL_ERR_SANDBOX_BUSY',
 } as const;
 
 /** An error of the JavaScript sandbox. `reason` is set when a user's function file caused it. */

@@ -131,8 +131,9 @@ export class IsolateSlot {
           filename: fn.filename,
           ...(fn.cachedData ? { cachedData: fn.cachedData } : { produceCachedData: true }),
         });
-        const produced = (module as unknown as { cachedData?: ivm.ExternalCopy<ArrayBuffer> }).cachedData;
-        if (!fn.cachedData && produced) fn.cachedData = produced;
+        const compiled = module as unknown as { cachedData?: ivm.ExternalCopy<ArrayBuffer>; cachedDataRejected?: boolean };
+        if (!fn.cachedData && compiled.cachedData) fn.cachedData = compiled.cachedData;
+        else if (compiled.cachedDataRejected) fn.cachedData = undefined;
         const specifiers = module.dependencySpecifiers;
         if (specifiers.length > 0) {
           return fail({ ok: false, reason: 'forbidden', message: forbiddenImport(specifiers[0]), durationMs: 0 });

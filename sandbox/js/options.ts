@@ -8,6 +8,7 @@ export interface ResolvedJsSandboxOptions {
   memoryLimitMb: number;
   maxOutputBytes: number;
   graceMs: number;
+  maxQueue: number;
   onFailure: NonNullable<JsSandboxOptions['onFailure']>;
   onRestart: NonNullable<JsSandboxOptions['onRestart']>;
 }
@@ -19,6 +20,7 @@ export const jsSandboxDefaults = {
   memoryLimitMb: 64,
   maxOutputBytes: 1024 * 1024,
   graceMs: 250,
+  maxQueue: 1000,
 } as const;
 
 /** isolated-vm refuses isolates under 8 MB. */
@@ -49,6 +51,7 @@ export function resolveJsSandboxOptions(options: JsSandboxOptions = {}): Resolve
     memoryLimitMb: integer(options, 'memoryLimitMb', minMemoryLimitMb, 16_384),
     maxOutputBytes: integer(options, 'maxOutputBytes', 2, 512 * 1024 * 1024),
     graceMs: integer(options, 'graceMs', 0, 600_000),
+    maxQueue: integer(options, 'maxQueue', 0, 1_000_000),
     onFailure: options.onFailure ?? (() => {}),
     onRestart: options.onRestart ?? (() => {}),
   };

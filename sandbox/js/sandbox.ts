@@ -73,6 +73,9 @@ class JsSandboxPool implements JsSandbox {
       }
       if (json === undefined) throw new JsSandboxError(usageCodes.input, `js sandbox: the input is not JSON (a ${typeof input})`);
     }
+    if (this.queue.length >= this.o.maxQueue) {
+      throw new JsSandboxError(usageCodes.busy, `js sandbox: ${this.queue.length} calls are already waiting for an isolate (maxQueue)`, { status: 503 });
+    }
     const outcome = await this.enqueue({ mode: 'call', input: json, timeoutMs: this.o.timeoutMs, maxOutputBytes: this.o.maxOutputBytes }, fn);
     const logs = outcome.logs?.length ? { logs: outcome.logs } : {};
     if (outcome.ok) {

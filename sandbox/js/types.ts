@@ -34,6 +34,8 @@ export interface JsSandboxOptions {
   memoryLimitMb?: number;
   /** Largest result accepted, in bytes of UTF-8 JSON. Default 1 MiB. */
   maxOutputBytes?: number;
+  /** Calls waiting for a free isolate before `call` rejects with VIGIL_ERR_SANDBOX_BUSY. Default 1,000. */
+  maxQueue?: number;
   /**
    * How long past `timeoutMs` the parent waits for a process before it kills and replaces it, in ms. This bound
    * catches a process stuck in a way its isolates cannot interrupt. Default 250.
@@ -49,7 +51,10 @@ export interface JsSandboxOptions {
 export interface JsFunction {
   /** `sha256:<hex>` of the source: the same source loads to the same function. */
   readonly id: string;
-  /** Never rejects for anything the function does; rejects only for an input that is not JSON or a closed sandbox. */
+  /**
+   * Never rejects for anything the function does; rejects only for an input that is not JSON
+   * (VIGIL_ERR_SANDBOX_INPUT), a full queue (VIGIL_ERR_SANDBOX_BUSY) or a closed sandbox (VIGIL_ERR_SANDBOX_CLOSED).
+   */
   call(input: unknown): Promise<JsResult>;
 }
 

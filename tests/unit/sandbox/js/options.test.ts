@@ -11,14 +11,15 @@ test('defaults: 1 process, 2 isolates, 250 ms, 64 MB, 1 MiB of output', () => {
   assert.is(o.memoryLimitMb, 64);
   assert.is(o.maxOutputBytes, 1024 * 1024);
   assert.is(o.graceMs, jsSandboxDefaults.graceMs);
+  assert.is(o.maxQueue, 1000);
   assert.type(o.onFailure, 'function');
   assert.type(o.onRestart, 'function');
 });
 
 test('given values win over defaults', () => {
   const onFailure = (): void => {};
-  const o = resolveJsSandboxOptions({ processes: 3, isolatesPerProcess: 1, timeoutMs: 1000, memoryLimitMb: 16, maxOutputBytes: 100, graceMs: 0, onFailure });
-  assert.equal([o.processes, o.isolatesPerProcess, o.timeoutMs, o.memoryLimitMb, o.maxOutputBytes, o.graceMs], [3, 1, 1000, 16, 100, 0]);
+  const o = resolveJsSandboxOptions({ processes: 3, isolatesPerProcess: 1, timeoutMs: 1000, memoryLimitMb: 16, maxOutputBytes: 100, graceMs: 0, maxQueue: 5, onFailure });
+  assert.equal([o.processes, o.isolatesPerProcess, o.timeoutMs, o.memoryLimitMb, o.maxOutputBytes, o.graceMs, o.maxQueue], [3, 1, 1000, 16, 100, 0, 5]);
   assert.is(o.onFailure, onFailure);
 });
 
@@ -29,6 +30,7 @@ const bad: Array<[string, Record<string, unknown>]> = [
   ['timeout as a string', { timeoutMs: '250ms' }],
   ['memory under isolated-vm minimum', { memoryLimitMb: 4 }],
   ['NaN output limit', { maxOutputBytes: Number.NaN }],
+  ['negative queue', { maxQueue: -1 }],
   ['onFailure not a function', { onFailure: 'log' }],
   ['onRestart not a function', { onRestart: 42 }],
 ];

@@ -2,7 +2,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createJsSandbox } from '../../../../sandbox/js/index.js';
-import { expectFailure, expectValue } from './expect-result.js';
+import { expectFailure, expectValue, rejection } from './expect-result.js';
 
 const loop = 'export default () => { for (;;) {} }';
 const echo = 'export default (x) => x';
@@ -77,6 +77,21 @@ test('calls beyond the free isolates wait their turn; loops time out side by sid
     assert.equal((await Promise.all(quicks)).map(expectValue), [0, 1, 2, 3, 4, 5, 6, 7]);
     assert.is(sandbox.restarts, 0);
     assert.is((await sandbox.stats()).reduce((n, s) => n + s.calls, 0) >= 12, true);
+  } finally {
+    await sandbox.close();
+  }
+});
+
+test('calls past maxQueue are refused with VIGIL_ERR_SANDBOX_BUSY, and the queue drains', async () => {
+  const sandbox = await createJsSandbox({ isolatesPerProcess: 1, timeoutMs: 200, maxQueue: 2 });
+  try {
+    const fn = await sandbox.load(loop);
+    const running = fn.call(null);
+    const waiting = [fn.call(null), fn.call(null)];
+    const err = await rejection(fn.call(null));
+    assert.is(err.code, 'VIGIL_ERR_SANDBOX_BUSY');
+    for (const r of await Promise.all([running, ...waiting])) expectFailure(r, 'timeout');
+    expectFailure(await fn.call(null), 'timeout');
   } finally {
     await sandbox.close();
   }
