@@ -26,10 +26,12 @@ export interface SandboxProcessEvents {
   settled(proc: SandboxProcess): void;
 }
 
-/** Only what coverage tools need: the child holds no secrets, so it gets none of the parent's environment. */
+/** What guest code observes (time zone, locale for Intl) and what coverage tools need; never the parent's secrets. */
+const passedEnv = ['TZ', 'LANG', 'LC_ALL', 'NODE_V8_COVERAGE'];
+
 function childEnv(): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
-  if (process.env.NODE_V8_COVERAGE) env.NODE_V8_COVERAGE = process.env.NODE_V8_COVERAGE;
+  for (const key of passedEnv) if (process.env[key] !== undefined) env[key] = process.env[key];
   return env;
 }
 

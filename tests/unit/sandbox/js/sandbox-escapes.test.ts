@@ -1,4 +1,5 @@
 // Each way a user could try to reach the host from a function, each with the reason it must end in.
+import { readFileSync } from 'node:fs';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createJsSandbox } from '../../../../sandbox/js/index.js';
@@ -113,6 +114,19 @@ test('a poisoned prepareStackTrace does not leak into the next call', async () =
 
 test('a then getter that throws, on the result: thrown, not a crash', async () => {
   expectFailure(await callSource(sandbox, 'export default () => ({ get then() { throw new Error("trap"); } })'), 'thrown');
+});
+
+test('the sandbox process gets none of the parent environment\'s secrets', async () => {
+  process.env.VIGIL_TEST_SECRET = 'hunter2';
+  const own = await createJsSandbox();
+  try {
+    const [{ pid }] = await own.stats();
+    const environ = readFileSync(`/proc/${pid}/environ`, 'utf8');
+    assert.not.ok(environ.includes('hunter2'));
+  } finally {
+    delete process.env.VIGIL_TEST_SECRET;
+    await own.close();
+  }
 });
 
 test.run();
