@@ -1,0 +1,204 @@
+import { readFile } from 'node:fs/promises';
+import { createServer as createHttpServer, type Server } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import Koa from 'koa';
+import Router from '@koa/router';
+import type { HttpRoutes, Logger } from '@vigil/plugin-sdk';
+import type { MetricsRegistry } from '../metrics/index.js';
+import { Authenticator } from './authentication.js';
+import { registerBuiltinRoutes } from './builtin-routes.js';
+import { controlPlaneMetrics } from './control-plane-metrics.js';
+import { controlPlaneError, HttpErrorCode } from './errors.js';
+import { baseUrl, parseListen } from './listen-address.js';
+import { FailureLockout } from './lockout.js';
+import { errorBoundary, routeMiddleware, tokenExchange, unmatched, type PipelineOptions } from './request-pipeline.js';
+import { CONTROL_PLANE_OWNER, RouteTable } from './route-table.js';
+import { createSchemaCompiler } from './schema-validation.js';
+import { SessionSigner } from './session-cookie.js';
+import { WebSocketGateway } from './websocket-upgrades.js';
+
+export interface ControlPlaneOptions {
+  /** `'127.0.0.1:9095'`, `':9095'` (every interface) or `9095` (loopback). */
+  listen: string | number;
+  tls?: { certFile: string; keyFile: string };
+  /** SHA-256 hex of the dashboard token. */
+  tokenHash: string;
+  /** Signs session cookies; persisted by the runtime in data_dir. */
+  sessionSecret: Buffer;
+  /** Default request body limit, in bytes. */
+  bodyLimit: number;
+  lockout: { maxFailures: number; windowMs: number };
+  /** Whether `/metrics` needs the dashboard token too. */
+  metricsAuth: boolean;
+  registry: MetricsRegistry;
+  log: Logger;
+  info: { title: string; version: string };
+  /** A route handler or auth scheme of `plugin` threw something other than an HttpError. */
+  onPluginError?(plugin: string, err: unknown): void;
+  health(): { status: 'ok' | 'starting' | 'stopping'; [k: string]: unknown };
+  /** Lifetime of a dashboard session, in ms. Default 7 days. */
+  sessionTtlMs?: number;
+  /** How long `close()` waits for requests and websockets before cutting them, in ms. Default 3,000. */
+  closeTimeoutMs?: number;
+}
+
+export interface ControlPlane {
+  /** Route, auth scheme and websocket registration for one plugin; its routes are tagged with its name. */
+  forPlugin(plugin: string): HttpRoutes;
+  /** Starts listening once plugins registered their routes; rejects with a clear error if the port is taken. */
+  listen(): Promise<void>;
+  /** Base URL, e.g. `http://127.0.0.1:9095`; the real port once listening (also for port 0). */
+  readonly url: string;
+  /** Stops accepting, closes websockets, waits a bounded time for requests in flight. Idempotent. */
+  close(): Promise<void>;
+}
+
+function optionsError(problem: string): Error {
+  return controlPlaneError(HttpErrorCode.OPTIONS, `control plane: ${problem}`);
+}
+
+function checkOptions(o: ControlPlaneOptions): void {
+  if (typeof o.tokenHash !== 'string' || !/^[0-9a-f]{64}$/.test(o.tokenHash)) throw optionsError('tokenHash must be a SHA-256 hex digest');
+  if (!Buffer.isBuffer(o.sessionSecret) || o.sessionSecret.length < 16) throw optionsError('sessionSecret must be a Buffer of at least 16 bytes');
+  if (!Number.isInteger(o.bodyLimit) || o.bodyLimit < 0) throw optionsError(`bodyLimit must be a whole number of bytes, got ${String(o.bodyLimit)}`);
+  if (!Number.isInteger(o.lockout?.maxFailures) || o.lockout.maxFailures < 1) throw optionsError('lockout.maxFailures must be a positive integer');
+  if (!(o.lockout.windowMs > 0)) throw optionsError('lockout.windowMs must be positive');
+}
+
+async function readTls(tls: { certFile: string; keyFile: string }): Promise<{ cert: Buffer; key: Buffer }> {
+  const read = async (file: string, what: string): Promise<Buffer> => {
+    try {
+      return await readFile(file);
+    } catch (err) {
+      throw controlPlaneError(HttpErrorCode.TLS, `control_plane.tls: cannot read the ${what} ${file}: ${(err as Error).message}`, err);
+    }
+  };
+  return { cert: await read(tls.certFile, 'certificate'), key: await read(tls.keyFile, 'key') };
+}
+
+function listenError(err: NodeJS.ErrnoException, where: string): Error {
+  const reasons: Record<string, string> = {
+    EADDRINUSE: 'the address is already in use (another vigil instance?); set control_plane.listen to a free port',
+    EACCES: 'permission denied; ports below 1024 need privileges, pick another port',
+    EADDRNOTAVAIL: 'no network interface has this address',
+    ENOTFOUND: 'the host name does not resolve',
+  };
+  return controlPlaneError(HttpErrorCode.LISTEN,
+    `control plane cannot listen on ${where}: ${reasons[err.code ?? ''] ?? err.message}`, err);
+}
+
+/** The control plane: Koa + router on its own port, with auth, JSON errors, metrics, the API listing and websockets. */
+export async function createControlPlane(options: ControlPlaneOptions): Promise<ControlPlane> {
+  checkOptions(options);
+  const address = parseListen(options.listen);
+  const tls = options.tls ? await readTls(options.tls) : undefined;
+  const protocol = tls ? 'https' : 'http';
+  const metrics = controlPlaneMetrics(options.registry);
+  const sessions = new SessionSigner(options.sessionSecret, options.tokenHash, options.sessionTtlMs);
+  const router = new Router({ sensitive: true });
+  let pipeline: PipelineOptions | undefined;
+  const table = new RouteTable(createSchemaCompiler(), options.bodyLimit, (route) => {
+    router.register(route.path, [route.method], routeMiddleware(route, pipeline!));
+  });
+  const authenticator = new Authenticator({
+    tokenHash: options.tokenHash,
+    sessions,
+    lockout: new FailureLockout(options.lockout),
+    table,
+    failures: metrics.authFailures,
+    lockouts: metrics.lockouts,
+  });
+  const onPluginError = (plugin: string, err: unknown): void => {
+    try {
+      options.onPluginError?.(plugin, err);
+    } catch (hookErr) {
+      options.log.error('onPluginError hook threw', { plugin, err: hookErr as Error });
+    }
+  };
+  pipeline = { authenticator, sessions, secure: Boolean(tls), log: options.log, metrics, onPluginError };
+  registerBuiltinRoutes(table, options);
+
+  const app = new Koa({ proxy: false });
+  app.silent = true;
+  app.on('error', (err: Error) => options.log.debug('koa error after the response', { err }));
+  app.use(errorBoundary(pipeline));
+  app.use(tokenExchange(pipeline));
+  app.use(router.routes());
+  app.use(unmatched(router));
+
+  let server: Server;
+  try {
+    server = tls ? createHttpsServer({ cert: tls.cert, key: tls.key }, app.callback()) : createHttpServer(app.callback());
+  } catch (err) {
+    throw controlPlaneError(HttpErrorCode.TLS, `control_plane.tls: the certificate or key is not usable: ${(err as Error).message}`, err);
+  }
+  let url = baseUrl(protocol, address.host, address.port);
+  const gateway = new WebSocketGateway({
+    table,
+    authenticator,
+    protocol,
+    ownUrl: () => url,
+    maxPayload: Math.max(options.bodyLimit, 64 * 1024),
+    log: options.log,
+    onPluginError,
+    open: metrics.openWebsockets,
+    upgrades: metrics.websocketUpgrades,
+  });
+  server.on('upgrade', gateway.onUpgrade);
+
+  const closeTimeoutMs = options.closeTimeoutMs ?? 3000;
+  let listening: Promise<void> | undefined;
+  let closing: Promise<void> | undefined;
+
+  const where = `${address.host ?? '*'}:${address.port}`;
+  return {
+    forPlugin(plugin) {
+      if (plugin === CONTROL_PLANE_OWNER) throw optionsError(`"${CONTROL_PLANE_OWNER}" is reserved for the control plane's own routes`);
+      return {
+        route: (definition) => { table.addRoute(plugin, definition); },
+        authScheme: (name, scheme) => table.addScheme(plugin, name, scheme),
+        websocket: (definition) => table.addSocket(plugin, definition),
+      };
+    },
+    listen() {
+      if (closing) return Promise.reject(optionsError('listen() after close()'));
+      listening ??= (async () => {
+        table.checkAuthReferences();
+        await new Promise<void>((resolve, reject) => {
+          const onError = (err: NodeJS.ErrnoException): void => {
+            server.off('listening', onListening);
+            reject(listenError(err, where));
+          };
+          const onListening = (): void => {
+            server.off('error', onError);
+            resolve();
+          };
+          server.once('error', onError);
+          server.once('listening', onListening);
+          server.listen({ host: address.host, port: address.port });
+        });
+        url = baseUrl(protocol, address.host, (server.address() as AddressInfo).port);
+        options.log.info('control plane listening', { url });
+      })();
+      return listening;
+    },
+    get url() {
+      return url;
+    },
+    close() {
+      closing ??= (async () => {
+        const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+        server.closeIdleConnections();
+        await gateway.close(closeTimeoutMs);
+        let timer: NodeJS.Timeout | undefined;
+        const deadline = new Promise<void>((resolve) => { timer = setTimeout(resolve, closeTimeoutMs); timer.unref(); });
+        await Promise.race([stopped, deadline]);
+        clearTimeout(timer);
+        server.closeAllConnections();
+        await stopped;
+      })();
+      return closing;
+    },
+  };
+}

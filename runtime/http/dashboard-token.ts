@@ -1,0 +1,110 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { chmod, link, mkdir, readFile, stat, unlink, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { controlPlaneError, HttpErrorCode } from './errors.js';
+
+const TOKEN_FILE = 'token.sha256';
+const SECRET_FILE = 'session.key';
+const SECRET_BYTES = 32;
+
+/** SHA-256 of the token, hex. The only form in which the dashboard token is kept. */
+export function hashToken(token: string): string {
+  return createHash('sha256').update(token, 'utf8').digest('hex');
+}
+
+/** Constant-time check of a presented token against the stored hash: both sides are 32-byte digests. */
+export function tokenMatches(presented: string, tokenHash: string): boolean {
+  const expected = Buffer.from(tokenHash, 'hex');
+  const actual = createHash('sha256').update(presented, 'utf8').digest();
+  return expected.length === actual.length && timingSafeEqual(expected, actual);
+}
+
+/**
+ * Writes `data` to `path` only if it does not exist yet, atomically and with mode 0600: a temp file hard-linked into
+ * place, so two instances starting on one data dir agree on a single value and never read a half-written file.
+ * Returns false when another writer got there first.
+ */
+async function createExclusive(path: string, data: string | Buffer): Promise<boolean> {
+  const tmp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  await writeFile(tmp, data, { mode: 0o600, flag: 'wx' });
+  try {
+    await link(tmp, path);
+    return true;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw err;
+  } finally {
+    await unlink(tmp).catch(() => {});
+  }
+}
+
+async function readIfExists(path: string): Promise<Buffer | undefined> {
+  try {
+    return await readFile(path);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw err;
+  }
+}
+
+/** Session secrets sign cookies: a copy readable by other users would let them forge a session. */
+async function keepPrivate(path: string): Promise<void> {
+  const { mode } = await stat(path);
+  if ((mode & 0o077) !== 0) await chmod(path, 0o600);
+}
+
+async function loadOrCreateSecret(dir: string): Promise<Buffer> {
+  const path = join(dir, SECRET_FILE);
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const existing = await readIfExists(path);
+    if (existing && existing.length >= SECRET_BYTES) {
+      await keepPrivate(path);
+      return existing;
+    }
+    if (existing) {
+      throw controlPlaneError(HttpErrorCode.TOKEN_FILE,
+        `${path} holds ${existing.length} bytes, fewer than the ${SECRET_BYTES} of a session secret; delete it and restart (open dashboard sessions end)`);
+    }
+    if (await createExclusive(path, randomBytes(SECRET_BYTES))) return (await readFile(path));
+  }
+  throw controlPlaneError(HttpErrorCode.TOKEN_FILE, `cannot create ${path}`);
+}
+
+async function loadOrCreateTokenHash(dir: string): Promise<{ hash: string; generated?: string }> {
+  const path = join(dir, TOKEN_FILE);
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const existing = await readIfExists(path);
+    if (existing) {
+      const hash = existing.toString('utf8').trim();
+      if (!/^[0-9a-f]{64}$/.test(hash)) {
+        throw controlPlaneError(HttpErrorCode.TOKEN_FILE,
+          `${path} does not hold a SHA-256 hex digest; delete it to generate a new dashboard token, or set control_plane.token`);
+      }
+      return { hash };
+    }
+    const token = randomBytes(32).toString('base64url');
+    const hash = hashToken(token);
+    if (await createExclusive(path, `${hash}\n`)) return { hash, generated: token };
+  }
+  throw controlPlaneError(HttpErrorCode.TOKEN_FILE, `cannot create ${path}`);
+}
+
+/**
+ * The dashboard token's hash and the session secret. A configured token is hashed and never written anywhere.
+ * Without one, the hash in `<dataDir>/control-plane/token.sha256` is used, or a new random token is made, only its
+ * hash persisted (0600), and the token returned once as `generated` so the runtime can print the dashboard link.
+ */
+export async function loadOrCreateDashboardToken(options: { configured?: string; dataDir: string }):
+Promise<{ hash: string; generated?: string; sessionSecret: Buffer }> {
+  const dir = join(options.dataDir, 'control-plane');
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  const sessionSecret = await loadOrCreateSecret(dir);
+  if (options.configured !== undefined) {
+    if (options.configured.trim() === '') {
+      throw controlPlaneError(HttpErrorCode.TOKEN_EMPTY,
+        'control_plane.token is empty; set a token, or remove the key to have one generated on first run');
+    }
+    return { hash: hashToken(options.configured), sessionSecret };
+  }
+  return { ...(await loadOrCreateTokenHash(dir)), sessionSecret };
+}

@@ -1,0 +1,62 @@
+import type { IncomingMessage } from 'node:http';
+import { HttpError } from '@vigil/plugin-sdk';
+import { bodyTooLarge, HttpErrorCode } from './errors.js';
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** Whether the request announces a body at all (a length above zero, or chunked framing). */
+export function hasBody(req: IncomingMessage): boolean {
+  const length = req.headers['content-length'];
+  if (length !== undefined) return Number(length) > 0;
+  return req.headers['transfer-encoding'] !== undefined;
+}
+
+/**
+ * Reads the body into one Buffer, refusing with 413 as soon as it would pass `limit` bytes: an announced
+ * Content-Length over the limit is refused before reading anything, and a chunked body is never buffered past it.
+ */
+export async function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+  const announced = req.headers['content-length'];
+  if (announced !== undefined && Number(announced) > limit) throw bodyTooLarge(limit);
+  const chunks: Buffer[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of req as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size > limit) throw bodyTooLarge(limit);
+      chunks.push(chunk);
+    }
+  } catch (err) {
+    if (err instanceof HttpError) throw err;
+    throw new HttpError(400, HttpErrorCode.BODY_ABORTED, 'the request body ended before it was complete');
+  }
+  return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size);
+}
+
+/** `application/json` or any `+json` type, in UTF-8 (the only charset JSON allows on the wire). */
+export function isJsonContentType(header: string | undefined): boolean {
+  if (!header) return false;
+  const [type, ...params] = header.split(';').map((s) => s.trim().toLowerCase());
+  if (type !== 'application/json' && !/^application\/[a-z0-9.+-]+\+json$/.test(type)) return false;
+  const charset = params.find((p) => p.startsWith('charset='));
+  return !charset || /^charset="?utf-8"?$/.test(charset);
+}
+
+/** Parses a JSON body: 415 for another media type, 400 for bytes that are not UTF-8 or not JSON. */
+export function parseJsonBody(raw: Buffer, contentType: string | undefined): unknown {
+  if (!isJsonContentType(contentType)) {
+    throw new HttpError(415, HttpErrorCode.UNSUPPORTED_MEDIA_TYPE,
+      `request bodies must be JSON sent as "Content-Type: application/json"${contentType ? `, not ${JSON.stringify(contentType)}` : ''}`);
+  }
+  let text: string;
+  try {
+    text = utf8.decode(raw);
+  } catch {
+    throw new HttpError(400, HttpErrorCode.INVALID_JSON, 'request body is not valid UTF-8');
+  }
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw new HttpError(400, HttpErrorCode.INVALID_JSON, `request body is not valid JSON: ${(err as Error).message}`);
+  }
+}

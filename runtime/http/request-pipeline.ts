@@ -1,0 +1,218 @@
+import { randomBytes } from 'node:crypto';
+import { Readable } from 'node:stream';
+import type { Context as KoaContext, Middleware, Next } from 'koa';
+import type Router from '@koa/router';
+import { HttpError, VigilError, type Logger } from '@vigil/plugin-sdk';
+import type { Authenticator } from './authentication.js';
+import type { ControlPlaneMetrics } from './control-plane-metrics.js';
+import {
+  HttpErrorCode, LockedOutError, MethodNotAllowedError, notFound, PluginFailure, unauthorized, UnauthorizedError,
+  ValidationError,
+} from './errors.js';
+import { hasBody, parseJsonBody, readBody } from './request-body.js';
+import { KoaRouteContext } from './route-context.js';
+import { CONTROL_PLANE_OWNER, type RegisteredRoute } from './route-table.js';
+import { SESSION_COOKIE, sessionSetCookie, type SessionSigner } from './session-cookie.js';
+
+export interface PipelineOptions {
+  authenticator: Authenticator;
+  sessions: SessionSigner;
+  /** Served over TLS: the session cookie gets `Secure`. */
+  secure: boolean;
+  log: Logger;
+  metrics: ControlPlaneMetrics;
+  onPluginError?(plugin: string, err: unknown): void;
+}
+
+/** Where the matched route is kept on Koa's state; a symbol, so a handler writing `ctx.state` cannot clobber it. */
+const ROUTE = Symbol('vigil.route');
+const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
+const STATUS_CODES: Record<number, string> = {
+  400: HttpErrorCode.BAD_REQUEST, 401: HttpErrorCode.UNAUTHORIZED, 404: HttpErrorCode.NOT_FOUND,
+  405: HttpErrorCode.METHOD_NOT_ALLOWED, 413: HttpErrorCode.BODY_TOO_LARGE, 415: HttpErrorCode.UNSUPPORTED_MEDIA_TYPE,
+};
+
+/** Stands for the token exchange in the request metrics, whatever path it happened on. */
+const TOKEN_EXCHANGE = { path: 'token-exchange' } as RegisteredRoute;
+
+function routeOf(ctx: KoaContext): RegisteredRoute | undefined {
+  return (ctx.state as Record<symbol, RegisteredRoute | undefined>)[ROUTE];
+}
+
+function setSecurityHeaders(ctx: KoaContext): void {
+  ctx.set('X-Content-Type-Options', 'nosniff');
+  ctx.set('Referrer-Policy', 'no-referrer');
+  ctx.set('X-Frame-Options', 'DENY');
+}
+
+/** What a client sees for `err`, and what the server logs. Never a stack; 5xx messages are generic. */
+function respondError(ctx: KoaContext, err: unknown, options: PipelineOptions): void {
+  let status = 500;
+  let code: string = HttpErrorCode.INTERNAL;
+  let message = '';
+  if (err instanceof VigilError && err.status >= 400 && err.status < 600 && (err instanceof HttpError || err.status < 500)) {
+    ({ status, code, message } = err);
+  } else if (!(err instanceof PluginFailure) && (err as { expose?: boolean })?.expose === true &&
+    typeof (err as { status?: unknown }).status === 'number') {
+    // Koa's own client errors (http-errors), e.g. a malformed request it refused.
+    status = (err as { status: number }).status;
+    code = STATUS_CODES[status] ?? HttpErrorCode.BAD_REQUEST;
+    message = (err as Error).message;
+  } else {
+    const requestId = randomBytes(4).toString('hex');
+    const route = routeOf(ctx)?.path ?? ctx.path;
+    if (err instanceof PluginFailure) {
+      options.onPluginError?.(err.plugin, err.cause);
+      options.log.error('route handler failed', { plugin: err.plugin, requestId, method: ctx.method, route, err: err.cause as Error });
+    } else {
+      options.log.error('control plane request failed', { requestId, method: ctx.method, route, err: err as Error });
+    }
+    message = `internal error (request ${requestId}); the server log has the details`;
+  }
+  if (ctx.headerSent || !ctx.writable) {
+    ctx.res.destroy();
+    return;
+  }
+  for (const name of ctx.res.getHeaderNames()) ctx.res.removeHeader(name);
+  setSecurityHeaders(ctx);
+  ctx.set('Cache-Control', 'no-store');
+  if (err instanceof LockedOutError) ctx.set('Retry-After', String(err.retryAfterSeconds));
+  if (err instanceof MethodNotAllowedError) ctx.set('Allow', err.allow.join(', '));
+  if (status === 401) ctx.set('WWW-Authenticate', 'Bearer realm="vigil"');
+  if (err instanceof UnauthorizedError && err.clearSession) {
+    ctx.set('Set-Cookie', `${SESSION_COOKIE}=; Max-Age=0; Path=/; HttpOnly; SameSite=Strict${options.secure ? '; Secure' : ''}`);
+  }
+  // The rest of an oversize body is never read, so the connection cannot carry another request.
+  if (status === 413) ctx.set('Connection', 'close');
+  ctx.status = status;
+  ctx.type = 'application/json';
+  const error: Record<string, string> = { code, message };
+  if (err instanceof ValidationError) error.path = err.path;
+  ctx.body = JSON.stringify({ error });
+}
+
+/** First middleware: security headers, JSON errors for everything below, and the request metrics. */
+export function errorBoundary(options: PipelineOptions): Middleware {
+  return async (ctx: KoaContext, next: Next) => {
+    const started = process.hrtime.bigint();
+    setSecurityHeaders(ctx);
+    try {
+      await next();
+    } catch (err) {
+      respondError(ctx, err, options);
+    } finally {
+      const route = routeOf(ctx)?.path ?? 'unmatched';
+      const method = METHODS.has(ctx.method) ? ctx.method : 'OTHER';
+      options.metrics.requests.labels(route, method, String(ctx.status)).inc();
+      options.metrics.duration.labels(route, method).observe(Number(process.hrtime.bigint() - started) / 1e9);
+    }
+  };
+}
+
+/** `/some/path` with leading slashes collapsed, so `//evil.example/` can never become a protocol-relative redirect. */
+function sameSitePath(path: string): string {
+  return `/${path.replace(/^[/\\]+/, '')}`;
+}
+
+/**
+ * `GET <any path>?token=T`: exchanges the dashboard token for a session cookie and redirects to the same URL
+ * without the token, so it leaves the address bar and never reaches a Referer, a log line or a link.
+ */
+export function tokenExchange(options: PipelineOptions): Middleware {
+  return async (ctx: KoaContext, next: Next) => {
+    const raw = ctx.querystring;
+    if (!raw || !raw.includes('token')) return next();
+    const params = new URLSearchParams(raw);
+    if (!params.has('token')) return next();
+    (ctx.state as Record<symbol, unknown>)[ROUTE] = TOKEN_EXCHANGE;
+    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
+      throw new HttpError(400, HttpErrorCode.TOKEN_IN_QUERY,
+        'the dashboard token is accepted in a URL only to open the dashboard (GET); send "Authorization: Bearer <token>" instead');
+    }
+    const { authenticator, sessions } = options;
+    authenticator.assertNotLocked(ctx.ip);
+    const tokens = params.getAll('token').filter((t) => t !== '');
+    params.delete('token');
+    if (tokens.length === 0) throw unauthorized('the token parameter is empty');
+    if (tokens.length > 1 || !authenticator.tokenIsValid(tokens[0])) {
+      authenticator.recordFailure('dashboard', ctx.ip);
+      throw unauthorized('wrong dashboard token');
+    }
+    const session = sessions.issue();
+    const rest = params.toString();
+    ctx.set('Set-Cookie', sessionSetCookie(session.value, Math.floor(sessions.ttlMs / 1000), options.secure));
+    ctx.set('Cache-Control', 'no-store');
+    ctx.set('Location', sameSitePath(ctx.path) + (rest ? `?${rest}` : ''));
+    ctx.body = '';
+    ctx.status = 302;
+  };
+}
+
+function isRawBody(value: unknown): boolean {
+  return Buffer.isBuffer(value) || value instanceof Uint8Array || value instanceof Readable;
+}
+
+/** The Koa middleware of one registered route: auth, query, body, handler, response. */
+export function routeMiddleware(route: RegisteredRoute, options: PipelineOptions): Middleware {
+  const { definition } = route;
+  const where = `route ${route.method} ${route.path}`;
+  return async (ctx: KoaContext) => {
+    (ctx.state as Record<symbol, unknown>)[ROUTE] = route;
+    const rc = new KoaRouteContext(ctx, { ...((ctx as { params?: Record<string, string> }).params ?? {}) }, { ...ctx.query });
+    const principal = await options.authenticator.authenticate(route.auth, rc);
+    if (principal) (ctx.state as Record<string, unknown>).auth = principal;
+    route.validateQuery?.(rc.query);
+    // Bodies are read only after authentication: an anonymous client cannot make the server buffer anything.
+    if (hasBody(ctx.req)) {
+      const raw = await readBody(ctx.req, route.bodyLimit);
+      rc.request.body = definition.rawBody ? raw : raw.length === 0 ? undefined : parseJsonBody(raw, ctx.get('Content-Type') || undefined);
+    } else if (definition.rawBody) {
+      rc.request.body = Buffer.alloc(0);
+    }
+    route.validateBody?.(rc.request.body);
+
+    let result: unknown;
+    try {
+      result = await definition.handler(rc);
+      if (result !== undefined) {
+        if (isRawBody(result)) ctx.body = result;
+        else {
+          ctx.type = 'application/json';
+          ctx.body = JSON.stringify(result);
+        }
+      }
+    } catch (err) {
+      if (err instanceof VigilError && (err instanceof HttpError || (err.status >= 400 && err.status < 500))) throw err;
+      if (route.plugin === CONTROL_PLANE_OWNER) throw err;
+      throw new PluginFailure(route.plugin, where, err);
+    }
+    if (!rc.statusSet) {
+      if (ctx.body === undefined || ctx.body === null) {
+        const status = definition.status ?? 204;
+        ctx.body = '';
+        ctx.status = status;
+      } else {
+        ctx.status = definition.status ?? 200;
+      }
+    }
+  };
+}
+
+/** Last middleware: nothing matched. 405 with Allow when the path exists for other methods, else 404. */
+export function unmatched(router: Router): Middleware {
+  return async (ctx: KoaContext) => {
+    if (routeOf(ctx)) return;
+    const match = router.match(ctx.path, ctx.method);
+    const allow = [...new Set(match.path.flatMap((layer) => layer.methods))];
+    if (allow.length > 0) {
+      if (ctx.method === 'OPTIONS') {
+        ctx.set('Allow', allow.join(', '));
+        ctx.body = '';
+        ctx.status = 204;
+        return;
+      }
+      throw new MethodNotAllowedError(ctx.method, ctx.path, allow);
+    }
+    throw notFound(ctx.method, ctx.path);
+  };
+}

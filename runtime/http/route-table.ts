@@ -1,0 +1,171 @@
+import type { AuthScheme, HttpMethod, RouteDefinition, WebSocketRoute } from '@vigil/plugin-sdk';
+import { controlPlaneError, HttpErrorCode } from './errors.js';
+import type { SchemaCompiler, Validator } from './schema-validation.js';
+
+/** Owner of the endpoints the control plane itself serves (health, metrics, the API listing). */
+export const CONTROL_PLANE_OWNER = 'control-plane';
+/** Scheme names with a fixed meaning, which plugins cannot register. */
+export const RESERVED_SCHEMES = new Set(['dashboard', 'none', 'dashboardCookie']);
+
+const METHODS: ReadonlySet<string> = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
+const PARAM = /:("[^"]+"|[A-Za-z_$][\w$]*)/g;
+const WILDCARD = /\*("[^"]+"|[A-Za-z_$][\w$]*)/g;
+
+export interface RegisteredRoute {
+  readonly plugin: string;
+  readonly definition: RouteDefinition;
+  readonly method: HttpMethod;
+  readonly path: string;
+  readonly auth: string;
+  readonly bodyLimit: number;
+  readonly validateQuery?: Validator;
+  readonly validateBody?: Validator;
+}
+
+export interface RegisteredScheme {
+  readonly plugin: string;
+  readonly name: string;
+  readonly scheme: AuthScheme;
+}
+
+export interface RegisteredSocket {
+  readonly plugin: string;
+  readonly definition: WebSocketRoute;
+  readonly auth: string;
+}
+
+/** What two paths that would match the same requests have in common: parameter names and a trailing slash erased. */
+export function routeShape(path: string): string {
+  const shape = path.replace(PARAM, ':').replace(WILDCARD, '*');
+  return shape.length > 1 && shape.endsWith('/') ? shape.slice(0, -1) : shape;
+}
+
+/** Names of the path parameters, in order: `/a/:id/*rest` → `['id', 'rest']`. */
+export function pathParamNames(path: string): string[] {
+  return [...path.matchAll(new RegExp(`${PARAM.source}|${WILDCARD.source}`, 'g'))]
+    .map((m) => (m[1] ?? m[2]).replace(/^"|"$/g, ''));
+}
+
+const describeOwner = (plugin: string): string => (plugin === CONTROL_PLANE_OWNER ? 'the control plane' : `plugin "${plugin}"`);
+
+/**
+ * Every route, auth scheme and websocket registered on the control plane, with the checks that make a bad
+ * registration fail at start-up: conflicts name both plugins, bad schemas name the route.
+ */
+export class RouteTable {
+  readonly routes: RegisteredRoute[] = [];
+  readonly schemes = new Map<string, RegisteredScheme>();
+  readonly sockets = new Map<string, RegisteredSocket>();
+  /** Bumped on every registration, so derived documents know when to rebuild. */
+  version = 0;
+  private readonly byShape = new Map<string, RegisteredRoute>();
+
+  constructor(
+    private readonly compiler: SchemaCompiler,
+    private readonly defaultBodyLimit: number,
+    private readonly mount: (route: RegisteredRoute) => void,
+  ) {}
+
+  addRoute(plugin: string, definition: RouteDefinition): RegisteredRoute {
+    const what = `${describeOwner(plugin)}: route ${String(definition?.method)} ${String(definition?.path)}`;
+    const invalid = (problem: string, cause?: unknown): Error =>
+      controlPlaneError(HttpErrorCode.ROUTE_INVALID, `${what}: ${problem}`, cause);
+    if (!definition || typeof definition !== 'object') throw invalid('the definition must be an object');
+    if (!METHODS.has(definition.method)) throw invalid(`method must be one of ${[...METHODS].join(', ')}`);
+    if (typeof definition.path !== 'string' || !definition.path.startsWith('/')) throw invalid('path must start with "/"');
+    if (typeof definition.summary !== 'string' || definition.summary.trim() === '') throw invalid('summary is required (one line for the API listing)');
+    if (typeof definition.handler !== 'function') throw invalid('handler must be a function');
+    const auth = definition.auth ?? 'dashboard';
+    if (typeof auth !== 'string' || auth === '') throw invalid('auth must be "dashboard", "none" or a registered scheme name');
+    const bodyLimit = definition.bodyLimit ?? this.defaultBodyLimit;
+    if (!Number.isInteger(bodyLimit) || bodyLimit < 0) throw invalid(`bodyLimit must be a whole number of bytes, got ${String(bodyLimit)}`);
+    if (definition.rawBody && definition.body) throw invalid('rawBody and body exclude each other: a raw body is not validated as JSON');
+
+    const key = `${definition.method} ${routeShape(definition.path)}`;
+    const existing = this.byShape.get(key);
+    if (existing) {
+      throw controlPlaneError(HttpErrorCode.ROUTE_CONFLICT,
+        `${what} conflicts with ${existing.method} ${existing.path} of ${describeOwner(existing.plugin)}; ` +
+        'two routes cannot answer the same method and path');
+    }
+    let validateQuery: Validator | undefined;
+    let validateBody: Validator | undefined;
+    try {
+      if (definition.query) validateQuery = this.compiler.query(definition.query);
+    } catch (err) {
+      throw invalid(`query schema does not compile: ${(err as Error).message}`, err);
+    }
+    try {
+      if (definition.body) validateBody = this.compiler.body(definition.body);
+    } catch (err) {
+      throw invalid(`body schema does not compile: ${(err as Error).message}`, err);
+    }
+    const route: RegisteredRoute = {
+      plugin, definition, method: definition.method, path: definition.path, auth, bodyLimit, validateQuery, validateBody,
+    };
+    try {
+      this.mount(route);
+    } catch (err) {
+      throw invalid(`path does not parse: ${(err as Error).message}`, err);
+    }
+    this.byShape.set(key, route);
+    this.routes.push(route);
+    this.version++;
+    return route;
+  }
+
+  addScheme(plugin: string, name: string, scheme: AuthScheme): void {
+    if (typeof name !== 'string' || !/^[A-Za-z][A-Za-z0-9_.-]*$/.test(name)) {
+      throw controlPlaneError(HttpErrorCode.AUTH_SCHEME_CONFLICT, `${describeOwner(plugin)}: auth scheme name ${JSON.stringify(name)} must start with a letter and use letters, digits, "_", "." or "-"`);
+    }
+    if (RESERVED_SCHEMES.has(name)) {
+      throw controlPlaneError(HttpErrorCode.AUTH_SCHEME_CONFLICT, `${describeOwner(plugin)}: auth scheme name "${name}" is reserved`);
+    }
+    const existing = this.schemes.get(name);
+    if (existing) {
+      throw controlPlaneError(HttpErrorCode.AUTH_SCHEME_CONFLICT,
+        `${describeOwner(plugin)}: auth scheme "${name}" is already registered by ${describeOwner(existing.plugin)}`);
+    }
+    if (!scheme || typeof scheme.authenticate !== 'function' || typeof scheme.openapi !== 'object' || scheme.openapi === null) {
+      throw controlPlaneError(HttpErrorCode.ROUTE_INVALID, `${describeOwner(plugin)}: auth scheme "${name}" needs authenticate() and an openapi object`);
+    }
+    this.schemes.set(name, { plugin, name, scheme });
+    this.version++;
+  }
+
+  addSocket(plugin: string, definition: WebSocketRoute): void {
+    const what = `${describeOwner(plugin)}: websocket ${String(definition?.path)}`;
+    if (!definition || typeof definition.path !== 'string' || !definition.path.startsWith('/')) {
+      throw controlPlaneError(HttpErrorCode.ROUTE_INVALID, `${what}: path must start with "/"`);
+    }
+    if (typeof definition.handler !== 'function') throw controlPlaneError(HttpErrorCode.ROUTE_INVALID, `${what}: handler must be a function`);
+    if (typeof definition.summary !== 'string' || definition.summary.trim() === '') {
+      throw controlPlaneError(HttpErrorCode.ROUTE_INVALID, `${what}: summary is required`);
+    }
+    const existing = this.sockets.get(definition.path);
+    if (existing) {
+      throw controlPlaneError(HttpErrorCode.ROUTE_CONFLICT,
+        `${what} conflicts with the websocket of ${describeOwner(existing.plugin)} on the same path`);
+    }
+    this.sockets.set(definition.path, { plugin, definition, auth: definition.auth ?? 'dashboard' });
+    this.version++;
+  }
+
+  /** Throws when a route or websocket names an auth scheme nobody registered. Run once registration is over. */
+  checkAuthReferences(): void {
+    const known = (auth: string): boolean => auth === 'dashboard' || auth === 'none' || this.schemes.has(auth);
+    for (const r of this.routes) {
+      if (!known(r.auth)) {
+        throw controlPlaneError(HttpErrorCode.AUTH_SCHEME_UNKNOWN,
+          `${describeOwner(r.plugin)}: route ${r.method} ${r.path} uses auth "${r.auth}", which no plugin registered; ` +
+          `known: dashboard, none${[...this.schemes.keys()].map((s) => `, ${s}`).join('')}`);
+      }
+    }
+    for (const s of this.sockets.values()) {
+      if (!known(s.auth)) {
+        throw controlPlaneError(HttpErrorCode.AUTH_SCHEME_UNKNOWN,
+          `${describeOwner(s.plugin)}: websocket ${s.definition.path} uses auth "${s.auth}", which no plugin registered`);
+      }
+    }
+  }
+}

@@ -1,0 +1,96 @@
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import type { JsonSchema } from '@vigil/plugin-sdk';
+import { HttpErrorCode, ValidationError } from './errors.js';
+
+// Formats without ajv-formats: the handful route schemas use, checked loosely (shape, not calendar arithmetic).
+const FORMATS: Record<string, RegExp> = {
+  'date-time': /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/,
+  date: /^\d{4}-\d{2}-\d{2}$/,
+  uuid: /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i,
+  email: /^[^\s@]+@[^\s@]+$/,
+  uri: /^[a-z][a-z0-9+.-]*:[^\s]*$/i,
+};
+
+function createAjv(coerce: boolean): Ajv2020 {
+  const ajv = new Ajv2020({
+    strict: false,
+    allErrors: false,
+    useDefaults: true,
+    coerceTypes: coerce ? 'array' : false,
+    logger: false,
+  });
+  for (const [name, pattern] of Object.entries(FORMATS)) ajv.addFormat(name, pattern);
+  return ajv;
+}
+
+
+/** `/rules/2/redact` → `rules[2].redact`, with `root` in front: `body.rules[2].redact`. */
+export function keyPath(root: string, pointer: string, extra?: string): string {
+  const parts = pointer === '' ? [] : pointer.slice(1).split('/').map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+  if (extra !== undefined) parts.push(extra);
+  let out = root;
+  for (const p of parts) {
+    if (/^\d+$/.test(p)) out += `[${p}]`;
+    else if (/^[A-Za-z_$][\w$-]*$/.test(p)) out += `.${p}`;
+    else out += `[${JSON.stringify(p)}]`;
+  }
+  return out;
+}
+
+function describe(root: string, error: ErrorObject): { path: string; message: string } {
+  const params = error.params as Record<string, unknown>;
+  if (error.keyword === 'additionalProperties') {
+    const path = keyPath(root, error.instancePath, String(params.additionalProperty));
+    return { path, message: `${path} is not allowed (unknown key)` };
+  }
+  if (error.keyword === 'required') {
+    const path = keyPath(root, error.instancePath, String(params.missingProperty));
+    return { path, message: `${path} is required` };
+  }
+  const path = keyPath(root, error.instancePath);
+  const allowed = error.keyword === 'enum' ? `: ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}` : '';
+  return { path, message: `${path} ${error.message ?? 'is invalid'}${allowed}` };
+}
+
+export type Validator = (value: unknown) => void;
+
+function validator(fn: ValidateFunction, root: string, code: string, what: string): Validator {
+  return (value) => {
+    if (fn(value)) return;
+    const { path, message } = describe(root, fn.errors![0]);
+    throw new ValidationError(code, `invalid ${what}: ${message}`, path);
+  };
+}
+
+/** The query schema as validated: an object whose unknown parameters are rejected unless it says otherwise. */
+export function querySchemaOf(schema: JsonSchema): JsonSchema {
+  return { ...schema, type: 'object', additionalProperties: schema.additionalProperties ?? false };
+}
+
+export interface SchemaCompiler {
+  /** The returned function throws a 400 naming the key path of the first error; an absent body is an error. */
+  body(schema: JsonSchema): Validator;
+  /** The returned function coerces the query object in place (numbers, booleans, arrays, defaults). */
+  query(schema: JsonSchema): Validator;
+}
+
+/** One per control plane, so schemas with the same `$id` in two servers of one process do not collide. */
+export function createSchemaCompiler(): SchemaCompiler {
+  const bodyAjv = createAjv(false);
+  // Query strings carry only strings: numbers and booleans are coerced, and a single value becomes a one-item array.
+  const queryAjv = createAjv(true);
+  return {
+    body(schema) {
+      const check = validator(bodyAjv.compile(schema), 'body', HttpErrorCode.INVALID_BODY, 'request body');
+      return (value) => {
+        if (value === undefined) {
+          throw new ValidationError(HttpErrorCode.INVALID_BODY, 'invalid request body: a JSON body is required', 'body');
+        }
+        check(value);
+      };
+    },
+    query(schema) {
+      return validator(queryAjv.compile(querySchemaOf(schema)), 'query', HttpErrorCode.INVALID_QUERY, 'query');
+    },
+  };
+}

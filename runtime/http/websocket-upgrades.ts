@@ -1,0 +1,162 @@
+import { STATUS_CODES, type IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer, type WebSocket } from 'ws';
+import { VigilError, type Counter, type Gauge, type Logger } from '@vigil/plugin-sdk';
+import type { Authenticator } from './authentication.js';
+import { HttpErrorCode, LockedOutError, PluginFailure, UnauthorizedError } from './errors.js';
+import { UpgradeRouteContext } from './route-context.js';
+import type { RouteTable } from './route-table.js';
+
+export interface WebSocketGatewayOptions {
+  table: RouteTable;
+  authenticator: Authenticator;
+  protocol: 'http' | 'https';
+  /** The control plane's base URL once it listens. */
+  ownUrl(): string;
+  /** Largest message accepted, in bytes. */
+  maxPayload: number;
+  log: Logger;
+  onPluginError(plugin: string, err: unknown): void;
+  /** `vigil_control_plane_open_websockets{route}` */
+  open: Gauge;
+  /** `vigil_control_plane_websocket_upgrades_total{route,status}` */
+  upgrades: Counter;
+}
+
+function originOf(text: string): string | undefined {
+  try {
+    const origin = new URL(text).origin;
+    return origin === 'null' ? undefined : origin;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Answers an upgrade request with an HTTP error and closes the socket: nothing was upgraded. */
+function refuse(socket: Duplex, status: number, code: string, message: string, headers: Record<string, string> = {}): void {
+  const body = JSON.stringify({ error: { code, message } });
+  const extra = Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('');
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+    `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n${extra}\r\n${body}`,
+  );
+}
+
+/**
+ * Websocket endpoints on the control plane's server ('upgrade' event, `ws` in noServer mode). An upgrade is
+ * authenticated like a route and must carry an Origin equal to the control plane's own: a page on another site
+ * cannot open a socket with the user's cookie.
+ */
+export class WebSocketGateway {
+  private readonly wss: WebSocketServer;
+  private readonly sockets = new Set<WebSocket>();
+  private closing = false;
+
+  constructor(private readonly options: WebSocketGatewayOptions) {
+    this.wss = new WebSocketServer({ noServer: true, maxPayload: options.maxPayload });
+  }
+
+  /** The server's 'upgrade' listener. */
+  readonly onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
+    socket.on('error', () => { /* the client went away; nothing to answer */ });
+    this.upgrade(req, socket, head).catch((err) => {
+      this.options.log.error('websocket upgrade failed', { err: err as Error, path: req.url });
+      if (socket.writable) refuse(socket, 500, HttpErrorCode.INTERNAL, 'internal error');
+    });
+  };
+
+  private allowedOrigins(req: IncomingMessage): Set<string> {
+    const allowed = new Set<string>();
+    const own = originOf(this.options.ownUrl());
+    if (own) allowed.add(own);
+    // Also the origin the browser used to reach us (a host name, or a wildcard bind reached over the LAN).
+    if (req.headers.host) {
+      const viaHost = originOf(`${this.options.protocol}://${req.headers.host}`);
+      if (viaHost) allowed.add(viaHost);
+    }
+    return allowed;
+  }
+
+  private async upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://control-plane.invalid');
+    const registered = this.options.table.sockets.get(url.pathname);
+    const count = (status: number): void => this.options.upgrades.labels(registered?.definition.path ?? 'unmatched', String(status)).inc();
+    if (!registered) {
+      count(404);
+      return refuse(socket, 404, HttpErrorCode.NOT_FOUND, `no websocket at ${url.pathname}`);
+    }
+    if (this.closing) {
+      count(503);
+      return refuse(socket, 503, HttpErrorCode.UNAVAILABLE, 'the control plane is shutting down');
+    }
+    const ctx = new UpgradeRouteContext(req, url);
+    const authenticator = this.options.authenticator;
+    if (registered.auth !== 'none') {
+      try {
+        authenticator.assertNotLocked(ctx.ip);
+      } catch (err) {
+        count(429);
+        const seconds = (err as LockedOutError).retryAfterSeconds;
+        return refuse(socket, 429, HttpErrorCode.LOCKED_OUT, (err as Error).message, { 'Retry-After': String(seconds) });
+      }
+    }
+    const origin = typeof req.headers.origin === 'string' ? originOf(req.headers.origin) : undefined;
+    if (!origin || !this.allowedOrigins(req).has(origin)) {
+      count(403);
+      return refuse(socket, 403, HttpErrorCode.FORBIDDEN_ORIGIN,
+        `websocket upgrades need an Origin header equal to the control plane's own origin${req.headers.origin ? `, not ${JSON.stringify(req.headers.origin)}` : ''}`);
+    }
+    let principal;
+    try {
+      principal = await authenticator.authenticate(registered.auth, ctx);
+    } catch (err) {
+      if (err instanceof PluginFailure) {
+        this.options.onPluginError(err.plugin, err.cause);
+        count(500);
+        return refuse(socket, 500, HttpErrorCode.INTERNAL, 'internal error');
+      }
+      if (err instanceof VigilError && err.status >= 400 && err.status < 500) {
+        count(err.status);
+        const headers: Record<string, string> = {};
+        if (err instanceof LockedOutError) headers['Retry-After'] = String(err.retryAfterSeconds);
+        if (err instanceof UnauthorizedError) headers['WWW-Authenticate'] = 'Bearer realm="vigil"';
+        return refuse(socket, err.status, err.code, err.message, headers);
+      }
+      throw err;
+    }
+    this.wss.handleUpgrade(req, socket, head, (ws) => {
+      count(101);
+      const route = registered.definition.path;
+      this.sockets.add(ws);
+      this.options.open.labels(route).inc();
+      ws.on('error', (err) => this.options.log.debug('websocket error', { plugin: registered.plugin, path: route, err }));
+      ws.on('close', () => {
+        this.sockets.delete(ws);
+        this.options.open.labels(route).dec();
+      });
+      try {
+        registered.definition.handler(ws, req, principal);
+      } catch (err) {
+        this.options.onPluginError(registered.plugin, err);
+        ws.close(1011, 'internal error');
+      }
+    });
+  }
+
+  /** Refuses new upgrades, closes open sockets with 1001 (going away), and terminates those still open after `timeoutMs`. */
+  async close(timeoutMs: number): Promise<void> {
+    this.closing = true;
+    if (this.sockets.size > 0) {
+      const closed = Promise.all([...this.sockets].map((ws) => new Promise<void>((resolve) => {
+        ws.once('close', () => resolve());
+        ws.close(1001, 'server shutting down');
+      })));
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<void>((resolve) => { timer = setTimeout(resolve, timeoutMs); timer.unref(); });
+      await Promise.race([closed, timeout]);
+      clearTimeout(timer);
+      for (const ws of this.sockets) ws.terminate();
+    }
+    await new Promise<void>((resolve) => this.wss.close(() => resolve()));
+  }
+}
