@@ -154,6 +154,8 @@ export class IsolateSlot {
       } catch (err) {
         const c = classifyIsolateError(err, fn.source, phase, { timeoutMs: task.timeoutMs, memoryLimitMb: this.memoryLimitMb });
         const retire = isolate.isDisposed && this.isolate === isolate ? c.reason : undefined;
+        // The process will be replaced; until then a task already on its way still finds a working isolate here.
+        if (retire) this.boot();
         return fail({ ok: false, reason: c.reason, message: c.message, ...(c.stack ? { stack: c.stack } : {}), durationMs: 0 }, retire);
       }
     } catch (err) {
