@@ -1,0 +1,177 @@
+// `vigil policy build` and `vigil policy test`. The CLI dispatches on one word, so both live under the `policy`
+// command (createPolicyCommand); policyBuildCommand and policyTestCommand are the two halves.
+import { stat } from 'node:fs/promises';
+import { relative, resolve, isAbsolute } from 'node:path';
+import type { CommandArgs, CommandDefinition, CommandIo } from '@vigil/plugin-sdk';
+import { buildPolicy } from './build-policy.js';
+import { WasmBuildError, WasmModuleError } from './errors.js';
+import { DEFAULT_MAX_MEMORY_PAGES } from './sandbox.js';
+import { createWasmPolicy } from '../../policies/wasm-policy.js';
+import type { PolicyView } from '../../policies/wasm-view.js';
+import type { WasmDecision } from '../../policies/wasm-decision.js';
+
+const BUILD_USAGE = 'vigil policy build FILE.ts [-o OUT.wasm] [-max-memory-pages N]';
+const TEST_USAGE = 'vigil policy test -config policy.yaml -wasm POLICY.wasm CASES.yaml [MORE_CASES.yaml …]';
+
+/** The WASM policy as `vigil policy test` hands it to the case runner: views in, one decision per view out. */
+export type DecideViews = (views: PolicyView[]) => Promise<WasmDecision[]>;
+
+export interface PolicyCaseInput {
+  /** Absolute path of the policy file (service + rules). */
+  config: string;
+  /** Absolute paths of the `vigil test` cases files. */
+  cases: string[];
+  io: CommandIo;
+}
+
+/**
+ * INTEGRATION POINT (`vigil policy test`): runs the `vigil test` cases against the policy file exactly as `vigil
+ * test` does, except that each case's YAML decision is first narrowed by the WASM policy. Per case:
+ *
+ *     const { exchange, decision } = caseExchange(testCase, policy, id);          // plugins/redaction
+ *     const [wasm] = await decide([exchangeView(exchange, decision)]);              // policies/wasm-apply.ts
+ *     const narrowed = narrow(decision, exchange.labels, wasm);                     // policies/wasm-narrow.ts
+ *     const record = governExchange({ ...exchange, labels: narrowed.labels }, narrowed.decision, …);
+ *
+ * `decide` rejects with a WasmCallError when the guest fails; report that case as failed with the error's message.
+ * Resolves with the exit code (0 all passed, 1 a case failed, 2 bad input), like `vigil test`.
+ */
+export type PolicyCaseRunner = (input: PolicyCaseInput, decide: DecideViews) => Promise<number>;
+
+function display(file: string, cwd: string): string {
+  const rel = relative(cwd, file);
+  return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel) ? rel : file;
+}
+
+function pagesFlag(args: CommandArgs, io: CommandIo, command: string): number | undefined | null {
+  const raw = args.flags['max-memory-pages'];
+  if (raw === undefined) return undefined;
+  const pages = Number(raw);
+  if (typeof raw !== 'string' || !Number.isInteger(pages) || pages < 1 || pages > 65_536) {
+    io.err(`vigil policy ${command}: -max-memory-pages takes a whole number of 64 KiB pages from 1 to 65536, got ${String(raw)}\n`);
+    return null;
+  }
+  return pages;
+}
+
+const pagesSpec = {
+  type: 'string' as const,
+  summary: `guest memory cap in 64 KiB pages (default ${DEFAULT_MAX_MEMORY_PAGES}, i.e. 16 MiB)`,
+};
+
+/** `policy build`: compiles an AssemblyScript policy with asc (memory capped) and checks it against the ABI. */
+export const policyBuildCommand: CommandDefinition = {
+  name: 'policy build',
+  summary: 'Compile an AssemblyScript policy to a WASM module for a rule\'s `wasm:` key',
+  usage: BUILD_USAGE,
+  flags: {
+    o: { type: 'string', summary: 'output file (default: FILE.wasm next to FILE.ts)' },
+    out: { type: 'string', summary: 'same as -o' },
+    'max-memory-pages': pagesSpec,
+  },
+  async run(args, io) {
+    if (args.positionals.length !== 1) {
+      io.err(`vigil policy build: name one policy source file\n\nUsage: ${BUILD_USAGE}\n`);
+      return 2;
+    }
+    const pages = pagesFlag(args, io, 'build');
+    if (pages === null) return 2;
+    const out = args.flags.o ?? args.flags.out;
+    const source = resolve(io.cwd, args.positionals[0]);
+    try {
+      const file = await buildPolicy(source, {
+        outFile: typeof out === 'string' ? resolve(io.cwd, out) : undefined,
+        maxMemoryPages: pages,
+      });
+      const { size } = await stat(file);
+      io.out(`built ${display(file, io.cwd)} (${size} bytes, memory capped at ${pages ?? DEFAULT_MAX_MEMORY_PAGES} pages)\n`);
+      return 0;
+    } catch (err) {
+      if (!(err instanceof WasmBuildError)) throw err;
+      io.err(`vigil policy build: ${err.message.split(source).join(display(source, io.cwd))}\n`);
+      return 1;
+    }
+  },
+};
+
+/** `policy test`, given the case runner that the integrator wires in (see PolicyCaseRunner). */
+export function createPolicyTestCommand(runCases?: PolicyCaseRunner): CommandDefinition {
+  return {
+    name: 'policy test',
+    summary: 'Run `vigil test` cases with a WASM policy applied on top of the YAML policy (offline)',
+    usage: TEST_USAGE,
+    flags: {
+      config: { type: 'string', summary: 'the policy file (service + rules)' },
+      wasm: { type: 'string', summary: 'the WASM policy module (built with `vigil policy build`)' },
+      'max-memory-pages': pagesSpec,
+      'timeout-ms': { type: 'string', summary: 'wall-clock limit per guest call (default 1000 here)' },
+    },
+    async run(args, io) {
+      const config = args.flags.config;
+      const wasm = args.flags.wasm;
+      if (typeof config !== 'string' || typeof wasm !== 'string' || args.positionals.length === 0) {
+        const missing = typeof config !== 'string' ? '-config FILE is required'
+          : typeof wasm !== 'string' ? '-wasm FILE is required' : 'name at least one cases file';
+        io.err(`vigil policy test: ${missing}\n\nUsage: ${TEST_USAGE}\n`);
+        return 2;
+      }
+      const pages = pagesFlag(args, io, 'test');
+      if (pages === null) return 2;
+      const timeout = args.flags['timeout-ms'] === undefined ? 1000 : Number(args.flags['timeout-ms']);
+      if (!(timeout > 0)) {
+        io.err(`vigil policy test: -timeout-ms takes a positive number of milliseconds, got ${String(args.flags['timeout-ms'])}\n`);
+        return 2;
+      }
+      if (!runCases) {
+        io.err('vigil policy test: this build has no `vigil test` case runner connected\n');
+        return 2;
+      }
+      let policy;
+      try {
+        // Offline and one case at a time: a generous limit, so a slow machine does not fail a correct policy.
+        policy = await createWasmPolicy({ module: resolve(io.cwd, wasm), maxMemoryPages: pages, callTimeoutMs: timeout });
+      } catch (err) {
+        if (!(err instanceof WasmModuleError)) throw err;
+        io.err(`vigil policy test: ${err.message}\n`);
+        return 2;
+      }
+      try {
+        return await runCases(
+          { config: resolve(io.cwd, config), cases: args.positionals.map((f) => resolve(io.cwd, f)), io },
+          (views) => policy.decide(views),
+        );
+      } finally {
+        await policy.close();
+      }
+    },
+  };
+}
+
+/** The policy test command with no runner connected yet (it explains so and exits 2). */
+export const policyTestCommand: CommandDefinition = createPolicyTestCommand();
+
+/** `vigil policy build|test …`: the one-word command the CLI dispatches, routing to the two halves. */
+export function createPolicyCommand(runCases?: PolicyCaseRunner): CommandDefinition {
+  const sub: Record<string, CommandDefinition> = { build: policyBuildCommand, test: createPolicyTestCommand(runCases) };
+  return {
+    name: 'policy',
+    summary: 'WASM governance policies: `policy build FILE.ts`, `policy test -config … -wasm … CASES.yaml`',
+    usage: `${BUILD_USAGE}\n       ${TEST_USAGE}`,
+    flags: { ...policyBuildCommand.flags, ...sub.test.flags },
+    async run(args, io) {
+      const [which, ...rest] = args.positionals;
+      const command = which === undefined ? undefined : sub[which];
+      if (!command) {
+        io.err(`vigil policy: ${which === undefined ? 'name a subcommand' : `unknown subcommand "${which}"`} (build or test)\n\nUsage: ${BUILD_USAGE}\n       ${TEST_USAGE}\n`);
+        return 2;
+      }
+      const allowed = new Set(Object.keys(command.flags ?? {}));
+      const stray = Object.keys(args.flags).find((f) => !allowed.has(f));
+      if (stray) {
+        io.err(`vigil policy ${which}: unknown flag -${stray}\n\nUsage: ${command.usage}\n`);
+        return 2;
+      }
+      return command.run({ flags: args.flags, positionals: rest }, io);
+    },
+  };
+}
