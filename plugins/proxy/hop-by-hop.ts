@@ -14,11 +14,18 @@ export function isHopByHop(lowerName: string): boolean {
   return HOP_BY_HOP.has(lowerName);
 }
 
-/** Adds the field names a Connection header value lists (`close, X-Debug`), lower-cased, to `into`. */
-export function addConnectionOptions(value: string, into: Set<string>): Set<string> {
+/**
+ * Adds the field names a Connection header value lists (`close, X-Debug`), lower-cased, to `into` (created when
+ * needed). Returns `into` unchanged when the value lists none, as the usual `keep-alive` or `close` does.
+ */
+export function addConnectionOptions(value: string, into: Set<string> | undefined): Set<string> | undefined {
+  if (value.length <= 10) {
+    const v = value.toLowerCase();
+    if (v === 'keep-alive' || v === 'close') return into;
+  }
   for (const token of value.split(',')) {
     const name = token.trim().toLowerCase();
-    if (name !== '' && name !== 'close' && name !== 'keep-alive' && !NEVER_DROPPED_BY_CONNECTION.has(name)) into.add(name);
+    if (name !== '' && name !== 'close' && name !== 'keep-alive' && !NEVER_DROPPED_BY_CONNECTION.has(name)) (into ??= new Set()).add(name);
   }
   return into;
 }

@@ -52,7 +52,7 @@ export function upstreamRequestHead(raw: readonly string[], options: ForwardingO
     const value = raw[i + 1];
     const lower = name.toLowerCase();
     if (isHopByHop(lower)) {
-      if (lower === 'connection') listed = addConnectionOptions(value, listed ?? new Set());
+      if (lower === 'connection') listed = addConnectionOptions(value, listed);
       else if (lower === 'transfer-encoding') chunked = true;
       continue;
     }

@@ -24,7 +24,7 @@ export function downstreamResponseHead(raw: readonly (Buffer | string)[]): Downs
     const value = typeof v === 'string' ? v : v.toString('latin1');
     const lower = name.toLowerCase();
     if (isHopByHop(lower)) {
-      if (lower === 'connection') options = addConnectionOptions(value, options ?? new Set());
+      if (lower === 'connection') options = addConnectionOptions(value, options);
       continue;
     }
     if (lower === 'content-length') contentLength = Number(value);
