@@ -10,10 +10,11 @@ export const captureConfigSchema: JsonSchema = {
     max_body_bytes: { type: ['string', 'integer'], format: 'byte-size', default: '1mb', description: 'Bytes of each body copied for capture; longer bodies are marked truncated.' },
     queue: { type: 'integer', minimum: 1, default: 10000, description: 'Exchanges waiting for a worker before new ones are dropped (and counted).' },
     batch: { type: 'integer', minimum: 1, maximum: 10000, default: 256, description: 'Exchanges per worker task.' },
-    workers: { type: 'integer', minimum: 1, maximum: 64, default: 1, description: 'Governance worker threads.' },
+    workers: { type: 'integer', minimum: 1, maximum: 64, default: 2, description: 'Governance worker threads (piscina); more than one lets batches be governed while others are stored.' },
     retention: { ...duration, default: '7d', description: 'Records older than this are deleted.' },
+    retention_interval: { ...duration, default: '10m', description: 'How often expired records and rollups are deleted.' },
     rollup_retention: { ...duration, default: '90d', description: 'Per-minute usage and latency rollups older than this are deleted.' },
-    tenant_label: { type: 'string', minLength: 1, default: 'tenant', description: 'The label that names the tenant for usage and billing.' },
+    tenant_label: { type: 'string', pattern: '^[a-zA-Z_][a-zA-Z0-9_]*$', default: 'tenant', description: 'The label that names the tenant for usage and billing.' },
     pricing: {
       type: 'object',
       default: {},

@@ -1,14 +1,19 @@
-import { definePlugin, parseByteSize, parseDuration } from '@vigil/plugin-sdk';
+import { definePlugin, parseByteSize, parseDuration, type WorkerPool } from '@vigil/plugin-sdk';
+import { compilePolicy } from '../../policies/compile.js';
 import type { PolicyConfig } from '../../policies/schema.js';
-import type { GovernedRecord, GovernTask, RawExchange } from '../redaction/types.js';
+import type { GovernedRecord, RawExchange } from '../redaction/types.js';
 import { captureConfigSchema } from './config-schema.js';
+import { captureConfigError } from './errors.js';
 import { captureMigrations } from './migrations.js';
-import { RecordWriter, primaryRoute } from './record-writer.js';
+import { RecordWriter, ROLLUP } from './record-writer.js';
+import { deleteExpired } from './retention.js';
 import { registerRecordRoutes } from './routes/records.js';
 import { registerOverviewRoute } from './routes/overview.js';
 import { registerUsageRoutes } from './routes/usage.js';
-import type { CaptureConfig } from './types.js';
-import './types.js';
+import type { CaptureConfig, StoredRows, StoreRowsTask, StoreRowsWorkerData } from './types.js';
+
+/** Longest an exchange waits for its batch to fill: short enough that the inspector feels live. */
+const MAX_BATCH_DELAY_MS = 20;
 
 /**
  * The telemetry lane: raw exchanges from the bus go in batches to governance workers; the governed records are
@@ -23,40 +28,78 @@ export default definePlugin<CaptureConfig>({
   provides: ['capture'],
   async setup(ctx, config) {
     const maxBodyBytes = parseByteSize(config.max_body_bytes);
+    const limits = { recordsMs: parseDuration(config.retention), rollupsMs: parseDuration(config.rollup_retention) };
+    const sweepMs = parseDuration(config.retention_interval);
+    if (sweepMs < 1) throw captureConfigError(`capture.retention_interval must be at least 1ms; got ${JSON.stringify(config.retention_interval)}`);
     let policy: PolicyConfig = { rules: [] };
-    ctx.services.provide('capture', { maxBodyBytes, usePolicy: (p) => { policy = { rules: p.rules ?? [] }; } });
+    ctx.services.provide('capture', {
+      maxBodyBytes,
+      usePolicy(p) {
+        // Compiled here once so a bad policy fails its caller's setup, not every worker batch later.
+        const next = { rules: p.rules ?? [] };
+        compilePolicy(next);
+        policy = next;
+      },
+    });
 
     await ctx.store.migrate(captureMigrations);
-    const writer = new RecordWriter(ctx.store, config.tenant_label);
-    const records = ctx.metrics.counter('vigil_capture_records_total', { help: 'Governed records, by outcome.', labelNames: ['outcome'] });
-    const stored = records.labels('stored');
-    const failed = records.labels('store_failed');
+    const writer = new RecordWriter(ctx.store);
+    const outcomes = ctx.metrics.counter('vigil_capture_records_total', {
+      help: 'Exchanges through the telemetry lane, by outcome: stored, store_failed, govern_failed (refused by governance), or dropped (lane full).',
+      labelNames: ['outcome'],
+    });
+    const stored = outcomes.labels('stored');
+    const failed = outcomes.labels('store_failed');
+    const dropped = outcomes.labels('dropped');
+    const refused = outcomes.labels('govern_failed');
     const tokens = ctx.metrics.counter('vigil_tokens_total', { help: 'Tokens metered from governed records (meter.tokens).', labelNames: ['route', 'tenant'] });
 
     const redaction = ctx.services.get('redaction');
-    const pool = ctx.workers.pool<GovernTask, GovernedRecord[]>({
-      filename: redaction.workerModule, name: 'capture', minThreads: 1, maxThreads: config.workers, maxQueue: Math.max(4, config.workers * 4),
+    const workerData: StoreRowsWorkerData = { governModule: redaction.workerModule.href, tenantLabel: config.tenant_label };
+    // Every batch the batcher may hold in flight fits the pool's queue (a batch holds at least one of the `queue`
+    // pending exchanges), so the batcher's bound is the only place exchanges are refused, one by one and counted;
+    // piscina never rejects a task and loses a whole batch.
+    const pool = ctx.workers.pool<StoreRowsTask, StoredRows>({
+      filename: new URL('./store-rows-worker.js', import.meta.url),
+      name: 'capture',
+      minThreads: 1,
+      maxThreads: config.workers,
+      maxQueue: config.queue,
+      workerData,
     });
-    // The batcher's task is `GovernTask`, built from each batch of exchanges with the current policy.
-    const governPool = {
-      ...pool,
-      run: (exchanges: RawExchange[]) => pool.run({ policy, exchanges }),
+    // The batcher's task is a batch of exchanges; the pool's is the batch with the policy current when it is sent.
+    const governPool: WorkerPool<RawExchange[], StoredRows> & { name: string } = {
+      name: 'capture',
+      run: (exchanges) => pool.run({ policy, exchanges }),
+      get threads() { return pool.threads; },
+      get queued() { return pool.queued; },
+      destroy: () => pool.destroy(),
     };
-    const batcher = ctx.workers.batcher<RawExchange, GovernedRecord[]>(governPool as never, {
+    const batcher = ctx.workers.batcher<RawExchange, StoredRows>(governPool, {
       maxBatch: config.batch,
-      maxDelayMs: 20,
+      maxDelayMs: MAX_BATCH_DELAY_MS,
       maxPending: config.queue,
-      onResult: async (out) => {
-        try {
-          await writer.write(out);
-          stored.inc(out.length);
-        } catch (err) {
-          failed.inc(out.length);
-          ctx.log.error('storing governed records failed', { records: out.length, error: err });
+      onResult: async (batch) => {
+        const { rows, rollups } = batch;
+        if (batch.failed > 0) {
+          refused.inc(batch.failed);
+          ctx.log.error('governance refused exchanges; they are not stored', { exchanges: batch.failed, error: batch.firstError });
         }
-        for (const r of out) {
-          if (r.tokens) tokens.labels(primaryRoute(r), r.labels[config.tenant_label] ?? '').inc(r.tokens);
-          ctx.bus.publish('gateway.record', r);
+        try {
+          await writer.write(batch);
+          stored.inc(rows.length);
+        } catch (err) {
+          failed.inc(rows.length);
+          ctx.log.error('storing governed records failed', { records: rows.length, error: err });
+        }
+        for (const r of rollups) {
+          const n = r[ROLLUP.tokens] as number;
+          if (n > 0) tokens.labels(r[ROLLUP.route] as string, r[ROLLUP.tenant] as string).inc(n);
+        }
+        // Exporters get the records even when the store failed: they are governed, and may be the only copy.
+        // Parsed only when someone listens; the rows carry each record as JSON.
+        if (ctx.bus.hasSubscribers('gateway.record')) {
+          for (const row of rows) ctx.bus.publish('gateway.record', JSON.parse(row[row.length - 1] as string) as GovernedRecord);
         }
       },
     });
@@ -65,21 +108,21 @@ export default definePlugin<CaptureConfig>({
     registerOverviewRoute(ctx.http, ctx.store);
     registerUsageRoutes(ctx.http, ctx.store, config);
 
-    const retentionMs = parseDuration(config.retention);
-    const rollupRetentionMs = parseDuration(config.rollup_retention);
     let unsubscribe: (() => Promise<void>) | undefined;
     return {
       start() {
-        // Exchanges are already bounded copies; a full batcher drops (vigil_workers_dropped_total{pool="capture"}).
-        unsubscribe = ctx.bus.subscribe('gateway.exchange', (batch) => { for (const e of batch) batcher.push(e); }, { queue: config.queue });
-        ctx.jobs.every('retention', 10 * 60_000, async () => {
-          const now = Date.now();
-          await ctx.store.run(`DELETE FROM ${ctx.store.table('records')} WHERE time < ?`, [now - retentionMs]);
-          await ctx.store.run(`DELETE FROM ${ctx.store.table('rollups')} WHERE bucket < ?`, [now - rollupRetentionMs]);
+        unsubscribe = ctx.bus.subscribe('gateway.exchange', (batch) => {
+          for (const e of batch) if (!batcher.push(e)) dropped.inc();
+        }, { queue: config.queue });
+        ctx.jobs.every('retention', sweepMs, async () => {
+          const deleted = await deleteExpired(ctx.store, { now: Date.now(), ...limits });
+          if (deleted.records || deleted.rollups) ctx.log.debug('retention deleted expired rows', deleted);
         }, { immediate: true });
       },
       async stop() {
-        await unsubscribe?.();
+        const off = unsubscribe;
+        unsubscribe = undefined;
+        await off?.();
         await batcher.flush();
       },
     };

@@ -3,7 +3,11 @@ import { BUCKET_COLUMNS } from './latency-buckets.js';
 
 const buckets = BUCKET_COLUMNS.map((c) => `${c} BIGINT NOT NULL DEFAULT 0`).join(', ');
 
-/** Records keep the governed JSON plus the columns filters and indexes need; rollups feed overview and usage. */
+/**
+ * Records keep the governed JSON plus only the columns the list filters and indexes need: every column and index
+ * is paid on each insert, the hot path (`labels` stays separate so a label filter never parses a record's bodies).
+ * Rollups, one row per minute, route, method, status class and tenant, feed overview and usage.
+ */
 export const captureMigrations: Migration[] = [
   {
     version: 1,
@@ -11,24 +15,20 @@ export const captureMigrations: Migration[] = [
     up: {
       sqlite: `
         CREATE TABLE capture_records (
-          id TEXT PRIMARY KEY, time INTEGER NOT NULL, method TEXT NOT NULL, path TEXT NOT NULL,
-          route TEXT NOT NULL, primary_route TEXT NOT NULL, status INTEGER NOT NULL, duration_ms REAL NOT NULL,
-          tenant TEXT NOT NULL, tokens INTEGER, labels TEXT NOT NULL, record TEXT NOT NULL);
+          id TEXT PRIMARY KEY, time INTEGER NOT NULL, route TEXT NOT NULL, primary_route TEXT NOT NULL,
+          status INTEGER NOT NULL, labels TEXT NOT NULL, record TEXT NOT NULL);
         CREATE INDEX capture_records_time ON capture_records (time);
         CREATE INDEX capture_records_route_time ON capture_records (primary_route, time);
-        CREATE INDEX capture_records_status_time ON capture_records (status, time);
         CREATE TABLE capture_rollups (
           bucket INTEGER NOT NULL, route TEXT NOT NULL, method TEXT NOT NULL, status_class TEXT NOT NULL, tenant TEXT NOT NULL,
           requests INTEGER NOT NULL, errors INTEGER NOT NULL, tokens INTEGER NOT NULL, duration_sum REAL NOT NULL, ${buckets},
           PRIMARY KEY (bucket, route, method, status_class, tenant));`,
       postgres: `
         CREATE TABLE capture_records (
-          id TEXT PRIMARY KEY, time BIGINT NOT NULL, method TEXT NOT NULL, path TEXT NOT NULL,
-          route TEXT NOT NULL, primary_route TEXT NOT NULL, status INTEGER NOT NULL, duration_ms DOUBLE PRECISION NOT NULL,
-          tenant TEXT NOT NULL, tokens BIGINT, labels TEXT NOT NULL, record TEXT NOT NULL);
+          id TEXT PRIMARY KEY, time BIGINT NOT NULL, route TEXT NOT NULL, primary_route TEXT NOT NULL,
+          status INTEGER NOT NULL, labels TEXT NOT NULL, record TEXT NOT NULL);
         CREATE INDEX capture_records_time ON capture_records (time);
         CREATE INDEX capture_records_route_time ON capture_records (primary_route, time);
-        CREATE INDEX capture_records_status_time ON capture_records (status, time);
         CREATE TABLE capture_rollups (
           bucket BIGINT NOT NULL, route TEXT NOT NULL, method TEXT NOT NULL, status_class TEXT NOT NULL, tenant TEXT NOT NULL,
           requests BIGINT NOT NULL, errors BIGINT NOT NULL, tokens BIGINT NOT NULL, duration_sum DOUBLE PRECISION NOT NULL, ${buckets},

@@ -1,50 +1,87 @@
 import type { SqlValue, Store } from '@vigil/plugin-sdk';
 import type { GovernedRecord } from '../redaction/types.js';
 import { BUCKET_COLUMNS, bucketIndex } from './latency-buckets.js';
+import type { StoredRows } from './types.js';
 
-const RECORD_COLUMNS = ['id', 'time', 'method', 'path', 'route', 'primary_route', 'status', 'duration_ms', 'tenant', 'tokens', 'labels', 'record'];
+export const RECORD_COLUMNS = ['id', 'time', 'route', 'primary_route', 'status', 'labels', 'record'];
 const ROLLUP_KEY = ['bucket', 'route', 'method', 'status_class', 'tenant'];
 const ROLLUP_SUMS = ['requests', 'errors', 'tokens', 'duration_sum', ...BUCKET_COLUMNS];
+export const ROLLUP_COLUMNS = [...ROLLUP_KEY, ...ROLLUP_SUMS];
+/** Positions in a rollup row that the main thread reads back for `vigil_tokens_total`. */
+export const ROLLUP = { route: 1, tenant: 4, tokens: 7 } as const;
 const MINUTE = 60_000;
+/**
+ * Tokens counted for one record at most: 2^40 (about 10^12). Columns are 64-bit integers on PostgreSQL, so a
+ * metered value of 1e300 would fail the whole batch's insert, and sums over many records must still fit.
+ */
+export const MAX_TOKENS_PER_RECORD = 2 ** 40;
 
 /** The rule glob a record is filed under: the last matching rule's, like the traffic lane's metrics. */
 export const primaryRoute = (r: GovernedRecord): string => r.route[r.route.length - 1] ?? 'unmatched';
 export const statusClass = (status: number): string => (status >= 100 && status < 600 ? `${Math.floor(status / 100)}xx` : 'error');
-const isError = (status: number) => status === 0 || status >= 500;
+/** An exchange the upstream never answered (status 0) counts as an error, like a 5xx. */
+export const isErrorStatus = (status: number): boolean => status === 0 || status >= 500;
 
-/** Writes governed records and folds them into per-minute rollups (one upsert per distinct key per batch). */
+/** A label's value, or '' without it. Own properties only: a label named `constructor` must not read the prototype. */
+export const labelValue = (r: GovernedRecord, name: string): string =>
+  Object.prototype.hasOwnProperty.call(r.labels, name) ? String(r.labels[name]) : '';
+
+/** Tokens as whole numbers that fit the integer columns (the meter reads any non-negative JSON number). */
+export function meteredTokens(r: GovernedRecord): number | null {
+  const t = r.tokens;
+  if (typeof t !== 'number' || !Number.isFinite(t) || t < 0) return null;
+  return Math.min(Math.round(t), MAX_TOKENS_PER_RECORD);
+}
+
+/** Milliseconds, finite and not negative: a NaN would break the NOT NULL column and fail the whole batch. */
+const durationOf = (r: GovernedRecord): number => (Number.isFinite(r.duration_ms) && r.duration_ms > 0 ? r.duration_ms : 0);
+
+/** The `capture_records` row of a record, in `RECORD_COLUMNS` order; the record's JSON is the last value. */
+export function recordRow(r: GovernedRecord): SqlValue[] {
+  return [r.id, Math.floor(r.time), JSON.stringify(r.route), primaryRoute(r), r.status, JSON.stringify(r.labels), JSON.stringify(r)];
+}
+
+/**
+ * Inserts a batch's record rows and adds its rollup rows to the stored minutes (one upsert per distinct key per
+ * batch). Rows come from `recordRow` and `foldRollups`, built in the capture pool's threads.
+ */
 export class RecordWriter {
   private readonly upsert: string;
+  private readonly records: string;
+  private readonly rollups: string;
 
-  constructor(private readonly store: Store, private readonly tenantLabel: string) {
-    this.upsert = `ON CONFLICT (${ROLLUP_KEY.join(', ')}) DO UPDATE SET ${ROLLUP_SUMS.map((c) => `${c} = ${store.table('rollups')}.${c} + excluded.${c}`).join(', ')}`;
+  constructor(private readonly store: Store) {
+    this.records = store.table('records');
+    this.rollups = store.table('rollups');
+    this.upsert = `ON CONFLICT (${ROLLUP_KEY.join(', ')}) DO UPDATE SET ${ROLLUP_SUMS.map((c) => `${c} = ${this.rollups}.${c} + excluded.${c}`).join(', ')}`;
   }
 
-  async write(records: readonly GovernedRecord[]): Promise<void> {
-    if (records.length === 0) return;
-    const rows: SqlValue[][] = records.map((r) => [
-      r.id, r.time, r.method, r.path, JSON.stringify(r.route), primaryRoute(r), r.status, r.duration_ms,
-      r.labels[this.tenantLabel] ?? '', r.tokens, JSON.stringify(r.labels), JSON.stringify(r),
-    ]);
-    await this.store.insertMany(this.store.table('records'), RECORD_COLUMNS, rows, { onConflict: 'ON CONFLICT (id) DO NOTHING' });
-    await this.store.insertMany(this.store.table('rollups'), [...ROLLUP_KEY, ...ROLLUP_SUMS], this.rollups(records), { onConflict: this.upsert });
+  async write(batch: Pick<StoredRows, 'rows' | 'rollups'>): Promise<void> {
+    if (batch.rows.length === 0) return;
+    await this.store.insertMany(this.records, RECORD_COLUMNS, batch.rows, { onConflict: 'ON CONFLICT (id) DO NOTHING' });
+    await this.store.insertMany(this.rollups, ROLLUP_COLUMNS, batch.rollups, { onConflict: this.upsert });
   }
+}
 
-  private rollups(records: readonly GovernedRecord[]): SqlValue[][] {
-    const byKey = new Map<string, SqlValue[]>();
-    for (const r of records) {
-      const key: SqlValue[] = [Math.floor(r.time / MINUTE) * MINUTE, primaryRoute(r), r.method, statusClass(r.status), r.labels[this.tenantLabel] ?? ''];
-      const k = key.join('\u0000');
-      let row = byKey.get(k);
-      if (!row) { row = [...key, 0, 0, 0, 0, ...BUCKET_COLUMNS.map(() => 0)]; byKey.set(k, row); }
-      const base = ROLLUP_KEY.length;
-      row[base] = (row[base] as number) + 1;
-      row[base + 1] = (row[base + 1] as number) + (isError(r.status) ? 1 : 0);
-      row[base + 2] = (row[base + 2] as number) + (r.tokens ?? 0);
-      row[base + 3] = (row[base + 3] as number) + r.duration_ms;
-      const b = base + 4 + bucketIndex(r.duration_ms);
-      row[b] = (row[b] as number) + 1;
-    }
-    return [...byKey.values()];
+/**
+ * Rollup rows for a batch: one per (minute, primary route, method, status class, tenant), in `ROLLUP_KEY` then
+ * `ROLLUP_SUMS` order, with request, error and token counts, the duration sum and one count per latency bucket.
+ */
+export function foldRollups(records: readonly GovernedRecord[], tenantLabel: string): SqlValue[][] {
+  const byKey = new Map<string, SqlValue[]>();
+  const base = ROLLUP_KEY.length;
+  for (const r of records) {
+    const key: SqlValue[] = [Math.floor(r.time / MINUTE) * MINUTE, primaryRoute(r), r.method, statusClass(r.status), labelValue(r, tenantLabel)];
+    const k = key.join('\u0000');
+    let row = byKey.get(k);
+    if (!row) { row = [...key, 0, 0, 0, 0, ...BUCKET_COLUMNS.map(() => 0)]; byKey.set(k, row); }
+    row[base] = (row[base] as number) + 1;
+    row[base + 1] = (row[base + 1] as number) + (isErrorStatus(r.status) ? 1 : 0);
+    row[base + 2] = (row[base + 2] as number) + (meteredTokens(r) ?? 0);
+    const duration = durationOf(r);
+    row[base + 3] = (row[base + 3] as number) + duration;
+    const b = base + 4 + bucketIndex(duration);
+    row[b] = (row[b] as number) + 1;
   }
+  return [...byKey.values()];
 }

@@ -1,5 +1,6 @@
 import type { PolicyConfig } from '../../policies/schema.js';
-import type { GovernedRecord, RawExchange } from '../redaction/types.js';
+import type { SqlValue } from '@vigil/plugin-sdk';
+import type { GovernedRecord, GovernTask, RawExchange } from '../redaction/types.js';
 
 /** What the capture plugin offers the traffic lane. */
 export interface CaptureService {
@@ -15,9 +16,31 @@ export interface CaptureConfig {
   batch: number;
   workers: number;
   retention: string | number;
+  retention_interval: string | number;
   rollup_retention: string | number;
   tenant_label: string;
   pricing: { per_1k_tokens: number; per_request: number; currency: string };
+}
+
+/** What each thread of the capture pool receives once. */
+export interface StoreRowsWorkerData {
+  /** The redaction service's `workerModule`, as an href. */
+  governModule: string;
+  tenantLabel: string;
+}
+
+/** A capture pool task: the governance task itself. */
+export type StoreRowsTask = GovernTask;
+
+/** A capture pool result: what one batch adds to the store. */
+export interface StoredRows {
+  /** `capture_records` rows in `RECORD_COLUMNS` order; the governed record's JSON is the last value. */
+  rows: SqlValue[][];
+  /** `capture_rollups` rows in `ROLLUP_COLUMNS` order, one per key of the batch. */
+  rollups: SqlValue[][];
+  /** Exchanges of the batch the governance module refused (no row for them), and the first refusal's message. */
+  failed: number;
+  firstError: string | null;
 }
 
 declare module '@vigil/plugin-sdk' {

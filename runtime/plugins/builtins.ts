@@ -7,6 +7,7 @@ import type { PluginDefinition } from '@vigil/plugin-sdk';
 const loaders: Record<string, () => Promise<{ default: PluginDefinition }>> = {
   redaction: () => import('../../plugins/redaction/index.js'),
   exporters: () => import('../../plugins/exporters/index.js'),
+  capture: () => import('../../plugins/capture/index.js'),
   proxy: () => import('../../plugins/proxy/index.js'),
 };
 

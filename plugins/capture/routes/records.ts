@@ -1,4 +1,5 @@
-import { HttpError, type HttpRoutes, type SqlValue, type Store } from '@vigil/plugin-sdk';
+import type { HttpRoutes, SqlValue, Store } from '@vigil/plugin-sdk';
+import { recordNotFound } from '../errors.js';
 import { parseSince } from '../time-range.js';
 
 export const MAX_LIMIT = 200;
@@ -12,7 +13,8 @@ const listQuery = {
     limit: { type: 'integer', minimum: 1, default: 50, description: `Page size; at most ${MAX_LIMIT}.` },
     offset: { type: 'integer', minimum: 0, default: 0 },
   },
-  patternProperties: { '^label\\.[A-Za-z0-9_.-]+$': { type: 'string', description: 'label.<name>=<value>' } },
+  // Label names follow the policy's label syntax, so they can be spliced into a JSON path without quoting issues.
+  patternProperties: { '^label\\.[a-zA-Z_][a-zA-Z0-9_]*$': { type: 'string', description: 'label.<name>=<value>: records whose label has that value.' } },
 };
 
 /** Filters of GET /api/gateway/records, as SQL. Label filters read the labels JSON per dialect. */
@@ -20,8 +22,9 @@ function whereClause(store: Store, q: Record<string, unknown>): { sql: string; p
   const parts: string[] = [];
   const params: SqlValue[] = [];
   if (typeof q.route === 'string') {
-    parts.push('(primary_route = ? OR route LIKE ?)');
-    params.push(q.route, `%${JSON.stringify(q.route).replace(/[%_]/g, '')}%`);
+    // Exact membership in the JSON array of matched globs: case-sensitive, and `_` or `%` in a glob are literal.
+    if (store.dialect === 'postgres') { parts.push('route::jsonb @> ?::jsonb'); params.push(JSON.stringify([q.route])); }
+    else { parts.push('EXISTS (SELECT 1 FROM json_each(route) WHERE json_each.value = ?)'); params.push(q.route); }
   }
   if (typeof q.status === 'string') {
     if (q.status.endsWith('xx')) {
@@ -35,7 +38,7 @@ function whereClause(store: Store, q: Record<string, unknown>): { sql: string; p
     if (!key.startsWith('label.')) continue;
     const name = key.slice(6);
     if (store.dialect === 'postgres') { parts.push('(labels::jsonb ->> ?) = ?'); params.push(name, String(value)); }
-    else { parts.push('json_extract(labels, ?) = ?'); params.push(`$."${name.replace(/"/g, '')}"`, String(value)); }
+    else { parts.push('json_extract(labels, ?) = ?'); params.push(`$."${name}"`, String(value)); }
   }
   return { sql: parts.length ? `WHERE ${parts.join(' AND ')}` : '', params };
 }
@@ -60,7 +63,7 @@ export function registerRecordRoutes(http: HttpRoutes, store: Store): void {
     summary: 'One governed record',
     async handler(ctx) {
       const rows = await store.query<{ record: string }>(`SELECT record FROM ${records} WHERE id = ?`, [ctx.params.id]);
-      if (!rows.length) throw new HttpError(404, 'VIGIL_ERR_GATEWAY_RECORD_NOT_FOUND', `no record with id ${ctx.params.id}`);
+      if (!rows.length) throw recordNotFound(ctx.params.id);
       return JSON.parse(rows[0].record);
     },
   });

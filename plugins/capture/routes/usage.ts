@@ -9,10 +9,13 @@ function cost(pricing: CaptureConfig['pricing'], requests: number, tokens: numbe
   return Math.round(((tokens / 1000) * pricing.per_1k_tokens + requests * pricing.per_request) * 1e6) / 1e6;
 }
 
-const csvCell = (v: unknown) => {
-  const s = String(v ?? '');
-  // Quote always; neutralise spreadsheet formulas in tenant names (CSV injection).
-  return `"${(/^[=+\-@\t\r]/.test(s) ? `'${s}` : s).replace(/"/g, '""')}"`;
+/**
+ * One RFC 4180 field, always quoted. A text that a spreadsheet would run as a formula (it starts with = + - @, a
+ * tab or a carriage return: OWASP's CSV injection list) gets a leading apostrophe. Numbers are never neutralised.
+ */
+export const csvCell = (v: string | number): string => {
+  const s = String(v);
+  return `"${(typeof v === 'string' && /^[=+\-@\t\r]/.test(s) ? `'${s}` : s).replace(/"/g, '""')}"`;
 };
 
 export function registerUsageRoutes(http: HttpRoutes, store: Store, config: CaptureConfig): void {
@@ -20,7 +23,7 @@ export function registerUsageRoutes(http: HttpRoutes, store: Store, config: Capt
   const perTenant = async (ctx: RouteContext) => {
     const { from, to } = resolveRange(String(ctx.query.range ?? '24h'));
     const rows = await store.query<{ tenant: string; requests: number; tokens: number }>(
-      `SELECT tenant, SUM(requests) AS requests, SUM(tokens) AS tokens FROM ${rollups} WHERE bucket >= ? AND bucket < ? GROUP BY tenant ORDER BY SUM(requests) DESC`,
+      `SELECT tenant, SUM(requests) AS requests, SUM(tokens) AS tokens FROM ${rollups} WHERE bucket >= ? AND bucket < ? GROUP BY tenant ORDER BY SUM(requests) DESC, tenant`,
       [from - (from % 60_000), to]);
     return { from, to, rows };
   };
@@ -48,11 +51,13 @@ export function registerUsageRoutes(http: HttpRoutes, store: Store, config: Capt
       const lines = ['date,tenant,requests,tokens,cost,currency'];
       for (const r of rows) {
         const date = new Date(Number(r.day)).toISOString().slice(0, 10);
-        lines.push([date, r.tenant, Number(r.requests), Number(r.tokens), cost(config.pricing, Number(r.requests), Number(r.tokens)), config.pricing.currency].map(csvCell).join(','));
+        const requests = Number(r.requests);
+        const tokens = Number(r.tokens);
+        lines.push([date, r.tenant, requests, tokens, cost(config.pricing, requests, tokens), config.pricing.currency].map(csvCell).join(','));
       }
       ctx.type = 'text/csv; charset=utf-8';
       ctx.set('Content-Disposition', `attachment; filename="vigil-usage-${new Date(from).toISOString().slice(0, 10)}.csv"`);
-      ctx.body = lines.join('\n') + '\n';
+      ctx.body = lines.join('\r\n') + '\r\n';
       return undefined;
     },
   });

@@ -1,0 +1,29 @@
+import type { Store } from '@vigil/plugin-sdk';
+
+/** Rows deleted per statement, so a large backlog never holds SQLite's single write lock for long. */
+export const DELETE_CHUNK = 5_000;
+
+export interface RetentionLimits {
+  /** Epoch ms of now. */
+  now: number;
+  /** Records older than this many ms are deleted. */
+  recordsMs: number;
+  /** Rollup minutes that ended more than this many ms ago are deleted. */
+  rollupsMs: number;
+}
+
+/** Deletes expired records (in chunks, between which capture's inserts get the store) and expired rollups. */
+export async function deleteExpired(store: Store, limits: RetentionLimits): Promise<{ records: number; rollups: number }> {
+  const records = store.table('records');
+  const cutoff = limits.now - limits.recordsMs;
+  let deletedRecords = 0;
+  for (;;) {
+    const { changes } = await store.run(
+      `DELETE FROM ${records} WHERE id IN (SELECT id FROM ${records} WHERE time < ? LIMIT ${DELETE_CHUNK})`, [cutoff]);
+    deletedRecords += changes;
+    if (changes < DELETE_CHUNK) break;
+  }
+  const { changes: deletedRollups } = await store.run(
+    `DELETE FROM ${store.table('rollups')} WHERE bucket < ?`, [limits.now - limits.rollupsMs - 60_000]);
+  return { records: deletedRecords, rollups: deletedRollups };
+}
