@@ -33,6 +33,8 @@ export class SessionSigner {
     const m = FORMAT.exec(value);
     if (!m) return { state: 'invalid' };
     const presented = Buffer.from(m[3], 'base64url');
+    // The 43rd character carries 2 unused bits; only the canonical spelling is accepted, so a cookie has one form.
+    if (presented.toString('base64url') !== m[3]) return { state: 'invalid' };
     const expected = this.mac(value.slice(0, value.length - m[3].length - 1));
     if (presented.length !== expected.length || !timingSafeEqual(presented, expected)) return { state: 'invalid' };
     const expiresAt = parseInt(m[2], 36);

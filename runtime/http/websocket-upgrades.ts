@@ -60,7 +60,8 @@ export class WebSocketGateway {
   readonly onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
     socket.on('error', () => { /* the client went away; nothing to answer */ });
     this.upgrade(req, socket, head).catch((err) => {
-      this.options.log.error('websocket upgrade failed', { err: err as Error, path: req.url });
+      // The path only: a query string could hold a token.
+      this.options.log.error('websocket upgrade failed', { err: err as Error, path: (req.url ?? '').split('?')[0] });
       if (socket.writable) refuse(socket, 500, HttpErrorCode.INTERNAL, 'internal error');
     });
   };

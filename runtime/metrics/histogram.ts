@@ -22,11 +22,17 @@ export function normalizeBuckets(name: string, buckets: readonly number[] | unde
 }
 
 export class HistogramSeries implements HistogramChild, Series {
-  /** Non-cumulative: counts[i] holds observations in (bounds[i-1], bounds[i]]; the last slot is above every bound. */
-  readonly counts: Float64Array;
-  sum = 0;
+  /**
+   * Non-cumulative bucket counts, then the sum, in one array so an observation touches one object: slot i holds
+   * observations in (bounds[i-1], bounds[i]], slot n those above every bound, slot n+1 the sum.
+   */
+  readonly slots: Float64Array;
   constructor(private readonly bounds: Float64Array, readonly labelValues: readonly string[], readonly pairs: string) {
-    this.counts = new Float64Array(bounds.length + 1);
+    this.slots = new Float64Array(bounds.length + 2);
+  }
+
+  get sum(): number {
+    return this.slots[this.bounds.length + 1];
   }
 
   observe(value: number): void {
@@ -36,8 +42,9 @@ export class HistogramSeries implements HistogramChild, Series {
     const n = bounds.length;
     let i = 0;
     while (i < n && value > bounds[i]) i++;
-    this.counts[i]++;
-    this.sum += value;
+    const slots = this.slots;
+    slots[i]++;
+    slots[n + 1] += value;
   }
 }
 
@@ -73,8 +80,8 @@ export class HistogramFamily extends MetricFamily<HistogramSeries> implements Sd
     for (const s of this.series) {
       const prefix = s.pairs ? `${s.pairs},` : '';
       let cumulative = 0;
-      for (let i = 0; i < s.counts.length; i++) {
-        cumulative += s.counts[i];
+      for (let i = 0; i <= this.bounds.length; i++) {
+        cumulative += s.slots[i];
         out.push(`${name}_bucket{${prefix}${this.boundText[i]}} ${formatValue(cumulative)}\n`);
       }
       out.push(sampleLine(`${name}_sum`, s.pairs, s.sum));

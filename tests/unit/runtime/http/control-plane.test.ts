@@ -1,10 +1,14 @@
+import { spawnSync } from 'node:child_process';
+import { request as httpsRequest } from 'node:https';
 import { createServer } from 'node:net';
+import { join } from 'node:path';
 import { HttpError } from '@vigil/plugin-sdk';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { MetricsRegistry } from '../../../../runtime/metrics/index.js';
 import { parseExposition, samplesOf } from '../../../support/prometheus-text.js';
 import { promtoolCheck } from '../../../support/promtool.js';
+import { tempDir } from '../../../support/tmp.js';
 import { errorOf, startControlPlane, TOKEN } from './control-plane-harness.js';
 
 const codeOf = (fn: () => unknown): string | undefined => {
@@ -167,6 +171,13 @@ test('two plugins registering the same method and path: the error names both', a
     h.cp.forPlugin('second').route({ method: 'POST', path: '/api/items/:id', summary: 'Other method', handler: () => 3 });
     assert.is(codeOf(() => h.cp.forPlugin('x').route({ method: 'GET', path: '/metrics', summary: 'Mine', handler: () => 0 })),
       'VIGIL_ERR_HTTP_ROUTE_CONFLICT');
+    let bad: { code?: string; message: string } | undefined;
+    try {
+      h.cp.forPlugin('x').route({ method: 'GET', path: '/api/x/:id?', summary: 'Optional id', handler: () => 0 });
+    } catch (e) { bad = e as typeof bad; }
+    assert.is(bad?.code, 'VIGIL_ERR_HTTP_ROUTE_INVALID');
+    assert.match(bad!.message, /plugin "x".*path does not parse/);
+    assert.is(codeOf(() => h.cp.forPlugin('control-plane')), 'VIGIL_ERR_HTTP_OPTIONS');
   } finally {
     await h.close();
   }
@@ -237,6 +248,37 @@ test('bad options are refused with VIGIL_ERR_HTTP_OPTIONS or VIGIL_ERR_HTTP_LIST
   assert.is(await attempt({ lockout: { maxFailures: 0, windowMs: 1000 } }), 'VIGIL_ERR_HTTP_OPTIONS');
   assert.is(await attempt({ listen: 'nonsense' }), 'VIGIL_ERR_HTTP_LISTEN');
   assert.is(await attempt({ tls: { certFile: '/nonexistent/cert.pem', keyFile: '/nonexistent/key.pem' } }), 'VIGIL_ERR_HTTP_TLS');
+});
+
+test('over TLS the url is https and the session cookie is Secure', async () => {
+  const dir = tempDir();
+  const certFile = join(dir.path, 'cert.pem');
+  const keyFile = join(dir.path, 'key.pem');
+  const made = spawnSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', keyFile, '-out', certFile,
+    '-days', '1', '-subj', '/CN=127.0.0.1'], { encoding: 'utf8' });
+  if (made.status !== 0) {
+    dir.cleanup();
+    if (process.env.CI) throw new Error(`openssl failed: ${made.stderr}`);
+    console.log(`SKIP TLS test: openssl unavailable (${made.error?.message ?? made.stderr})`);
+    return;
+  }
+  const h = await startControlPlane({ tls: { certFile, keyFile } });
+  try {
+    assert.match(h.url, /^https:\/\/127\.0\.0\.1:\d+$/);
+    const res = await new Promise<{ status?: number; cookie: string[] }>((resolve, reject) => {
+      const req = httpsRequest(`${h.url}/?token=${TOKEN}`, { rejectUnauthorized: false }, (r) => {
+        r.resume();
+        resolve({ status: r.statusCode, cookie: r.headers['set-cookie'] ?? [] });
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    assert.is(res.status, 302);
+    assert.ok(res.cookie[0]?.split(';').map((a) => a.trim()).includes('Secure'), res.cookie[0]);
+  } finally {
+    await h.close();
+    dir.cleanup();
+  }
 });
 
 test.run();

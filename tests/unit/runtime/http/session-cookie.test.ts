@@ -23,13 +23,26 @@ test('any change to the id, the expiry or the MAC is invalid', () => {
   const { value } = signer.issue();
   const [v, id, exp, mac] = value.split('.');
   const later = (parseInt(exp, 36) + 1_000_000).toString(36);
-  const flip = (s: string): string => s.slice(0, -1) + (s.endsWith('A') ? 'B' : 'A');
+  // Flip a character in the middle: every bit of it is data (the last one of the MAC has two unused bits).
+  const flip = (s: string): string => s.slice(0, 5) + (s[5] === 'A' ? 'B' : 'A') + s.slice(6);
   for (const forged of [
     [v, flip(id), exp, mac].join('.'), [v, id, later, mac].join('.'), [v, id, exp, flip(mac)].join('.'),
     `v2.${id}.${exp}.${mac}`, '', 'garbage', `${value}.extra`,
   ]) {
     assert.is(signer.verify(forged).state, 'invalid', forged);
   }
+});
+
+test('a MAC spelt with non-canonical trailing bits is invalid: a session cookie has exactly one form', () => {
+  const signer = new SessionSigner(secret, hash, 60_000);
+  const { value } = signer.issue();
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+  const last = alphabet.indexOf(value[value.length - 1]);
+  assert.is(last % 4, 0, 'a canonical 43-character MAC ends with its two spare bits clear');
+  const twin = value.slice(0, -1) + alphabet[last + 1];
+  assert.ok(Buffer.from(twin.split('.')[3], 'base64url').equals(Buffer.from(value.split('.')[3], 'base64url')), 'same bytes');
+  assert.is(signer.verify(value).state, 'valid');
+  assert.is(signer.verify(twin).state, 'invalid');
 });
 
 test('another session secret or another token hash derives another key', () => {
