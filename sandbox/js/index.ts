@@ -1,4 +1,5 @@
 export { createJsSandbox } from './sandbox.js';
+export { fnCommand } from './fn-command.js';
 export { JsSandboxError, failureCodes, usageCodes } from './errors.js';
 export { jsSandboxDefaults } from './options.js';
 export type {
