@@ -1,7 +1,9 @@
 import { resolve } from 'node:path';
 import type { JsonSchema, PluginDefinition } from '@vigil/plugin-sdk';
+import { ConfigValueError } from '@vigil/plugin-sdk';
 import {
-  ConfigError, coreConfigSchema, composeSchema, loadConfigFile, validateSection, type ConfigProblem, type LoadedConfig,
+  ConfigCodes, ConfigError, coreConfigSchema, composeSchema, formatKeyPath, loadConfigFile, validateSection,
+  type ConfigProblem, type LoadedConfig,
 } from './config/index.js';
 import { loadBuiltins } from './plugins/builtins.js';
 import { enabledBuiltins, orderPlugins } from './plugins/order.js';
@@ -49,6 +51,21 @@ function collect(problems: ConfigProblem[], fn: () => void): void {
   }
 }
 
+/** Runs a plugin's `checkConfig`; a ConfigValueError becomes a problem placed in the file under `prefix`. */
+function check(problems: ConfigProblem[], loaded: LoadedConfig, def: PluginDefinition, prefix: (string | number)[], value: unknown): void {
+  try {
+    def.checkConfig?.(value);
+  } catch (err) {
+    if (!(err instanceof ConfigValueError)) throw err;
+    const path = [...prefix, ...err.keyPath];
+    const at = loaded.locate(path);
+    problems.push({
+      code: ConfigCodes.VALUE, file: loaded.file, line: at?.line ?? 0, column: at?.column ?? 0,
+      keyPath: formatKeyPath(path), message: `${formatKeyPath(path)}: ${err.message}`,
+    });
+  }
+}
+
 /**
  * Loads and validates a config file and every plugin section it enables. Throws one ConfigError holding every
  * problem found (exit code 2 at the CLI), or a PluginError when a plugin cannot be found or loaded.
@@ -70,6 +87,7 @@ export async function planRuntime(file: string, options: PlanOptions = {}): Prom
     const def = await loadThirdPartyPlugin(spec.use, loaded.dir, `plugins[${i}].use`);
     const value = spec.with ?? emptyConfig(def.configSchema);
     if (def.configSchema) collect(problems, () => validateSection(loaded, ['plugins', i, 'with'], def.configSchema!, value));
+    if (!problems.length) check(problems, loaded, def, ['plugins', i, 'with'], value);
     thirdParty.push({ def, config: value });
   }
   for (const extra of options.extraPlugins ?? []) {
@@ -84,10 +102,14 @@ export async function planRuntime(file: string, options: PlanOptions = {}): Prom
     let value: unknown;
     if (keys.length === 1) {
       value = data[keys[0]] ?? emptyConfig(def.configSchema);
+      const before = problems.length;
       if (def.configSchema) collect(problems, () => validateSection(loaded, [keys[0]], def.configSchema!, value));
+      if (problems.length === before) check(problems, loaded, def, [keys[0]], value);
     } else {
       value = Object.fromEntries(keys.filter((k) => data[k] !== undefined).map((k) => [k, data[k]]));
+      const before = problems.length;
       if (def.configSchema) collect(problems, () => validateSection(loaded, [], def.configSchema!, value));
+      if (problems.length === before) check(problems, loaded, def, [], value);
     }
     return { def, config: value };
   });

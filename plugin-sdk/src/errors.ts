@@ -37,3 +37,19 @@ export class HttpError extends VigilError {
     this.name = 'HttpError';
   }
 }
+
+/**
+ * A config value that passed the schema but is still wrong (a glob that does not compile, two rules with one name).
+ * Thrown from a plugin's `checkConfig`; the runtime reports it like a schema problem, with file, line and key path,
+ * and exits 2. `keyPath` is relative to the plugin's section: `rules[2].match.path` or `['rules', 2, 'match', 'path']`.
+ */
+export class ConfigValueError extends VigilError {
+  readonly keyPath: readonly (string | number)[];
+  constructor(keyPath: string | readonly (string | number)[], message: string) {
+    super('VIGIL_ERR_CONFIG_VALUE', message, { status: 400 });
+    this.name = 'ConfigValueError';
+    this.keyPath = typeof keyPath === 'string'
+      ? [...keyPath.matchAll(/([^.[\]]+)|\[(\d+)\]/g)].map((m) => (m[2] !== undefined ? Number(m[2]) : m[1]))
+      : keyPath;
+  }
+}

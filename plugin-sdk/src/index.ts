@@ -16,6 +16,6 @@ export type {
 export type {
   Metrics, Counter, Gauge, Histogram, CounterChild, GaugeChild, HistogramChild, MetricOptions, HistogramOptions,
 } from './metrics.js';
-export { VigilError, PermanentError, HttpError, isPermanent } from './errors.js';
+export { VigilError, PermanentError, HttpError, ConfigValueError, isPermanent } from './errors.js';
 export type { DeliveryQueue, DeliveryQueueOptions } from './delivery.js';
 export { parseDuration, tryParseDuration, parseByteSize, tryParseByteSize } from './units.js';

@@ -58,6 +58,11 @@ export interface PluginDefinition<Config = unknown> {
   optional?: string[];
   /** Services this plugin registers with `ctx.services.provide` during setup. */
   provides?: string[];
+  /**
+   * Checks beyond the schema, run by `vigil validate` and before anything starts (compile patterns, cross-field
+   * rules). Throw `ConfigValueError` with the key path; it is reported with file and line, and the exit code is 2.
+   */
+  checkConfig?(config: Config): void;
   /** Commands this plugin adds to the CLI. */
   commands?: CommandDefinition[];
   setup(ctx: PluginContext, config: Config): PluginInstance | void | Promise<PluginInstance | void>;

@@ -1,5 +1,6 @@
-import { definePlugin } from '@vigil/plugin-sdk';
+import { ConfigValueError, definePlugin } from '@vigil/plugin-sdk';
 import { compilePolicy } from '../../policies/compile.js';
+import { PolicyError } from '../../policies/errors.js';
 import { policyOf, proxyConfigSchema, resolveProxyOptions, type ProxyConfig } from './config.js';
 import { LabelDimensions } from './label-dimensions.js';
 import { TrafficLane } from './traffic-lane.js';
@@ -17,6 +18,17 @@ export default definePlugin<ProxyConfig>({
   configKeys: ['service', 'rules'],
   configSchema: proxyConfigSchema,
   needs: ['capture'],
+  /** Compiling the policy finds what the schema cannot (bad globs, duplicate rule names, reserved labels). */
+  checkConfig(config) {
+    try {
+      new LabelDimensions(compilePolicy(policyOf(config)).rules);
+    } catch (err) {
+      if (err instanceof PolicyError) throw new ConfigValueError(err.where, err.message.slice(err.where.length + 2));
+      const m = /^(rules\[\d+\][^:]*): (.*)$/s.exec((err as Error).message);
+      if (m) throw new ConfigValueError(m[1], m[2]);
+      throw err;
+    }
+  },
   setup(ctx, config) {
     const policyConfig = policyOf(config);
     const policy = compilePolicy(policyConfig);

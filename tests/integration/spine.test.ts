@@ -24,6 +24,12 @@ cli('validate: the example config is valid', async () => {
   assert.match(r.stdout, /valid \(plugins: hello\)/);
 });
 
+cli('a plugin checkConfig problem (duplicate rule name) is a config error with its line: exit 2', async () => {
+  const r = await runVigil(['validate', '-config', fixture('gateway/duplicate-rule.yaml')]);
+  assert.is(r.code, 2);
+  assert.match(r.stderr, /duplicate-rule\.yaml:6:\d+: rules\[1\]\.name/);
+});
+
 cli('unknown command and unknown flag print help and exit 2', async () => {
   const a = await runVigil(['frobnicate']);
   assert.is(a.code, 2);
