@@ -30,7 +30,9 @@ export class JsonDocument {
   private base: usize = 0;
   private size: i32 = 0;
   private pos: i32 = 0;
-  private tape: Array<i32> = new Array<i32>();
+  // Grown by doubling and written with unchecked stores: pushing tokens is the parser's hottest path.
+  private tape: StaticArray<i32> = new StaticArray<i32>(1024);
+  private tapeLength: i32 = 0;
 
   /** Parses UTF-8 JSON. Malformed input throws (the guest traps; the host counts the failure). */
   static parse(bytes: Uint8Array): JsonDocument {
@@ -66,13 +68,13 @@ export class JsonDocument {
     this.size = bytes.length;
     this.pos = 0;
     this.error = "";
-    this.tape.length = 0;
+    this.tapeLength = 0;
     this.skipWhitespace();
     this.parseValue(0);
     this.skipWhitespace();
     if (this.error.length == 0 && this.pos != this.size) this.fail("trailing characters");
     if (this.error.length > 0) {
-      this.tape.length = 0;
+      this.tapeLength = 0;
       this.push(JsonKind.Null, 0, 0); // a failed document reads as null, never as stale content
       return false;
     }
@@ -175,6 +177,19 @@ export class JsonDocument {
     return this.text(node) == s;
   }
 
+  /** The byte length of a string's (or number's) source text, escapes as written; 0 for other kinds. */
+  rawLength(node: i32): i32 {
+    const k = this.kind(node);
+    if (k != JsonKind.String && k != JsonKind.Number) return 0;
+    return unchecked(this.tape[(node << 2) + 2]) - this.start(node);
+  }
+
+  /** Byte `index` of a string's (or number's) source text, or -1 out of range. */
+  rawByte(node: i32, index: i32): i32 {
+    if (index < 0 || index >= this.rawLength(node)) return -1;
+    return this.byteAt(this.start(node) + index);
+  }
+
   private start(node: i32): i32 {
     return unchecked(this.tape[(node << 2) + 1]);
   }
@@ -208,13 +223,20 @@ export class JsonDocument {
   }
 
   private push(kind: i32, start: i32, end: i32): i32 {
-    const t = this.tape;
-    const index = t.length >> 2;
-    t.push(kind);
-    t.push(start);
-    t.push(end);
-    t.push(index + 1);
-    return index;
+    let t = this.tape;
+    const at = this.tapeLength;
+    if (at + 4 > t.length) {
+      const grown = new StaticArray<i32>(t.length << 1);
+      memory.copy(changetype<usize>(grown), changetype<usize>(t), <usize>at << 2);
+      this.tape = grown;
+      t = grown;
+    }
+    unchecked(t[at] = kind);
+    unchecked(t[at + 1] = start);
+    unchecked(t[at + 2] = end);
+    unchecked(t[at + 3] = (at >> 2) + 1);
+    this.tapeLength = at + 4;
+    return at >> 2;
   }
 
   private parseValue(depth: i32): void {
@@ -273,7 +295,15 @@ export class JsonDocument {
     let i = start;
     let flags = 0;
     const n = this.size;
+    const base = this.base;
     while (i < n) {
+      // Eight bytes at a time while none of them is a quote, a backslash or a control character.
+      while (i + 8 <= n) {
+        const v = load<u64>(base + <usize>i);
+        if (hasByte(v, 0x22) || hasByte(v, 0x5c) || hasByteBelow(v, 0x20)) break;
+        i += 8;
+      }
+      if (i >= n) break;
       const c = this.byteAt(i);
       if (c == 0x22) {
         this.push(JsonKind.String | flags, start, i);
@@ -338,8 +368,22 @@ export class JsonDocument {
     }
     const t = this.tape;
     unchecked(t[(index << 2) + 2] = count);
-    unchecked(t[(index << 2) + 3] = t.length >> 2);
+    unchecked(t[(index << 2) + 3] = this.tapeLength >> 2);
   }
+}
+
+const ONES: u64 = 0x0101010101010101;
+const HIGHS: u64 = 0x8080808080808080;
+
+/** Whether any byte of `v` equals `b` (SWAR: a zero byte in v ^ b…b). */
+@inline function hasByte(v: u64, b: u64): bool {
+  const x = v ^ (ONES * b);
+  return ((x - ONES) & ~x & HIGHS) != 0;
+}
+
+/** Whether any byte of `v` is below `b` (b ≤ 128). */
+@inline function hasByteBelow(v: u64, b: u64): bool {
+  return ((v - ONES * b) & ~v & HIGHS) != 0;
 }
 
 function hexValue(c: i32): i32 {

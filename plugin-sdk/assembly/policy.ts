@@ -4,15 +4,64 @@ import { inputBytes, outputJson } from "./output";
 // The policy ABI on the guest side: `decide` receives {"views":[…]} and returns {"decisions":[…]}, one decision per
 // view, in the same order. See sandbox/wasm/README.md for the full contract.
 
-/** A string or number leaf of a request or response JSON body, offered so a policy can name exact paths. */
+/**
+ * A string or number leaf of a request or response JSON body, offered so a policy can name exact paths.
+ * Read lazily: `path` and `value` are decoded on first access, and `valueByteLength` / `valueByte` let a policy
+ * skip most fields without decoding them at all (a batch carries dozens of fields per request).
+ */
 export class BodyField {
+  private doc: JsonDocument;
+  private pathNode: i32;
+  private valueNode: i32;
+  private bodyNode: i32;
+  private cachedPath: string | null = null;
+  private cachedValue: string | null = null;
+
+  constructor(doc: JsonDocument, pathNode: i32, valueNode: i32, bodyNode: i32) {
+    this.doc = doc;
+    this.pathNode = pathNode;
+    this.valueNode = valueNode;
+    this.bodyNode = bodyNode;
+  }
+
   /** A path in the policy language's form, e.g. `$.payment.card`; pass it back to `redactJsonField`. */
-  path: string = "";
+  get path(): string {
+    let path = this.cachedPath;
+    if (path == null) {
+      path = this.doc.text(this.pathNode);
+      this.cachedPath = path;
+    }
+    return path;
+  }
+
   /** The leaf's value; for a number, its literal digits. */
-  value: string = "";
-  isNumber: bool = false;
+  get value(): string {
+    let value = this.cachedValue;
+    if (value == null) {
+      value = this.doc.text(this.valueNode);
+      this.cachedValue = value;
+    }
+    return value;
+  }
+
+  get isNumber(): bool {
+    return this.doc.isNumber(this.valueNode);
+  }
+
   /** `request` or `response`. */
-  body: string = "";
+  get body(): string {
+    return this.doc.textEquals(this.bodyNode, "response") ? "response" : "request";
+  }
+
+  /** Length of the value as sent, in UTF-8 bytes (escapes count as written). No decoding. */
+  get valueByteLength(): i32 {
+    return this.doc.rawLength(this.valueNode);
+  }
+
+  /** Byte `index` of the value as sent, or -1. No decoding. */
+  valueByte(index: i32): i32 {
+    return this.doc.rawByte(this.valueNode, index);
+  }
 }
 
 /**
@@ -129,13 +178,7 @@ export class PolicyView {
       for (let i = 0; i < n; i++) {
         const value = doc.get(e, "value");
         if (doc.isString(value) || doc.isNumber(value)) {
-          const field = new BodyField();
-          field.path = doc.text(doc.get(e, "path"));
-          field.value = doc.text(value);
-          field.isNumber = doc.isNumber(value);
-          const body = doc.get(e, "in");
-          field.body = doc.isString(body) ? doc.text(body) : "request";
-          list.push(field);
+          list.push(new BodyField(doc, doc.get(e, "path"), value, doc.get(e, "in")));
         }
         e = doc.next(e);
       }
