@@ -68,7 +68,13 @@ export async function createWasmPolicy(options: WasmPolicyOptions): Promise<Wasm
     try {
       return parseWasmDecisions(output, views.length);
     } catch (err) {
-      if (err instanceof WasmCallError) options.onFailure?.('invalid_output', err);
+      if (err instanceof WasmCallError) {
+        try {
+          options.onFailure?.('invalid_output', err);
+        } catch {
+          // A throwing counter must not turn an invalid output into something else.
+        }
+      }
       throw err;
     }
   };

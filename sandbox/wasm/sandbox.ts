@@ -55,6 +55,15 @@ export const DEFAULT_CALL_TIMEOUT_MS = 100;
 
 const encoder = new TextEncoder();
 
+/** Runs a caller's hook; a throwing hook must not break the call bookkeeping it is invoked from. */
+function guarded(hook: () => void): void {
+  try {
+    hook();
+  } catch {
+    // The caller's bug; the sandbox keeps going.
+  }
+}
+
 /** Input as a Uint8Array that owns its whole buffer, so it can be transferred to the worker without a copy. */
 function ownedBytes(input: Uint8Array | string): Uint8Array {
   if (typeof input === 'string') return encoder.encode(input);
@@ -151,8 +160,8 @@ export async function createWasmSandbox(options: WasmSandboxOptions): Promise<Wa
       timeoutMs,
       heapLimitMb: options.workerHeapMb ?? 64,
       onIdle: pump,
-      onFailure: (reason, err) => options.onFailure?.(reason, err),
-      onLog: options.onLog,
+      onFailure: (reason, err) => guarded(() => options.onFailure?.(reason, err)),
+      onLog: options.onLog && ((level, message) => guarded(() => options.onLog?.(level, message))),
       onDead: () => { if (queue.length > 0 && slots.every((s) => s.dead)) revive(); },
     }));
   }

@@ -119,4 +119,16 @@ test('guest log lines reach onLog, bounded per call', async () => {
   }
 });
 
+test('a throwing onFailure hook does not break the sandbox', async () => {
+  const sandbox = await createWasmSandbox({
+    module: fixture('wasm', 'trap.wasm'), callTimeoutMs: 5000, onFailure: () => { throw new Error('counter broke'); },
+  });
+  try {
+    assert.is((await failure(sandbox, 'decide')).reason, 'trap');
+    assert.is(text(await sandbox.call('ping', '')), 'pong');
+  } finally {
+    await sandbox.close();
+  }
+});
+
 test.run();
