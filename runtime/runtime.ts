@@ -6,8 +6,8 @@ import { createLogger } from './log/logger.js';
 import { MessageBus } from './bus/message-bus.js';
 import { MetricsRegistry, registerProcessMetrics } from './metrics/index.js';
 import { createControlPlane, loadOrCreateDashboardToken, type ControlPlane } from './http/index.js';
-import { openStore, type StoreBackend } from './store/index.js';
-import { createScheduler, createJobQueues, type Scheduler, type JobQueues } from './jobs/index.js';
+import type { StoreBackend } from './store/index.js';
+import type { Scheduler, JobQueues } from './jobs/index.js';
 import { WorkerPoolRegistry } from './workers/pools.js';
 import { createDeliveryQueue } from './delivery/index.js';
 import { PluginHost } from './plugins/host.js';
@@ -86,6 +86,8 @@ export class Runtime {
 
     const needs = new Set(entries.flatMap((e) => e.def.needs ?? []));
     if (needs.has('store') || needs.has('jobs')) {
+      // Drivers (sqlite3, pg) load only when a plugin needs the store.
+      const [{ openStore }, { createScheduler, createJobQueues }] = await Promise.all([import('./store/index.js'), import('./jobs/index.js')]);
       const url = core.storage.url ?? `sqlite:${resolve(dataDir, 'vigil.db')}`;
       this.store = await openStore(url.startsWith('sqlite:') && !url.startsWith('sqlite::') ? `sqlite:${resolve(url.slice(7))}` : url,
         { log: this.log.child({ component: 'store' }), metrics: this.metrics.core });

@@ -1,6 +1,5 @@
 import { definePlugin } from '@vigil/plugin-sdk';
 import { exportersConfigSchema, type ExporterConfig } from './config-schema.js';
-import { createExportPipeline } from './pipeline.js';
 
 /**
  * Exporters of governed records (file, webhook, otlp, exec, wasm). The config is the top-level list `exporters:`;
@@ -11,7 +10,9 @@ export default definePlugin<ExporterConfig[]>({
   version: '0.1.0',
   configSchema: exportersConfigSchema,
   needs: [],
-  setup(ctx, config) {
+  // The exporter implementations (OpenTelemetry among them) load only when the config enables the plugin.
+  async setup(ctx, config) {
+    const { createExportPipeline } = await import('./pipeline.js');
     return createExportPipeline(ctx, config ?? []);
   },
 });

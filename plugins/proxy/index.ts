@@ -3,8 +3,6 @@ import { compilePolicy } from '../../policies/compile.js';
 import { PolicyError } from '../../policies/errors.js';
 import { policyOf, proxyConfigSchema, resolveProxyOptions, type ProxyConfig } from './config.js';
 import { LabelDimensions } from './label-dimensions.js';
-import { TrafficLane } from './traffic-lane.js';
-import { TrafficMetrics } from './traffic-metrics.js';
 import type {} from './topics.js';
 
 /**
@@ -29,7 +27,9 @@ export default definePlugin<ProxyConfig>({
       throw err;
     }
   },
-  setup(ctx, config) {
+  async setup(ctx, config) {
+    // The traffic lane (undici) loads only when a config enables the gateway.
+    const [{ TrafficLane }, { TrafficMetrics }] = await Promise.all([import('./traffic-lane.js'), import('./traffic-metrics.js')]);
     const policyConfig = policyOf(config);
     const policy = compilePolicy(policyConfig);
     const dimensions = new LabelDimensions(policy.rules);

@@ -1,8 +1,14 @@
-import { definePlugin } from '@vigil/plugin-sdk';
-import { detectors } from './detectors/index.js';
-import { governExchange } from './govern.js';
-import { testCommand } from './test-command.js';
+import { definePlugin, type CommandDefinition } from '@vigil/plugin-sdk';
 import type { RedactionService } from './types.js';
+
+/** `vigil test`, described here and loaded when it runs, so listing commands stays cheap. */
+const testCommand: CommandDefinition = {
+  name: 'test',
+  summary: 'Check offline, with no server and no network, that a policy redacts what its cases say it should',
+  usage: 'vigil test -config policy.yaml CASES.yaml [MORE_CASES.yaml …]',
+  flags: { config: { type: 'string', summary: 'the policy file (service + rules)' } },
+  run: async (args, io) => (await import('./test-command.js')).testCommand.run(args, io),
+};
 
 /**
  * The redaction and governance engine, shared by capture (its worker module), the scan command and LLM
@@ -14,7 +20,8 @@ export default definePlugin({
   configSchema: { type: 'object', properties: {}, additionalProperties: false },
   provides: ['redaction'],
   commands: [testCommand],
-  setup(ctx) {
+  async setup(ctx) {
+    const [{ detectors }, { governExchange }] = await Promise.all([import('./detectors/index.js'), import('./govern.js')]);
     const service: RedactionService = {
       workerModule: new URL('./govern-worker.js', import.meta.url),
       detectors,

@@ -11,7 +11,16 @@ import { fileURLToPath } from 'node:url';
 test('declares the redaction service and the test command', () => {
   assert.is(plugin.name, 'redaction');
   assert.equal(plugin.provides, ['redaction']);
-  assert.equal(plugin.commands, [testCommand]);
+  const [command] = plugin.commands ?? [];
+  assert.is(command.name, testCommand.name);
+  assert.equal(command.flags, testCommand.flags);
+});
+
+test('the listed test command runs the real one when invoked', async () => {
+  const err: string[] = [];
+  const code = await plugin.commands![0].run({ flags: {}, positionals: [] }, { out: () => {}, err: (t) => err.push(t), cwd: process.cwd(), env: {} });
+  assert.is(code, 2);
+  assert.match(err.join(''), /vigil test -config/);
 });
 
 test('setup provides { workerModule, detectors, govern }; the worker module exists next to it', async () => {
