@@ -13,7 +13,6 @@ const outOfMemory = /out of memory|heap limit|allocation failed|memory limit/i;
 interface InFlight {
   resolve(outcome: TaskOutcome): void;
   timer: NodeJS.Timeout;
-  started: number;
 }
 
 export interface SandboxProcessEvents {
@@ -92,10 +91,10 @@ export class SandboxProcess {
           ok: false,
           reason: 'timeout',
           message: `the call ran past its time limit of ${task.timeoutMs} ms and its sandbox process stopped answering; the process was replaced`,
-          durationMs: performance.now() - started,
+          durationMs: Math.round(performance.now() - started),
         });
       }, task.timeoutMs + graceMs);
-      this.inFlight.set(seq, { resolve, timer, started });
+      this.inFlight.set(seq, { resolve, timer });
       const message: TaskMessage = { t: 'task', seq, fn: ref, ...task };
       try {
         this.child.send(message);
