@@ -200,7 +200,8 @@ export class GuestInstance {
       // AssemblyScript's default imports. Other Extism hosts need `--use abort=…`; here a trap keeps its message.
       env: {
         abort: (_ctx: CallContext, message: number, file: number, line: number, column: number) => {
-          const text = this.readGuestString(message) || 'abort';
+          // Before instantiation completes (top-level code failing) the guest's memory is not reachable yet.
+          const text = this.readGuestString(message) || (this.memory ? 'abort' : 'abort in the module\'s top-level code, while starting');
           const where = this.readGuestString(file);
           throw new HostLimitError('trap', where ? `${text} (${where}:${line}:${column})` : text);
         },

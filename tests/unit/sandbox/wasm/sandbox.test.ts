@@ -105,6 +105,12 @@ test('bad modules are refused at load with a reason', async () => {
   assert.instance(truncated, WasmModuleError);
 });
 
+test('a module that traps while starting is refused at load, and no worker is left behind', async () => {
+  const err = await createWasmSandbox({ module: fixture('wasm', 'bad-start.wasm') }).then(() => null, (e: unknown) => e);
+  assert.instance(err, WasmModuleError);
+  assert.match((err as Error).message, /the wasm module failed to start: abort in the module's top-level code/);
+});
+
 test('options are checked', async () => {
   const pages = await createWasmSandbox({ module: fixture('wasm', 'echo.wasm'), maxMemoryPages: 0 }).catch((e: Error) => e);
   assert.instance(pages, RangeError);
