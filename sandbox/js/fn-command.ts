@@ -7,7 +7,6 @@ import { resolve } from 'node:path';
 import type { CommandArgs, CommandDefinition, CommandIo } from '@vigil/plugin-sdk';
 import { JsSandboxError } from './errors.js';
 import { jsSandboxDefaults } from './options.js';
-import { createJsSandbox } from './sandbox.js';
 import type { JsResult, JsSandbox } from './types.js';
 
 const usage = 'vigil fn run FILE.js [--input JSON|@FILE] [--timeout 250ms] [--memory 64] [--json]';
@@ -88,6 +87,8 @@ async function run(args: CommandArgs, io: CommandIo): Promise<number> {
     const timeoutMs = typeof flags.timeout === 'string' ? parseTimeoutFlag(flags.timeout) : jsSandboxDefaults.timeoutMs;
     const memoryLimitMb = typeof flags.memory === 'string' ? parseMemoryFlag(flags.memory) : jsSandboxDefaults.memoryLimitMb;
     if (args.positionals.length > 2) throw new FnUsageError(`one function file at a time, got ${args.positionals.length - 1}`);
+    // Loaded here, not at the top: every `vigil` invocation lists this command, few run it.
+    const { createJsSandbox } = await import('./sandbox.js');
     // The child process starts while the files are read: its start-up is most of this command's wall time.
     sandbox = createJsSandbox({ processes: 1, isolatesPerProcess: 1, timeoutMs, memoryLimitMb });
     sandbox.catch(() => {});
