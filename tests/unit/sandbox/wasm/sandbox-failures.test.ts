@@ -114,6 +114,10 @@ test('guest log lines reach onLog, bounded per call', async () => {
     await sandbox.call('log_lines', '500');
     assert.is(lines.length, 20);
     assert.is(lines[19], 'warn:line 19 ✓');
+    lines.length = 0;
+    await sandbox.call('log_block', '100000');
+    assert.is(lines.length, 1);
+    assert.is(lines[0].length, 'warn:'.length + 4096, 'a long line is cut');
   } finally {
     await sandbox.close();
   }
