@@ -1,6 +1,10 @@
 import type { CommandDefinition } from '@vigil/plugin-sdk';
+import { fnCommand } from '../../sandbox/js/fn-command.js';
 
-/** Commands owned by parts that are not plugins (the sandboxes): loaded only when the CLI lists its commands. */
-export async function extraCommands(): Promise<CommandDefinition[]> {
-  return [];
+/**
+ * Commands owned by parts that are not plugins (the sandboxes). Their modules are light: each loads its machinery
+ * only when it runs.
+ */
+export function extraCommands(): CommandDefinition[] {
+  return [fnCommand];
 }

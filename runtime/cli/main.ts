@@ -12,7 +12,7 @@ const coreCommands = [runCommand, validateCommand, schemaCommand, versionCommand
 /** Every command: the core's, then those of built-in plugins and sandboxes, each living beside its owner. */
 async function allCommands(): Promise<CommandDefinition[]> {
   const fromPlugins = (await loadBuiltins()).flatMap((p) => p.commands ?? []);
-  return [...coreCommands, ...fromPlugins, ...(await extraCommands())];
+  return [...coreCommands, ...fromPlugins, ...extraCommands()];
 }
 
 function helpText(commands: readonly CommandDefinition[]): string {
@@ -36,8 +36,10 @@ function commandHelp(c: CommandDefinition): string {
 
 /** Runs one command line and resolves to the exit code. An unknown command or flag prints help and gives 2. */
 export async function main(argv: readonly string[], io: CommandIo = defaultIo()): Promise<number> {
-  const commands = await allCommands();
   const [name, ...rest] = argv;
+  // Core and sandbox commands dispatch without importing the built-in plugins (`vigil fn run` must start fast).
+  const direct = [...coreCommands, ...extraCommands()].find((c) => c.name === name);
+  const commands = direct ? [direct] : await allCommands();
   if (!name || name === 'help' || name === '--help' || name === '-h') {
     const target = name === 'help' ? commands.find((c) => c.name === rest[0]) : undefined;
     if (name === 'help' && rest[0] && !target) {

@@ -1,21 +1,21 @@
 import type { CommandIo } from '@vigil/plugin-sdk';
-import { ConfigError } from '../config/index.js';
-import { PluginError } from '../plugins/errors.js';
 
-/** Prints a start-up failure and returns its exit code: 2 for an invalid config, 1 for anything else. */
+/**
+ * Prints a start-up failure and returns its exit code: 2 for an invalid config, 1 for anything else.
+ * Errors are recognised by their stable codes, so the CLI does not load the config layer just to print them.
+ */
 export function reportStartupError(err: unknown, io: CommandIo): number {
-  if (err instanceof ConfigError) {
-    io.err(`${err.message}\n`);
+  const e = err as { code?: string; name?: string; message?: string; stack?: string; cause?: { stack?: string } };
+  if (e?.code === 'VIGIL_ERR_CONFIG_INVALID') {
+    io.err(`${e.message}\n`);
     return 2;
   }
-  if (err instanceof PluginError) {
-    io.err(`vigil: ${err.message}\n`);
-    const cause = err.cause as Error | undefined;
-    if (cause?.stack && process.env.VIGIL_DEBUG) io.err(`${cause.stack}\n`);
+  if (e?.name === 'PluginError') {
+    io.err(`vigil: ${e.message}\n`);
+    if (process.env.VIGIL_DEBUG && e.cause?.stack) io.err(`${e.cause.stack}\n`);
     return 1;
   }
-  const e = err as { code?: string; message?: string; stack?: string };
-  io.err(`vigil: ${e.code ? `${e.code}: ` : ''}${e.message ?? String(err)}\n`);
-  if (process.env.VIGIL_DEBUG && e.stack) io.err(`${e.stack}\n`);
+  io.err(`vigil: ${e?.code ? `${e.code}: ` : ''}${e?.message ?? String(err)}\n`);
+  if (process.env.VIGIL_DEBUG && e?.stack) io.err(`${e.stack}\n`);
   return 1;
 }

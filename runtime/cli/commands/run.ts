@@ -1,5 +1,5 @@
 import type { CommandDefinition } from '@vigil/plugin-sdk';
-import { Runtime } from '../../runtime.js';
+import type { Runtime } from '../../runtime.js';
 import { reportStartupError } from '../report-error.js';
 
 /** `vigil run -config FILE`: starts the runtime and stops it cleanly on SIGINT or SIGTERM. */
@@ -13,6 +13,7 @@ export const runCommand: CommandDefinition = {
     if (typeof file !== 'string') { io.err('vigil run: -config FILE is required\n'); return 2; }
     let runtime: Runtime;
     try {
+      const { Runtime } = await import('../../runtime.js');
       runtime = await Runtime.start(file, { env: io.env });
     } catch (err) {
       return reportStartupError(err, io);

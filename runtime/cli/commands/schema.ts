@@ -1,5 +1,4 @@
 import type { CommandDefinition } from '@vigil/plugin-sdk';
-import { fullSchema } from '../../plan.js';
 
 /** `vigil schema`: the composed JSON Schema of the config file, for editor autocompletion. */
 export const schemaCommand: CommandDefinition = {
@@ -7,6 +6,7 @@ export const schemaCommand: CommandDefinition = {
   summary: 'Print the JSON Schema of the config file (core keys and every built-in plugin section)',
   usage: 'vigil schema',
   async run(_args, io) {
+    const { fullSchema } = await import('../../plan.js');
     io.out(JSON.stringify(await fullSchema(), null, 2) + '\n');
     return 0;
   },

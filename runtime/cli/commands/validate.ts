@@ -1,5 +1,4 @@
 import type { CommandDefinition } from '@vigil/plugin-sdk';
-import { planRuntime } from '../../plan.js';
 import { reportStartupError } from '../report-error.js';
 
 /** `vigil validate -config FILE`: everything `run` checks before it starts anything; exit 0 valid, 2 invalid. */
@@ -12,6 +11,7 @@ export const validateCommand: CommandDefinition = {
     const file = args.flags.config ?? args.positionals[0];
     if (typeof file !== 'string') { io.err('vigil validate: -config FILE is required\n'); return 2; }
     try {
+      const { planRuntime } = await import('../../plan.js');
       const plan = await planRuntime(file, { env: io.env });
       io.out(`${plan.file}: valid (plugins: ${plan.entries.map((e) => e.def.name).join(', ') || 'none'})\n`);
       return 0;
