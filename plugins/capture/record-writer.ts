@@ -66,6 +66,7 @@ export class RecordWriter {
 /**
  * Rollup rows for a batch: one per (minute, primary route, method, status class, tenant), in `ROLLUP_KEY` then
  * `ROLLUP_SUMS` order, with request, error and token counts, the duration sum and one count per latency bucket.
+ * Rows are sorted by key.
  */
 export function foldRollups(records: readonly GovernedRecord[], tenantLabel: string): SqlValue[][] {
   const byKey = new Map<string, SqlValue[]>();
@@ -83,5 +84,7 @@ export function foldRollups(records: readonly GovernedRecord[], tenantLabel: str
     const b = base + 4 + bucketIndex(duration);
     row[b] = (row[b] as number) + 1;
   }
-  return [...byKey.values()];
+  // One total order of keys for every batch: concurrent upserts (several batches in flight, several instances on one
+  // PostgreSQL) then lock shared rows in the same order and cannot deadlock.
+  return [...byKey.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)).map((k) => byKey.get(k)!);
 }

@@ -8,8 +8,8 @@ const listQuery = {
   type: 'object',
   properties: {
     route: { type: 'string', description: 'A rule glob (match.path) the record matched.' },
-    status: { type: 'string', pattern: '^([1-5]xx|[0-9]{3})$', description: 'An exact status (404) or a class (5xx).' },
-    since: { type: 'string', description: 'Epoch ms, an ISO date-time, or a duration back from now (15m, 24h).' },
+    status: { type: 'string', pattern: '^([1-5]xx|[1-5][0-9]{2}|0)$', description: 'An exact status (404), a class (5xx), or 0 for exchanges the upstream never answered.' },
+    since: { type: 'string', description: 'Epoch ms, an ISO 8601 date-time (UTC without an offset), or a duration back from now (15m, 24h, 7d).' },
     limit: { type: 'integer', minimum: 1, default: 50, description: `Page size; at most ${MAX_LIMIT}.` },
     offset: { type: 'integer', minimum: 0, default: 0 },
   },

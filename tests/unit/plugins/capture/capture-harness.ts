@@ -132,7 +132,7 @@ export async function startCapture(options: CaptureOptions = {}): Promise<Captur
       const ids = new Set(exchanges.map((e) => e.id));
       for (const e of exchanges) rt.publish('gateway.exchange', e);
       await waitFor(() => received.filter((r) => ids.has(r.id)).length === ids.size,
-        { what: `${ids.size} governed records`, timeoutMs: 20_000 });
+        { what: `${ids.size} governed records`, timeoutMs: 60_000 });
       return exchanges.map((e) => received.find((r) => r.id === e.id)!);
     },
     async get<T>(path: string) {

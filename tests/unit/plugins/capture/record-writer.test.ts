@@ -128,6 +128,14 @@ test('foldRollups: one row per minute, route, method, status class and tenant, w
   assert.is(ROLLUP_COLUMNS[ROLLUP.tokens], 'tokens');
 });
 
+test('foldRollups: rows come in one key order whatever the order of the records', () => {
+  const records = ['c', 'a', 'b'].flatMap((tenant) => [record({ labels: { tenant } }), record({ labels: { tenant }, status: 500 })]);
+  const keys = (rs: GovernedRecord[]) => foldRollups(rs, 'tenant').map((r) => r.slice(0, 5).join('|'));
+  const forward = keys(records);
+  assert.equal(keys([...records].reverse()), forward);
+  assert.equal(forward, [...forward].sort());
+});
+
 test('foldRollups: a NaN or negative duration counts as 0 ms instead of poisoning the sum', () => {
   const [row] = foldRollups([record({ duration_ms: NaN }), record({ duration_ms: -3 })], 'tenant').map(named);
   assert.is(row.duration_sum, 0);
@@ -158,6 +166,22 @@ for (const kind of kinds) {
     ]);
     const [{ n }] = await store.query<{ n: number | string }>('SELECT COUNT(*) AS n FROM capture_records');
     assert.is(Number(n), 3);
+  });
+
+  writes('concurrent batches upserting the same minutes never deadlock', async () => {
+    const store = (await kind.open(await kind.fresh())).forPlugin('capture');
+    await store.migrate(captureMigrations);
+    const writer = new RecordWriter(store);
+    const tenants = Array.from({ length: 12 }, (_, i) => `t${i}`);
+    const batches = Array.from({ length: 16 }, (_, b) => {
+      const order = b % 2 === 0 ? tenants : [...tenants].reverse();
+      const records = order.map((tenant) => record({ labels: { tenant } }));
+      return { rows: records.map(recordRow), rollups: foldRollups(records, 'tenant') };
+    });
+    await Promise.all(batches.map((b) => writer.write(b)));
+    const rows = await store.query<{ tenant: string; requests: number | string }>('SELECT tenant, requests FROM capture_rollups');
+    assert.is(rows.length, tenants.length);
+    for (const r of rows) assert.is(Number(r.requests), 16, r.tenant);
   });
 
   writes('a record id written twice is stored once', async () => {
