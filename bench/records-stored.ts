@@ -26,6 +26,7 @@ import { openStore } from '../runtime/store/index.js';
 
 const N = Number(process.argv[2] ?? 40_000);
 const ROUNDS = 3;
+// The plugin's defaults; override to compare settings.
 const BATCH = Number(process.env.BENCH_BATCH ?? 512);
 const WORKERS = Number(process.env.BENCH_WORKERS ?? 2);
 
@@ -85,6 +86,7 @@ const policyOwner = definePlugin({
 
 const rt = await startTestRuntime({
   plugins: [policyOwner],
+  // The whole round is published at once, so the queue must hold it; steady traffic needs far less.
   config: { capture: { queue: 2 * N, batch: BATCH, workers: WORKERS } },
 });
 

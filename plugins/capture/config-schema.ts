@@ -9,7 +9,7 @@ export const captureConfigSchema: JsonSchema = {
   properties: {
     max_body_bytes: { type: ['string', 'integer'], format: 'byte-size', default: '1mb', description: 'Bytes of each body copied for capture; longer bodies are marked truncated.' },
     queue: { type: 'integer', minimum: 1, default: 10000, description: 'Exchanges waiting for a worker before new ones are dropped (and counted).' },
-    batch: { type: 'integer', minimum: 1, maximum: 10000, default: 256, description: 'Exchanges per worker task.' },
+    batch: { type: 'integer', minimum: 1, maximum: 10000, default: 512, description: 'Most exchanges per worker task and per store transaction; a batch is sent when full or 20 ms after its first exchange.' },
     workers: { type: 'integer', minimum: 1, maximum: 64, default: 2, description: 'Governance worker threads (piscina); more than one lets batches be governed while others are stored.' },
     retention: { ...duration, default: '7d', description: 'Records older than this are deleted.' },
     retention_interval: { ...duration, default: '10m', description: 'How often expired records and rollups are deleted.' },
@@ -18,10 +18,11 @@ export const captureConfigSchema: JsonSchema = {
     pricing: {
       type: 'object',
       default: {},
+      description: 'Prices for the usage API and the billing export: cost = tokens / 1000 × per_1k_tokens + requests × per_request.',
       properties: {
-        per_1k_tokens: { type: 'number', minimum: 0, default: 0 },
-        per_request: { type: 'number', minimum: 0, default: 0 },
-        currency: { type: 'string', default: 'USD' },
+        per_1k_tokens: { type: 'number', minimum: 0, default: 0, description: 'Price of 1,000 metered tokens (meter.tokens).' },
+        per_request: { type: 'number', minimum: 0, default: 0, description: 'Price of one captured request.' },
+        currency: { type: 'string', minLength: 1, default: 'USD', description: 'Shown beside every cost; no conversion is done.' },
       },
     },
   },
