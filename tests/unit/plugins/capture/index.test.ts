@@ -97,6 +97,49 @@ for (const backend of backends) {
     }
   });
 
+  capture('governance fails closed: a body it cannot parse where json_fields applies is not stored, and the record says why', async () => {
+    const h = await startCapture({ policy, storage: await backend.storage() });
+    try {
+      const cut = new TextEncoder().encode('{"card":{"number":"4111111111111111","expiry":"12/29"');
+      const [malformed, truncated] = await h.feed([
+        exchange(policy, { target: '/api/orders/1', requestBody: cut }),
+        exchange(policy, { target: '/api/orders/2', requestBody: cut, requestTruncated: true }),
+      ]);
+      for (const r of [malformed, truncated]) {
+        assert.is(r.request_body, null);
+        assert.match(r.dropped_reason ?? '', /^request_body: /);
+      }
+      assert.match(malformed.dropped_reason!, /malformed JSON/);
+      assert.match(truncated.dropped_reason!, /truncated/);
+      assert.is(truncated.truncated, true);
+      const stored = await h.get('/api/gateway/records?limit=200');
+      assert.not.ok(JSON.stringify(stored.body).includes('4111111111111111'));
+      assert.match(JSON.stringify(stored.body), /malformed JSON/);
+    } finally {
+      await h.stop();
+    }
+  });
+
+  capture('a store that refuses the batch is counted and logged; the records still reach the exporters', async () => {
+    let breakStore: (() => Promise<unknown>) | undefined;
+    const saboteur = definePlugin({
+      name: 'store-saboteur', version: '0.0.0', needs: ['store'],
+      setup(ctx) { breakStore = () => ctx.store.run('ALTER TABLE capture_records RENAME TO capture_records_gone'); },
+    });
+    const h = await startCapture({ policy, storage: await backend.storage(), plugins: [saboteur] });
+    try {
+      await h.feed([exchange(policy)]);
+      await breakStore!();
+      const [r] = await h.feed([exchange(policy, { requestBody: { card: { number: '4111111111111111' } } })]);
+      assert.equal(r.request_body, { card: { number: '[REDACTED]' } });
+      const m = await h.rt.metrics();
+      assert.is(metric(m, /^vigil_capture_records_total\{outcome="stored"\} (\S+)$/m), 1);
+      assert.is(metric(m, /^vigil_capture_records_total\{outcome="store_failed"\} (\S+)$/m), 1);
+    } finally {
+      await h.stop();
+    }
+  });
+
   capture('records reach a gateway.record subscriber as they are stored', async () => {
     const seen: unknown[] = [];
     const exporter = definePlugin({
