@@ -1,13 +1,13 @@
 // The input half of the WASM policy ABI: the view of one request that a policy's `decide` receives.
 // Views are built on the telemetry lane, from the bounded copies the proxy made; never on the traffic lane.
 
-/** A string or number leaf of a JSON body, so a policy can return exact `json_fields` paths. */
-export interface PolicyBodyField {
-  /** A policy-language path (`$.payment.card`, `$.items[0].pan`, `$['odd key']`) that selects exactly this leaf. */
-  path: string;
-  value: string | number;
-  in: 'request' | 'response';
-}
+/**
+ * String and number leaves of a JSON body, path → value. Each path (`$.payment.card`, `$.items[0].pan`,
+ * `$['odd key']`) selects exactly its leaf, so a policy can return it in `json_fields` as is. An object keyed by
+ * path rather than a list of {path, value} records: a view carries dozens of fields, and the batch is JSON-encoded
+ * on the host and parsed in the guest for every call.
+ */
+export type PolicyBodyFields = Record<string, string | number>;
 
 export interface PolicyView {
   method: string;
@@ -22,12 +22,12 @@ export interface PolicyView {
   /** Labels the YAML policy set for this request. */
   labels: Record<string, string>;
   matched_rules: string[];
-  /** Bounded: see BodyFieldLimits. Absent when no body was parsed. */
-  body_fields?: PolicyBodyField[];
+  /** Leaves of the bodies, bounded (see BodyFieldLimits). Absent when no body was parsed. */
+  body_fields?: { request?: PolicyBodyFields; response?: PolicyBodyFields };
 }
 
 export interface BodyFieldLimits {
-  /** Leaves per view, request body first. Default 64. */
+  /** Leaves per view, both bodies together, request body first. Default 64. */
   maxFields?: number;
   /** Longer strings are left out (a policy looks for short identifiers, not documents). Default 256. */
   maxValueLength?: number;
@@ -59,34 +59,38 @@ function keySegment(key: string): string {
   return `['${key.replace(/[\\']/g, (c) => `\\${c}`)}']`;
 }
 
-/** Appends the string and number leaves of `root` (depth-first, document order) to `out`, within the limits. */
+/**
+ * Adds the string and number leaves of `root` (depth-first, document order) to `out`, while `budget.left` lasts.
+ * Returns how many were added.
+ */
 export function collectBodyFields(
   root: unknown,
-  body: 'request' | 'response',
-  out: PolicyBodyField[],
+  out: PolicyBodyFields,
   limits: BodyFieldLimits = {},
-): void {
-  const maxFields = limits.maxFields ?? 64;
+  budget: { left: number } = { left: limits.maxFields ?? 64 },
+): number {
   const maxValueLength = limits.maxValueLength ?? 256;
   const maxDepth = limits.maxDepth ?? 16;
+  let added = 0;
   const visit = (value: unknown, path: string, depth: number): void => {
-    if (out.length >= maxFields) return;
+    if (budget.left <= 0) return;
     if (typeof value === 'string') {
-      if (value.length <= maxValueLength) out.push({ path, value, in: body });
+      if (value.length <= maxValueLength) { out[path] = value; budget.left--; added++; }
     } else if (typeof value === 'number') {
-      if (Number.isFinite(value)) out.push({ path, value, in: body });
+      if (Number.isFinite(value)) { out[path] = value; budget.left--; added++; }
     } else if (value !== null && typeof value === 'object' && depth < maxDepth) {
       if (Array.isArray(value)) {
-        for (let i = 0; i < value.length && out.length < maxFields; i++) visit(value[i], `${path}[${i}]`, depth + 1);
+        for (let i = 0; i < value.length && budget.left > 0; i++) visit(value[i], `${path}[${i}]`, depth + 1);
       } else {
         for (const key of Object.keys(value)) {
-          if (out.length >= maxFields) break;
+          if (budget.left <= 0) break;
           visit((value as Record<string, unknown>)[key], path + keySegment(key), depth + 1);
         }
       }
     }
   };
   visit(root, '$', 0);
+  return added;
 }
 
 function headerMap(raw: readonly string[] | null): Record<string, string> {
@@ -123,9 +127,10 @@ export function buildPolicyView(source: PolicyViewSource, limits?: BodyFieldLimi
     matched_rules: [...source.matchedRules],
   };
   if (source.requestJson !== undefined || source.responseJson !== undefined) {
-    const fields: PolicyBodyField[] = [];
-    if (source.requestJson !== undefined) collectBodyFields(source.requestJson, 'request', fields, limits);
-    if (source.responseJson !== undefined) collectBodyFields(source.responseJson, 'response', fields, limits);
+    const budget = { left: limits?.maxFields ?? 64 };
+    const fields: { request?: PolicyBodyFields; response?: PolicyBodyFields } = {};
+    if (source.requestJson !== undefined) collectBodyFields(source.requestJson, fields.request = {}, limits, budget);
+    if (source.responseJson !== undefined) collectBodyFields(source.responseJson, fields.response = {}, limits, budget);
     view.body_fields = fields;
   }
   return view;

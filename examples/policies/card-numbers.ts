@@ -90,9 +90,8 @@ export function looksLikeCardNumber(value: string, isNumber: bool): bool {
 
 function decideOne(view: PolicyView): Decision {
   const decision = new Decision();
-  const fields = view.bodyFields;
-  for (let i = 0; i < fields.length; i++) {
-    const field = fields[i];
+  const field = view.bodyFieldCursor();
+  while (field.next()) {
     // Most fields are names, ids, prices: skip them on their raw bytes, without decoding the value.
     const length = field.valueByteLength;
     const first = field.valueByte(0);

@@ -3,4 +3,4 @@
 export { JsonKind, JsonDocument, JsonWriter, quoteJson } from "./json";
 export { inputBytes, inputText, outputText, outputJson } from "./output";
 export { decodeBase64Url, decodeBase64UrlText } from "./base64url";
-export { BodyField, PolicyView, Decision, readViews, decisionsJson, writeDecisions, runPolicy } from "./policy";
+export { BodyField, BodyFieldCursor, PolicyView, Decision, readViews, decisionsJson, writeDecisions, runPolicy } from "./policy";

@@ -29,7 +29,8 @@ export class JsonDocument {
   private bytes: Uint8Array = new Uint8Array(0);
   private base: usize = 0;
   private size: i32 = 0;
-  private pos: i32 = 0;
+  /** Token index of each open container while tokenizing. */
+  private open: StaticArray<i32> = new StaticArray<i32>(MAX_DEPTH + 1);
   // Grown by doubling and written with unchecked stores: pushing tokens is the parser's hottest path.
   private tape: StaticArray<i32> = new StaticArray<i32>(1024);
   private tapeLength: i32 = 0;
@@ -66,13 +67,10 @@ export class JsonDocument {
     this.bytes = bytes;
     this.base = bytes.dataStart;
     this.size = bytes.length;
-    this.pos = 0;
     this.error = "";
     this.tapeLength = 0;
-    this.skipWhitespace();
-    this.parseValue(0);
-    this.skipWhitespace();
-    if (this.error.length == 0 && this.pos != this.size) this.fail("trailing characters");
+    const end = this.tokenize();
+    if (this.error.length == 0 && end != this.size) this.failAt(end, "trailing characters");
     if (this.error.length > 0) {
       this.tapeLength = 0;
       this.push(JsonKind.Null, 0, 0); // a failed document reads as null, never as stale content
@@ -201,36 +199,20 @@ export class JsonDocument {
     return String.UTF8.decodeUnsafe(this.base + <usize>start, <usize>(end - start));
   }
 
-  /** Records the first error and moves to the end, so every loop stops. */
-  private fail(what: string): void {
-    if (this.error.length == 0) this.error = "json: " + what + " at byte " + this.pos.toString();
-    this.pos = this.size;
+  /** Records the first error; returns -1 so callers can `return this.failAt(…)`. */
+  private failAt(at: i32, what: string): i32 {
+    if (this.error.length == 0) this.error = "json: " + what + " at byte " + at.toString();
+    return -1;
   }
 
   @inline private byteAt(i: i32): i32 {
     return <i32>load<u8>(this.base + <usize>i);
   }
 
-  private skipWhitespace(): void {
-    let i = this.pos;
-    const n = this.size;
-    while (i < n) {
-      const c = this.byteAt(i);
-      if (c != 0x20 && c != 0x0a && c != 0x0d && c != 0x09) break;
-      i++;
-    }
-    this.pos = i;
-  }
-
-  private push(kind: i32, start: i32, end: i32): i32 {
+  @inline private push(kind: i32, start: i32, end: i32): i32 {
     let t = this.tape;
     const at = this.tapeLength;
-    if (at + 4 > t.length) {
-      const grown = new StaticArray<i32>(t.length << 1);
-      memory.copy(changetype<usize>(grown), changetype<usize>(t), <usize>at << 2);
-      this.tape = grown;
-      t = grown;
-    }
+    if (at + 4 > t.length) t = this.growTape();
     unchecked(t[at] = kind);
     unchecked(t[at + 1] = start);
     unchecked(t[at + 2] = end);
@@ -239,63 +221,140 @@ export class JsonDocument {
     return at >> 2;
   }
 
-  private parseValue(depth: i32): void {
-    if (depth > MAX_DEPTH) { this.fail("nesting too deep"); return; }
-    if (this.pos >= this.size) { this.fail("unexpected end"); return; }
-    const c = this.byteAt(this.pos);
-    if (c == 0x22) this.parseString();
-    else if (c == 0x7b) this.parseContainer(depth, JsonKind.Object);
-    else if (c == 0x5b) this.parseContainer(depth, JsonKind.Array);
-    else if (c == 0x74) this.parseWord("true", JsonKind.Bool);
-    else if (c == 0x66) this.parseWord("false", JsonKind.Bool);
-    else if (c == 0x6e) this.parseWord("null", JsonKind.Null);
-    else if (c == 0x2d || (c >= 0x30 && c <= 0x39)) this.parseNumber();
-    else this.fail("unexpected character");
+  private growTape(): StaticArray<i32> {
+    const t = this.tape;
+    const grown = new StaticArray<i32>(t.length << 1);
+    memory.copy(changetype<usize>(grown), changetype<usize>(t), <usize>this.tapeLength << 2);
+    this.tape = grown;
+    return grown;
   }
 
-  private parseWord(word: string, kind: i32): void {
-    const start = this.pos;
-    const n = word.length;
-    if (start + n > this.size) { this.fail("invalid literal"); return; }
-    for (let i = 0; i < n; i++) {
-      if (this.byteAt(start + i) != word.charCodeAt(i)) { this.fail("invalid literal"); return; }
+  /**
+   * Fills the tape with one value and returns the offset after it and any trailing whitespace, or -1 with `error`
+   * set. Iterative, with the open containers on a small stack: no recursion, and the position stays in a local.
+   */
+  private tokenize(): i32 {
+    const base = this.base;
+    const n = this.size;
+    const open = this.open;
+    let depth = 0;
+    let i = skipSpace(base, 0, n);
+    while (true) {
+      // A value starts at i.
+      if (i >= n) return this.failAt(i, "unexpected end");
+      const c = <i32>load<u8>(base + <usize>i);
+      if (c == 0x7b || c == 0x5b) {
+        if (depth >= MAX_DEPTH) return this.failAt(i, "nesting too deep");
+        const kind = c == 0x7b ? JsonKind.Object : JsonKind.Array;
+        const index = this.push(kind, i, 0);
+        unchecked(open[depth++] = index);
+        i = skipSpace(base, i + 1, n);
+        if (i < n && <i32>load<u8>(base + <usize>i) == c + 2) { // `}` and `]` follow `{` and `[` by 2
+          depth--;
+          i++;
+        } else {
+          if (kind == JsonKind.Object) {
+            i = this.scanKey(i);
+            if (i < 0) return -1;
+          }
+          continue;
+        }
+      } else if (c == 0x22) {
+        i = this.scanString(i);
+      } else if (c == 0x2d || (c >= 0x30 && c <= 0x39)) {
+        i = this.scanNumber(i);
+      } else if (c == 0x74) {
+        i = this.scanWord(i, "true", JsonKind.Bool);
+      } else if (c == 0x66) {
+        i = this.scanWord(i, "false", JsonKind.Bool);
+      } else if (c == 0x6e) {
+        i = this.scanWord(i, "null", JsonKind.Null);
+      } else {
+        return this.failAt(i, "unexpected character");
+      }
+      if (i < 0) return -1;
+      // A value ended before i: count it in its container, then close containers or go on to the next value.
+      while (true) {
+        i = skipSpace(base, i, n);
+        if (depth == 0) return i;
+        const top = unchecked(open[depth - 1]);
+        const t = this.tape;
+        unchecked(t[(top << 2) + 2] = unchecked(t[(top << 2) + 2]) + 1);
+        if (i >= n) return this.failAt(i, "unterminated container");
+        const d = <i32>load<u8>(base + <usize>i);
+        const isObject = (unchecked(t[top << 2]) & KIND_MASK) == JsonKind.Object;
+        if (d == 0x2c) {
+          i = skipSpace(base, i + 1, n);
+          if (isObject) {
+            i = this.scanKey(i);
+            if (i < 0) return -1;
+          }
+          break;
+        }
+        if (d != (isObject ? 0x7d : 0x5d)) return this.failAt(i, "expected , or a closing bracket");
+        unchecked(t[(top << 2) + 3] = this.tapeLength >> 2);
+        depth--;
+        i++;
+      }
     }
-    this.pos = start + n;
-    this.push(kind, start, this.pos);
   }
 
-  private digits(): i32 {
-    const from = this.pos;
-    while (this.pos < this.size) {
-      const c = this.byteAt(this.pos);
-      if (c < 0x30 || c > 0x39) break;
-      this.pos++;
-    }
-    return this.pos - from;
+  /** A member's key and colon at i; returns where its value starts, or -1. */
+  private scanKey(i: i32): i32 {
+    const base = this.base;
+    const n = this.size;
+    if (i >= n || <i32>load<u8>(base + <usize>i) != 0x22) return this.failAt(i, "expected a key");
+    i = this.scanString(i);
+    if (i < 0) return -1;
+    i = skipSpace(base, i, n);
+    if (i >= n || <i32>load<u8>(base + <usize>i) != 0x3a) return this.failAt(i, "expected :");
+    return skipSpace(base, i + 1, n);
   }
 
-  private parseNumber(): void {
-    const start = this.pos;
-    if (this.byteAt(this.pos) == 0x2d) this.pos++;
-    if (this.digits() == 0) { this.fail("invalid number"); return; }
-    if (this.pos < this.size && this.byteAt(this.pos) == 0x2e) {
-      this.pos++;
-      if (this.digits() == 0) { this.fail("invalid number"); return; }
+  private scanWord(i: i32, word: string, kind: i32): i32 {
+    const len = word.length;
+    if (i + len > this.size) return this.failAt(i, "invalid literal");
+    for (let k = 0; k < len; k++) {
+      if (this.byteAt(i + k) != word.charCodeAt(k)) return this.failAt(i, "invalid literal");
     }
-    if (this.pos < this.size && (this.byteAt(this.pos) | 0x20) == 0x65) {
-      this.pos++;
-      if (this.pos < this.size && (this.byteAt(this.pos) == 0x2b || this.byteAt(this.pos) == 0x2d)) this.pos++;
-      if (this.digits() == 0) { this.fail("invalid number"); return; }
-    }
-    this.push(JsonKind.Number, start, this.pos);
+    this.push(kind, i, i + len);
+    return i + len;
   }
 
-  private parseString(): void {
-    const start = this.pos + 1;
+  private scanNumber(start: i32): i32 {
+    const base = this.base;
+    const n = this.size;
+    let i = start;
+    if (<i32>load<u8>(base + <usize>i) == 0x2d) i++;
+    let from = i;
+    i = skipDigits(base, i, n);
+    if (i == from) return this.failAt(i, "invalid number");
+    if (i < n && <i32>load<u8>(base + <usize>i) == 0x2e) {
+      from = ++i;
+      i = skipDigits(base, i, n);
+      if (i == from) return this.failAt(i, "invalid number");
+    }
+    if (i < n && (<i32>load<u8>(base + <usize>i) | 0x20) == 0x65) {
+      i++;
+      if (i < n) {
+        const sign = <i32>load<u8>(base + <usize>i);
+        if (sign == 0x2b || sign == 0x2d) i++;
+      }
+      from = i;
+      i = skipDigits(base, i, n);
+      if (i == from) return this.failAt(i, "invalid number");
+    }
+    this.push(JsonKind.Number, start, i);
+    return i;
+  }
+
+  /** The string whose opening quote is at `quote`; returns the offset after its closing quote, or -1. */
+  private scanString(quote: i32): i32 {
+    const base = this.base;
+    const n = this.size;
+    const start = quote + 1;
     let i = start;
     let flags = 0;
-    const n = this.size;
-    const base = this.base;
     while (i < n) {
       // Eight bytes at a time while none of them is a quote, a backslash or a control character.
       while (i + 8 <= n) {
@@ -304,72 +363,51 @@ export class JsonDocument {
         i += 8;
       }
       if (i >= n) break;
-      const c = this.byteAt(i);
+      const c = <i32>load<u8>(base + <usize>i);
       if (c == 0x22) {
         this.push(JsonKind.String | flags, start, i);
-        this.pos = i + 1;
-        return;
+        return i + 1;
       }
-      if (c < 0x20) { this.pos = i; this.fail("control character in string"); return; }
+      if (c < 0x20) return this.failAt(i, "control character in string");
       if (c == 0x5c) {
         flags = HAS_ESCAPE;
         if (i + 1 >= n) break;
-        const e = this.byteAt(i + 1);
+        const e = <i32>load<u8>(base + <usize>(i + 1));
         if (e == 0x75) {
           for (let k = 2; k < 6; k++) {
-            if (i + k >= n || hexValue(this.byteAt(i + k)) < 0) { this.pos = i; this.fail("invalid \\u escape"); return; }
+            if (i + k >= n || hexValue(<i32>load<u8>(base + <usize>(i + k))) < 0) return this.failAt(i, "invalid \\u escape");
           }
           i += 6;
           continue;
         }
         if (e != 0x22 && e != 0x5c && e != 0x2f && e != 0x62 && e != 0x66 && e != 0x6e && e != 0x72 && e != 0x74) {
-          this.pos = i;
-          this.fail("invalid escape");
-          return;
+          return this.failAt(i, "invalid escape");
         }
         i += 2;
         continue;
       }
       i++;
     }
-    this.pos = n;
-    this.fail("unterminated string");
+    return this.failAt(n, "unterminated string");
   }
+}
 
-  private parseContainer(depth: i32, kind: i32): void {
-    const close = kind == JsonKind.Object ? 0x7d : 0x5d;
-    const index = this.push(kind, this.pos, 0);
-    this.pos++;
-    let count = 0;
-    this.skipWhitespace();
-    if (this.pos < this.size && this.byteAt(this.pos) == close) {
-      this.pos++;
-    } else {
-      while (true) {
-        this.skipWhitespace();
-        if (kind == JsonKind.Object) {
-          if (this.pos >= this.size || this.byteAt(this.pos) != 0x22) { this.fail("expected a key"); return; }
-          this.parseString();
-          this.skipWhitespace();
-          if (this.pos >= this.size || this.byteAt(this.pos) != 0x3a) { this.fail("expected :"); return; }
-          this.pos++;
-          this.skipWhitespace();
-        }
-        this.parseValue(depth + 1);
-        if (this.error.length > 0) return;
-        count++;
-        this.skipWhitespace();
-        if (this.pos >= this.size) { this.fail("unterminated container"); return; }
-        const c = this.byteAt(this.pos);
-        this.pos++;
-        if (c == close) break;
-        if (c != 0x2c) { this.pos--; this.fail("expected , or a closing bracket"); return; }
-      }
-    }
-    const t = this.tape;
-    unchecked(t[(index << 2) + 2] = count);
-    unchecked(t[(index << 2) + 3] = this.tapeLength >> 2);
+@inline function skipSpace(base: usize, i: i32, n: i32): i32 {
+  while (i < n) {
+    const c = <i32>load<u8>(base + <usize>i);
+    if (c != 0x20 && c != 0x0a && c != 0x0d && c != 0x09) break;
+    i++;
   }
+  return i;
+}
+
+@inline function skipDigits(base: usize, i: i32, n: i32): i32 {
+  while (i < n) {
+    const c = <i32>load<u8>(base + <usize>i);
+    if (c < 0x30 || c > 0x39) break;
+    i++;
+  }
+  return i;
 }
 
 const ONES: u64 = 0x0101010101010101;

@@ -23,13 +23,10 @@ function exchange(over: Partial<PolicyExchange> = {}): PolicyExchange {
 
 test('the view offers body fields only from bodies the YAML decision captures, and no restricted headers', () => {
   const open = exchangeView(exchange(), decide([]));
-  assert.equal(open.body_fields, [
-    { path: '$.card', value: '4111111111111111', in: 'request' },
-    { path: '$.ok', value: 'yes', in: 'response' },
-  ]);
+  assert.equal(open.body_fields, { request: { '$.card': '4111111111111111' }, response: { '$.ok': 'yes' } });
   assert.is(open.headers['x-owner'], 'ann');
   const restricted = exchangeView(exchange(), decide([{ name: 'r', match: { path: '/**' }, restrict: ['request_body', 'headers'] }]));
-  assert.equal(restricted.body_fields, [{ path: '$.ok', value: 'yes', in: 'response' }]);
+  assert.equal(restricted.body_fields, { response: { '$.ok': 'yes' } });
   assert.equal({ ...restricted.headers }, {});
 });
 
@@ -53,8 +50,10 @@ test('applyWasmPolicy narrows each exchange with its own decision and labels', a
       { exchange: exchange(), decision: yaml },
       { exchange: exchange({ requestHeaders: [], labels: {} }), decision: yaml },
     ]);
-    assert.equal(a.labels, { team: 'pay', route: 'POST /api/pay → ✓', owner: 'ann' });
-    assert.equal(b.labels, { route: 'POST /api/pay → ✓' });
+    const fields = 'request:$.card=4111111111111111/16 response:$.ok=yes/3';
+    assert.equal(a.labels, { team: 'pay', route: 'POST /api/pay → ✓', owner: 'ann', fields });
+    // No request headers, so no content-type: the request body is not known to be JSON and offers no fields.
+    assert.equal(b.labels, { route: 'POST /api/pay → ✓', fields: 'response:$.ok=yes/3' });
     assert.is(a.failure, undefined);
     assert.is(a.decision, yaml, 'labels only: the decision itself is unchanged');
   } finally {

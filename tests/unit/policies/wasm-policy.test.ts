@@ -36,6 +36,15 @@ test('one decision per view, in order, across batches; non-ASCII values intact',
   assert.equal(await echo.decide([]), []);
 });
 
+test('the SDK reads body fields of both bodies, with paths, values, kinds and raw lengths', async () => {
+  const v = buildPolicyView({
+    method: 'POST', path: '/f', target: '/f', requestHeaders: [], status: 200, labels: {}, matchedRules: [],
+    requestJson: { a: 'ü', n: 42, q: 'say "hi"' }, responseJson: { items: ['x'] },
+  });
+  const [decision] = await echo.decide([v]);
+  assert.is(decision.labels?.fields, 'request:$.a=ü/2 request:$.n=42#/2 request:$.q=say "hi"/10 response:$.items[0]=x/1');
+});
+
 test('every kind of garbage output is invalid_output, counted, and the policy keeps serving', async () => {
   const modes: [string, RegExp][] = [
     ['/not-json', /not JSON/],

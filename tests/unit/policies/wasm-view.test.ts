@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { buildPolicyView, collectBodyFields, type PolicyBodyField } from '../../../policies/wasm-view.js';
+import { buildPolicyView, collectBodyFields, type PolicyBodyFields } from '../../../policies/wasm-view.js';
 import { compileJsonPath, redactJsonPath } from '../../../policies/compile-json-path.js';
 
 const source = {
@@ -31,19 +31,19 @@ test('the view does not alias the source', () => {
   assert.is(labels.team, 'a');
 });
 
-test('body fields: string and number leaves of both bodies, request first, with paths', () => {
+test('body fields: string and number leaves of both bodies, keyed by path, request first', () => {
   const view = buildPolicyView({
     ...source,
     requestJson: { card: '4111', n: 12, ok: true, nil: null, nested: { list: ['x', { deep: 'y' }] } },
     responseJson: [{ id: 7 }],
   });
-  assert.equal(view.body_fields, [
-    { path: '$.card', value: '4111', in: 'request' },
-    { path: '$.n', value: 12, in: 'request' },
-    { path: '$.nested.list[0]', value: 'x', in: 'request' },
-    { path: '$.nested.list[1].deep', value: 'y', in: 'request' },
-    { path: '$[0].id', value: 7, in: 'response' },
-  ]);
+  assert.equal(view.body_fields, {
+    request: { '$.card': '4111', '$.n': 12, '$.nested.list[0]': 'x', '$.nested.list[1].deep': 'y' },
+    response: { '$[0].id': 7 },
+  });
+  assert.equal(Object.keys(view.body_fields!.request!), ['$.card', '$.n', '$.nested.list[0]', '$.nested.list[1].deep'], 'document order');
+  const onlyResponse = buildPolicyView({ ...source, responseJson: { a: 'b' } });
+  assert.equal(onlyResponse.body_fields, { response: { '$.a': 'b' } });
 });
 
 test('every body-field path selects exactly its own leaf, whatever the key looks like', () => {
@@ -51,36 +51,34 @@ test('every body-field path selects exactly its own leaf, whatever the key looks
     'a.b': 'dot', 'a': { b: 'nested' }, 'sp ace': 'space', "quo'te": 'quote', 'back\\slash': 'bs', '0': 'zero',
     '*': 'star', '[x]': 'bracket', '': 'empty', 'ünï': 'unicode', '$': 'dollar', 'arr': [['deep']],
   };
-  const fields: PolicyBodyField[] = [];
-  collectBodyFields(body, 'request', fields, { maxFields: 100 });
-  assert.is(fields.length, 12);
-  for (const field of fields) {
+  const fields: PolicyBodyFields = {};
+  assert.is(collectBodyFields(body, fields, { maxFields: 100 }), 12);
+  for (const [path, value] of Object.entries(fields)) {
     const copy = JSON.parse(JSON.stringify(body));
-    const { count } = redactJsonPath(copy, compileJsonPath(field.path));
-    assert.is(count, 1, `${field.path} matches one value`);
-    const remaining = JSON.stringify(copy);
-    assert.not.ok(remaining.includes(`"${field.value}"`), `${field.path} redacts ${field.value}`);
+    const { count } = redactJsonPath(copy, compileJsonPath(path));
+    assert.is(count, 1, `${path} matches one value`);
+    assert.not.ok(JSON.stringify(copy).includes(`"${value}"`), `${path} redacts ${value}`);
   }
 });
 
 test('limits: field count, value length and depth', () => {
-  const fields: PolicyBodyField[] = [];
-  collectBodyFields({ a: '1', b: '2', c: '3' }, 'request', fields, { maxFields: 2 });
-  assert.equal(fields.map((f) => f.path), ['$.a', '$.b']);
-  const long: PolicyBodyField[] = [];
-  collectBodyFields({ short: 'x', long: 'y'.repeat(300) }, 'request', long);
-  assert.equal(long.map((f) => f.path), ['$.short']);
-  const deep: PolicyBodyField[] = [];
-  collectBodyFields({ a: { b: { c: 'too deep' } }, top: 't' }, 'request', deep, { maxDepth: 2 });
-  assert.equal(deep.map((f) => f.path), ['$.top']);
-  const numbers: PolicyBodyField[] = [];
-  collectBodyFields({ n: Number.NaN, m: 1e400, k: -1.5 }, 'response', numbers);
-  assert.equal(numbers, [{ path: '$.k', value: -1.5, in: 'response' }]);
+  const fields: PolicyBodyFields = {};
+  assert.is(collectBodyFields({ a: '1', b: '2', c: '3' }, fields, { maxFields: 2 }), 2);
+  assert.equal(Object.keys(fields), ['$.a', '$.b']);
+  const long: PolicyBodyFields = {};
+  collectBodyFields({ short: 'x', long: 'y'.repeat(300) }, long);
+  assert.equal(Object.keys(long), ['$.short']);
+  const deep: PolicyBodyFields = {};
+  collectBodyFields({ a: { b: { c: 'too deep' } }, top: 't' }, deep, { maxDepth: 2 });
+  assert.equal(Object.keys(deep), ['$.top']);
+  const numbers: PolicyBodyFields = {};
+  collectBodyFields({ n: Number.NaN, m: 1e400, k: -1.5 }, numbers);
+  assert.equal(numbers, { '$.k': -1.5 });
 });
 
 test('the field budget is shared by both bodies', () => {
   const view = buildPolicyView({ ...source, requestJson: { a: 'x', b: 'y' }, responseJson: { c: 'z' } }, { maxFields: 2 });
-  assert.equal(view.body_fields!.map((f) => f.in), ['request', 'request']);
+  assert.equal(view.body_fields, { request: { '$.a': 'x', '$.b': 'y' }, response: {} });
 });
 
 test.run();
