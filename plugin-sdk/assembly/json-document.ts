@@ -1,6 +1,6 @@
-// A JSON reader and writer for policy guests, sized for the policy ABI.
+// A JSON reader for policy guests, sized for the policy ABI.
 //
-// The reader parses UTF-8 bytes into a flat "tape" of tokens (4 × i32 each) and materialises strings only when
+// It parses UTF-8 bytes into a flat "tape" of tokens (4 × i32 each) and materialises strings only when
 // asked. A batch of views is tens of kilobytes and a policy reads a few fields of each, so building a tree of
 // objects and strings for every value would cost most of the call (allocations dominate in AssemblyScript).
 //
@@ -9,6 +9,8 @@
 //   2: end byte offset (strings: the closing quote), or for arrays and objects the number of children
 //   3: index of the token after this value's subtree (so siblings are skipped in O(1))
 // An object's children are key, value, key, value, …; `count` is the number of members.
+
+import { hasByte, hasByteBelow, hexValue, skipDigits, skipSpace, unescapeJson } from "./json-bytes";
 
 export const enum JsonKind {
   Null = 0,
@@ -389,163 +391,5 @@ export class JsonDocument {
       i++;
     }
     return this.failAt(n, "unterminated string");
-  }
-}
-
-@inline function skipSpace(base: usize, i: i32, n: i32): i32 {
-  while (i < n) {
-    const c = <i32>load<u8>(base + <usize>i);
-    if (c != 0x20 && c != 0x0a && c != 0x0d && c != 0x09) break;
-    i++;
-  }
-  return i;
-}
-
-@inline function skipDigits(base: usize, i: i32, n: i32): i32 {
-  while (i < n) {
-    const c = <i32>load<u8>(base + <usize>i);
-    if (c < 0x30 || c > 0x39) break;
-    i++;
-  }
-  return i;
-}
-
-const ONES: u64 = 0x0101010101010101;
-const HIGHS: u64 = 0x8080808080808080;
-
-/** Whether any byte of `v` equals `b` (SWAR: a zero byte in v ^ b…b). */
-@inline function hasByte(v: u64, b: u64): bool {
-  const x = v ^ (ONES * b);
-  return ((x - ONES) & ~x & HIGHS) != 0;
-}
-
-/** Whether any byte of `v` is below `b` (b ≤ 128). */
-@inline function hasByteBelow(v: u64, b: u64): bool {
-  return ((v - ONES * b) & ~v & HIGHS) != 0;
-}
-
-function hexValue(c: i32): i32 {
-  if (c >= 0x30 && c <= 0x39) return c - 0x30;
-  c |= 0x20;
-  if (c >= 0x61 && c <= 0x66) return c - 0x61 + 10;
-  return -1;
-}
-
-/** Resolves the escapes of a string literal's body (already validated by the reader). */
-function unescapeJson(s: string): string {
-  const parts = new Array<string>();
-  const n = s.length;
-  let segment = 0;
-  let i = 0;
-  while (i < n) {
-    if (s.charCodeAt(i) != 0x5c) { i++; continue; }
-    parts.push(s.substring(segment, i));
-    const e = s.charCodeAt(i + 1);
-    if (e == 0x75) {
-      let code = 0;
-      for (let k = 2; k < 6; k++) code = (code << 4) | hexValue(s.charCodeAt(i + k));
-      // Surrogate halves stay UTF-16 units: a pair written as two escapes joins back into one character.
-      parts.push(String.fromCharCode(code));
-      i += 6;
-    } else {
-      if (e == 0x62) parts.push("\b");
-      else if (e == 0x66) parts.push("\f");
-      else if (e == 0x6e) parts.push("\n");
-      else if (e == 0x72) parts.push("\r");
-      else if (e == 0x74) parts.push("\t");
-      else parts.push(String.fromCharCode(e));
-      i += 2;
-    }
-    segment = i;
-  }
-  parts.push(s.substring(segment, n));
-  return parts.join("");
-}
-
-const HEX_DIGITS = "0123456789abcdef";
-
-function escapeUnit(c: i32): string {
-  return "\\u" + HEX_DIGITS.charAt((c >> 12) & 15) + HEX_DIGITS.charAt((c >> 8) & 15) +
-    HEX_DIGITS.charAt((c >> 4) & 15) + HEX_DIGITS.charAt(c & 15);
-}
-
-/** Whether unit `i` of `s` is half of a well-formed surrogate pair that starts at `i`. */
-@inline function pairAt(s: string, i: i32, c: i32): bool {
-  if (c > 0xdbff || i + 1 >= s.length) return false;
-  const d = s.charCodeAt(i + 1);
-  return d >= 0xdc00 && d <= 0xdfff;
-}
-
-/**
- * `s` as a JSON string literal. Lone surrogate halves are written as `\uXXXX` escapes so the UTF-8 the host
- * receives is always valid (a raw lone surrogate would encode to bytes the host rejects as invalid output).
- */
-export function quoteJson(s: string): string {
-  const n = s.length;
-  let clean = true;
-  for (let i = 0; i < n; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 0x20 || c == 0x22 || c == 0x5c) { clean = false; break; }
-    if (c >= 0xd800 && c <= 0xdfff) {
-      if (pairAt(s, i, c)) { i++; continue; }
-      clean = false;
-      break;
-    }
-  }
-  if (clean) return "\"" + s + "\"";
-  const parts = new Array<string>();
-  parts.push("\"");
-  let segment = 0;
-  for (let i = 0; i < n; i++) {
-    const c = s.charCodeAt(i);
-    let replacement: string | null = null;
-    if (c == 0x22) replacement = "\\\"";
-    else if (c == 0x5c) replacement = "\\\\";
-    else if (c == 0x0a) replacement = "\\n";
-    else if (c == 0x0d) replacement = "\\r";
-    else if (c == 0x09) replacement = "\\t";
-    else if (c < 0x20) replacement = escapeUnit(c);
-    else if (c >= 0xd800 && c <= 0xdfff) {
-      if (pairAt(s, i, c)) { i++; continue; }
-      replacement = escapeUnit(c);
-    }
-    if (replacement != null) {
-      parts.push(s.substring(segment, i));
-      parts.push(replacement);
-      segment = i + 1;
-    }
-  }
-  parts.push(s.substring(segment, n));
-  parts.push("\"");
-  return parts.join("");
-}
-
-/** Builds a JSON text from pieces; joining once at the end avoids quadratic string concatenation. */
-export class JsonWriter {
-  private parts: string[] = new Array<string>();
-
-  /** Appends JSON text as is (punctuation, or a value the caller already encoded). */
-  raw(text: string): JsonWriter {
-    this.parts.push(text);
-    return this;
-  }
-
-  string(value: string): JsonWriter {
-    this.parts.push(quoteJson(value));
-    return this;
-  }
-
-  stringArray(values: string[]): JsonWriter {
-    this.parts.push("[");
-    for (let i = 0; i < values.length; i++) {
-      if (i > 0) this.parts.push(",");
-      this.parts.push(quoteJson(values[i]));
-    }
-    this.parts.push("]");
-    return this;
-  }
-
-  toString(): string {
-    return this.parts.join("");
   }
 }
