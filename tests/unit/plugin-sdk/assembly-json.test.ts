@@ -1,4 +1,4 @@
-// plugin-sdk/assembly/json.ts and base64url.ts (AssemblyScript), driven through a test guest (tests/fixtures/wasm/json-probe.ts).
+// plugin-sdk/assembly/json-document.ts, json-writer.ts and base64url.ts (AssemblyScript), driven through a test guest (tests/fixtures/wasm/json-probe.ts).
 // Not under tests/unit/plugin-sdk/assembly/: folders named `assembly` are not transpiled.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
