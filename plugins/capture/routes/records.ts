@@ -1,8 +1,7 @@
 import type { HttpRoutes, SqlValue, Store } from '@vigil/plugin-sdk';
 import { recordNotFound } from '../errors.js';
 import { parseSince } from '../time-range.js';
-
-export const MAX_LIMIT = 200;
+import { pageOf, pageProperties } from './page-query.js';
 
 const listQuery = {
   type: 'object',
@@ -10,8 +9,7 @@ const listQuery = {
     route: { type: 'string', description: 'A rule glob (match.path) the record matched.' },
     status: { type: 'string', pattern: '^([1-5]xx|[1-5][0-9]{2}|0)$', description: 'An exact status (404), a class (5xx), or 0 for exchanges the upstream never answered.' },
     since: { type: 'string', description: 'Epoch ms, an ISO 8601 date-time (UTC without an offset), or a duration back from now (15m, 24h, 7d).' },
-    limit: { type: 'integer', minimum: 1, default: 50, description: `Page size; at most ${MAX_LIMIT}.` },
-    offset: { type: 'integer', minimum: 0, default: 0 },
+    ...pageProperties,
   },
   // Label names follow the policy's label syntax, so they can be spliced into a JSON path without quoting issues.
   patternProperties: { '^label\\.[a-zA-Z_][a-zA-Z0-9_]*$': { type: 'string', description: 'label.<name>=<value>: records whose label has that value.' } },
@@ -50,8 +48,7 @@ export function registerRecordRoutes(http: HttpRoutes, store: Store): void {
     summary: 'Governed records, newest first, with filters',
     query: listQuery,
     async handler(ctx) {
-      const limit = Math.min(Number(ctx.query.limit ?? 50), MAX_LIMIT);
-      const offset = Number(ctx.query.offset ?? 0);
+      const { limit, offset } = pageOf(ctx.query);
       const where = whereClause(store, ctx.query);
       const rows = await store.query<{ record: string }>(
         `SELECT record FROM ${records} ${where.sql} ORDER BY time DESC, id DESC LIMIT ? OFFSET ?`, [...where.params, limit, offset]);

@@ -1,6 +1,7 @@
-import type { HttpRoutes, RouteContext, Store } from '@vigil/plugin-sdk';
+import type { HttpRoutes, Store } from '@vigil/plugin-sdk';
 import type { CaptureConfig } from '../types.js';
 import { rangeQuery, resolveRange } from '../time-range.js';
+import { pageOf, pageProperties } from './page-query.js';
 
 const DAY = 86_400_000;
 
@@ -20,22 +21,27 @@ export const csvCell = (v: string | number): string => {
 
 export function registerUsageRoutes(http: HttpRoutes, store: Store, config: CaptureConfig): void {
   const rollups = store.table('rollups');
-  const perTenant = async (ctx: RouteContext) => {
-    const { from, to } = resolveRange(String(ctx.query.range ?? '24h'));
-    const rows = await store.query<{ tenant: string; requests: number; tokens: number }>(
-      `SELECT tenant, SUM(requests) AS requests, SUM(tokens) AS tokens FROM ${rollups} WHERE bucket >= ? AND bucket < ? GROUP BY tenant ORDER BY SUM(requests) DESC, tenant`,
-      [from - (from % 60_000), to]);
-    return { from, to, rows };
-  };
   http.route({
     method: 'GET', path: '/api/gateway/usage', tags: ['gateway'],
     summary: 'Requests, tokens and cost per tenant',
-    query: { type: 'object', properties: { range: rangeQuery } },
+    description: 'Tenants ordered by requests, busiest first. Exchanges without the tenant label count under the tenant "".',
+    query: { type: 'object', properties: { range: rangeQuery, ...pageProperties } },
     async handler(ctx) {
-      const { from, to, rows } = await perTenant(ctx);
+      const { from, to } = resolveRange(String(ctx.query.range ?? '24h'));
+      const { limit, offset } = pageOf(ctx.query);
+      const rows = await store.query<{ tenant: string; requests: number | string; tokens: number | string }>(
+        `SELECT tenant, SUM(requests) AS requests, SUM(tokens) AS tokens FROM ${rollups} WHERE bucket >= ? AND bucket < ?
+         GROUP BY tenant ORDER BY SUM(requests) DESC, tenant LIMIT ? OFFSET ?`,
+        [from - (from % 60_000), to, limit, offset]);
       return {
         range: ctx.query.range ?? '24h', from, to, tenant_label: config.tenant_label, currency: config.pricing.currency,
-        data: rows.map((r) => ({ tenant: r.tenant, requests: Number(r.requests), tokens: Number(r.tokens), cost: cost(config.pricing, Number(r.requests), Number(r.tokens)) })),
+        data: rows.map((r) => {
+          const requests = Number(r.requests);
+          const tokens = Number(r.tokens);
+          return { tenant: r.tenant, requests, tokens, cost: cost(config.pricing, requests, tokens) };
+        }),
+        limit,
+        offset,
       };
     },
   });

@@ -15,7 +15,7 @@ const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 
 interface Usage {
-  range: string; from: number; to: number; tenant_label: string; currency: string;
+  range: string; from: number; to: number; tenant_label: string; currency: string; limit: number; offset: number;
   data: { tenant: string; requests: number; tokens: number; cost: number }[];
 }
 
@@ -79,6 +79,23 @@ for (const backend of backends) {
     assert.equal(byTenant.get(''), { tenant: '', requests: 1, tokens: 7, cost: 0.0045 });
     assert.is(res.body.data.reduce((n, t) => n + t.requests, 0), 10);
     assert.is(res.body.data[0].tenant, 'acme', 'ordered by requests');
+    assert.is(res.body.limit, 50);
+    assert.is(res.body.offset, 0);
+  });
+
+  usage('the tenant list pages like every gateway list', async ({ h }) => {
+    const first = await h.get<Usage>('/api/gateway/usage?range=24h&limit=2');
+    assert.is(first.body.limit, 2);
+    assert.is(first.body.data.length, 2);
+    assert.is(first.body.data[0].tenant, 'acme');
+    const rest = await h.get<Usage>('/api/gateway/usage?range=24h&limit=1000&offset=2');
+    assert.is(rest.body.limit, 200);
+    assert.is(rest.body.offset, 2);
+    assert.is(rest.body.data.length, 6, '8 tenants in the day');
+    assert.not.ok(rest.body.data.some((t) => first.body.data.some((f) => f.tenant === t.tenant)), 'pages do not overlap');
+    const bad = await h.get<{ error: { message: string } }>('/api/gateway/usage?limit=0');
+    assert.is(bad.status, 400);
+    assert.match(bad.body.error.message, /limit/);
   });
 
   usage('ranges: 7d takes in the older usage; 1h does not', async ({ h }) => {

@@ -1,0 +1,14 @@
+/** Most items one page of a gateway list holds, whatever `limit` asks for. */
+export const MAX_LIMIT = 200;
+export const DEFAULT_LIMIT = 50;
+
+/** The `limit` and `offset` parameters every gateway list takes. */
+export const pageProperties = {
+  limit: { type: 'integer', minimum: 1, default: DEFAULT_LIMIT, description: `Page size; at most ${MAX_LIMIT} (a larger value is answered with ${MAX_LIMIT}).` },
+  offset: { type: 'integer', minimum: 0, default: 0, description: 'Items to skip.' },
+};
+
+/** The page a validated query asks for, with `limit` capped. */
+export function pageOf(query: Record<string, unknown>): { limit: number; offset: number } {
+  return { limit: Math.min(Number(query.limit ?? DEFAULT_LIMIT), MAX_LIMIT), offset: Number(query.offset ?? 0) };
+}
