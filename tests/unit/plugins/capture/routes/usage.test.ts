@@ -98,6 +98,13 @@ for (const backend of backends) {
     assert.match(bad.body.error.message, /limit/);
   });
 
+  usage('vigil_tokens_total names the tenant by the configured label', async ({ h }) => {
+    const m = await h.rt.metrics();
+    assert.match(m, /^vigil_tokens_total\{route="\/v1\/\*\*",tenant="acme"\} 104000$/m);
+    assert.match(m, /^vigil_tokens_total\{route="\/v1\/\*\*",tenant=""\} 7$/m);
+    assert.not.match(m, /vigil_tokens_total\{[^}]*tenant="beta"/, 'nothing metered, no series');
+  });
+
   usage('ranges: 7d takes in the older usage; 1h does not', async ({ h }) => {
     const week = await h.get<Usage>('/api/gateway/usage?range=7d');
     assert.equal(week.body.data.find((t) => t.tenant === 'acme'), { tenant: 'acme', requests: 4, tokens: 104_000, cost: 52.004 });
