@@ -11,6 +11,7 @@ import type { Scheduler, JobQueues } from './jobs/index.js';
 import { WorkerPoolRegistry } from './workers/pools.js';
 import { createDeliveryQueue } from './delivery/index.js';
 import { PluginHost } from './plugins/host.js';
+import { SandboxHost } from './sandboxes.js';
 import type { CoreServices } from './plugins/context.js';
 import { planRuntime, type PlanOptions, type RuntimePlan } from './plan.js';
 import { VERSION } from './version.js';
@@ -38,6 +39,7 @@ export class Runtime {
   readonly log: Logger;
   readonly bus: MessageBus;
   readonly workers: WorkerPoolRegistry;
+  private readonly sandboxes: SandboxHost;
   private readonly pluginErrors;
   private readonly shutdownMs: number;
 
@@ -50,6 +52,7 @@ export class Runtime {
     });
     this.bus = new MessageBus(this.metrics.core, (plugin, err) => this.reportError(plugin, err, 'bus handler'));
     this.workers = new WorkerPoolRegistry(this.metrics.core, this.log);
+    this.sandboxes = new SandboxHost(this.metrics.core, this.log.child({ component: 'sandbox' }));
   }
 
   /** Loads, validates and starts. Throws ConfigError (exit 2) or PluginError / VigilError (exit 1). */
@@ -130,6 +133,7 @@ export class Runtime {
         queue: (name, handler, o) => this.queues!.queue(`${plugin}.${name}`, handler, { ...o, plugin }),
       }) : undefined,
       workers: (plugin) => this.workers.forPlugin(plugin),
+      sandboxes: () => this.sandboxes.forPlugin(),
       deliveryQueue: (plugin, options) =>
         createDeliveryQueue(options, { metrics: this.metrics.forPlugin(plugin), log: this.log.child({ plugin }) }),
       validate: (schema, value, where) => validateSection(this.plan.loaded, where.split('.'), schema, value),
@@ -165,6 +169,7 @@ export class Runtime {
     await this.host?.stop(left());
     await this.bus.drain(Math.min(left(), 2000));
     await this.workers.destroyAll();
+    await this.sandboxes.close();
     await this.controlPlane?.close();
     await this.store?.close();
     this.disposeProcessMetrics?.();

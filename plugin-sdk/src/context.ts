@@ -6,6 +6,7 @@ import type { WorkerPools } from './workers.js';
 import type { HttpRoutes } from './http.js';
 import type { Metrics } from './metrics.js';
 import type { DeliveryQueue, DeliveryQueueOptions } from './delivery.js';
+import type { Sandboxes } from './sandboxes.js';
 
 export type LogFields = Record<string, unknown>;
 
@@ -85,6 +86,8 @@ export interface PluginContext {
   readonly jobs: Jobs;
   /** Requires `needs: ['workers']`. */
   readonly workers: WorkerPools;
+  /** Requires `needs: ['sandbox']`. User code (custom evals, functions) runs here, never in the runtime's process. */
+  readonly sandboxes: Sandboxes;
   /**
    * Wraps a callback so a throw or rejection inside it is logged with this plugin's name and counted in
    * `vigil_plugin_errors_total{plugin}` instead of reaching the process. Use it for timers and emitters the

@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type {
   DeliveryQueue, DeliveryQueueOptions, HttpRoutes, Jobs, JsonSchema, Logger, Metrics, PluginContext,
-  PluginDefinition, RuntimeInfo, ServiceRegistry, Services, Store, WorkerPools,
+  PluginDefinition, RuntimeInfo, Sandboxes, ServiceRegistry, Services, Store, WorkerPools,
 } from '@vigil/plugin-sdk';
 import type { MessageBus } from '../bus/message-bus.js';
 import { PluginError, PluginErrorCodes } from './errors.js';
@@ -18,6 +18,7 @@ export interface CoreServices {
   store?(plugin: string): Store;
   jobs?(plugin: string): Jobs;
   workers?(plugin: string): WorkerPools;
+  sandboxes?(plugin: string): Sandboxes;
   deliveryQueue<T>(plugin: string, options: DeliveryQueueOptions<T>): DeliveryQueue<T>;
   validate(schema: JsonSchema, value: unknown, where: string): void;
   /** Logs and counts an error raised inside a plugin's callback; never rethrows. */
@@ -67,6 +68,7 @@ export function createPluginContext(def: PluginDefinition, core: CoreServices, d
   const http = memo(() => requireCore('http', core.http));
   const jobs = memo(() => requireCore('jobs', core.jobs));
   const workers = memo(() => requireCore('workers', core.workers));
+  const sandboxes = memo(() => requireCore('sandbox', core.sandboxes));
   const metrics = memo(() => core.metrics(name));
   const dataDir = memo(() => {
     const dir = join(core.dataDir, 'plugins', name);
@@ -101,6 +103,7 @@ export function createPluginContext(def: PluginDefinition, core: CoreServices, d
     get http() { return http(); },
     get jobs() { return jobs(); },
     get workers() { return workers(); },
+    get sandboxes() { return sandboxes(); },
     contain: (what, fn) => (...args) => {
       try {
         const r = fn(...args);

@@ -1,0 +1,39 @@
+import type { Logger, Metrics, Sandboxes } from '@vigil/plugin-sdk';
+import type { JsSandbox } from '../sandbox/js/index.js';
+
+/**
+ * The runtime's shared JavaScript sandbox: started on first use (its child process costs ~100 ms), counted in
+ * metrics, closed when the runtime stops.
+ */
+export class SandboxHost {
+  private js: Promise<JsSandbox> | undefined;
+  private readonly failures;
+  private readonly restarts;
+
+  constructor(metrics: Metrics, private readonly log: Logger) {
+    this.failures = metrics.counter('vigil_sandbox_failures_total', {
+      help: 'Sandboxed calls that failed, by sandbox and reason.', labelNames: ['sandbox', 'reason'],
+    });
+    this.restarts = metrics.counter('vigil_sandbox_restarts_total', {
+      help: 'Sandbox processes or workers replaced, by sandbox and cause.', labelNames: ['sandbox', 'cause'],
+    });
+  }
+
+  private jsSandbox(): Promise<JsSandbox> {
+    this.js ??= import('../sandbox/js/index.js').then(({ createJsSandbox }) => createJsSandbox({
+      onFailure: (reason) => this.failures.labels('js', reason).inc(),
+      onRestart: (cause) => { this.restarts.labels('js', cause).inc(); this.log.warn('js sandbox process replaced', { cause }); },
+    }));
+    return this.js;
+  }
+
+  forPlugin(): Sandboxes {
+    return { loadFunction: async (source, filename) => (await this.jsSandbox()).load(source, filename) };
+  }
+
+  async close(): Promise<void> {
+    const js = this.js;
+    this.js = undefined;
+    if (js) await (await js).close();
+  }
+}
