@@ -24,11 +24,17 @@ export interface Queryable {
   run(sql: string, params?: readonly SqlValue[]): Promise<{ changes: number }>;
 }
 
-export interface Store extends Queryable {
-  /** Many rows in one transaction with multi-row INSERT statements. `onConflict` is appended verbatim, e.g. `ON CONFLICT (id) DO NOTHING`. */
+/** Multi-row inserts: chunked under each backend's parameter limit. `onConflict` is appended verbatim, e.g. `ON CONFLICT (id) DO NOTHING`. */
+export interface BulkInsert {
   insertMany(table: string, columns: readonly string[], rows: readonly (readonly SqlValue[])[], options?: { onConflict?: string }): Promise<number>;
-  /** Runs `fn` in one transaction; commits when it resolves, rolls back when it throws. */
-  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+}
+
+/** The handle inside `transaction`: every statement on it commits or rolls back together. */
+export interface Transaction extends Queryable, BulkInsert {}
+
+export interface Store extends Queryable, BulkInsert {
+  /** Runs `fn` in one transaction; commits when it resolves, rolls back when it throws. `insertMany` outside a transaction is one transaction of its own. */
+  transaction<T>(fn: (tx: Transaction) => Promise<T>): Promise<T>;
   /** Applies this plugin's pending migrations in order, each recorded in `vigil_migrations`. Safe when several instances start at once. */
   migrate(migrations: readonly Migration[]): Promise<void>;
   /** The table name this plugin should use for `name`: `<plugin>_<name>` with dashes as underscores. */

@@ -1,4 +1,4 @@
-import type { Logger, Metrics, Migration, Queryable, Row, SqlValue, Store } from '@vigil/plugin-sdk';
+import type { Logger, Metrics, Migration, Queryable, Row, SqlValue, Store, Transaction } from '@vigil/plugin-sdk';
 import { closedError } from './errors.js';
 import { buildInsertChunks } from './insert-statements.js';
 import { applyMigrations, type MigrationTarget } from './migrate.js';
@@ -52,18 +52,24 @@ export class Backend implements StoreBackend {
 
   insertMany(table: string, columns: readonly string[], rows: readonly (readonly SqlValue[])[], options?: { onConflict?: string }): Promise<number> {
     return this.track('insert_many', async () => {
-      const chunks = buildInsertChunks(this.dialect, this.driver.maxParams, table, columns, rows, options?.onConflict);
-      if (chunks.length === 0) return 0;
-      return this.driver.transaction(async (tx) => {
-        let written = 0;
-        for (const chunk of chunks) written += (await tx.run(chunk.sql, chunk.params)).changes;
-        return written;
-      });
+      if (rows.length === 0) return 0;
+      return this.driver.transaction((tx) => this.insertChunks(tx, table, columns, rows, options));
     });
   }
 
-  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
-    return this.track('transaction', () => this.driver.transaction((tx) => fn(this.wrapTx(tx))));
+  private async insertChunks(tx: TxConnection, table: string, columns: readonly string[], rows: readonly (readonly SqlValue[])[], options?: { onConflict?: string }): Promise<number> {
+    let written = 0;
+    for (const chunk of buildInsertChunks(this.dialect, this.driver.maxParams, table, columns, rows, options?.onConflict)) {
+      written += (await tx.run(chunk.sql, chunk.params)).changes;
+    }
+    return written;
+  }
+
+  transaction<T>(fn: (tx: Transaction) => Promise<T>): Promise<T> {
+    return this.track('transaction', () => this.driver.transaction((tx) => fn({
+      ...this.wrapTx(tx),
+      insertMany: (table, columns, rows, options) => this.insertChunks(tx, table, columns, rows, options),
+    })));
   }
 
   lockedTransaction<T>(key: string, fn: (tx: TxConnection) => Promise<T>): Promise<T> {

@@ -1,4 +1,4 @@
-import type { Migration, Queryable, Row, SqlValue, Store } from '@vigil/plugin-sdk';
+import type { Migration, Queryable, Row, SqlValue, Store, Transaction } from '@vigil/plugin-sdk';
 import { checkIdentifier } from './insert-statements.js';
 import type { StoreBackend } from './types.js';
 
@@ -29,7 +29,7 @@ export class PluginStore implements Store {
     return this.backend.insertMany(table, columns, rows, options);
   }
 
-  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
+  transaction<T>(fn: (tx: Transaction) => Promise<T>): Promise<T> {
     return this.backend.transaction(fn);
   }
 

@@ -1,4 +1,4 @@
-import type { Dialect, Migration, Queryable, Row, SqlValue, Store } from '@vigil/plugin-sdk';
+import type { Dialect, Migration, Queryable, Row, SqlValue, Store, Transaction } from '@vigil/plugin-sdk';
 
 /** What a transaction callback gets from a driver: the connection holding the transaction, plus multi-statement exec. */
 export interface TxConnection extends Queryable {
@@ -36,7 +36,7 @@ export interface StoreBackend extends Queryable {
   /** The store a plugin gets: its migrations are recorded under `plugin`, its tables are `<plugin>_<name>`. */
   forPlugin(plugin: string): Store;
   insertMany(table: string, columns: readonly string[], rows: readonly (readonly SqlValue[])[], options?: { onConflict?: string }): Promise<number>;
-  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  transaction<T>(fn: (tx: Transaction) => Promise<T>): Promise<T>;
   /**
    * The cross-process primitive for leases and one-at-a-time work: a transaction that also holds the lock `key`
    * against every process sharing the database (PostgreSQL `pg_advisory_xact_lock`; SQLite's write lock, which

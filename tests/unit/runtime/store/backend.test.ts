@@ -161,6 +161,22 @@ function define(kind: BackendKind) {
     assert.equal(names, ['b1', 'b2', 'c1']);
   });
 
+  test('insertMany inside a transaction commits and rolls back with it', async ({ store }) => {
+    const rows = Array.from({ length: 3000 }, (_, i) => [i + 1, `n${i}`]);
+    await store.transaction(async (tx) => {
+      assert.is(await tx.insertMany('items', ['id', 'name'], rows), 3000);
+      await tx.run('UPDATE items SET name = ? WHERE id = ?', ['first', 1]);
+    });
+    const failed = await rejection(() => store.transaction(async (tx) => {
+      await tx.insertMany('items', ['id', 'name'], [[5001, 'x'], [5002, 'y']]);
+      throw new Error('abort after insertMany');
+    }));
+    assert.match(failed.message, /abort after insertMany/);
+    const [{ n }] = await store.query<{ n: number }>('SELECT COUNT(*) AS n FROM items');
+    assert.is(n, 3000);
+    assert.equal(await store.query('SELECT name FROM items WHERE id = ?', [1]), [{ name: 'first' }]);
+  });
+
   test('a transaction handle used after its transaction ended is refused', async ({ store }) => {
     let leaked!: { run(sql: string, p?: never[]): Promise<unknown> };
     await store.transaction(async (tx) => { leaked = tx as never; });
