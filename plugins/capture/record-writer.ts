@@ -58,8 +58,11 @@ export class RecordWriter {
 
   async write(batch: Pick<StoredRows, 'rows' | 'rollups'>): Promise<void> {
     if (batch.rows.length === 0) return;
-    await this.store.insertMany(this.records, RECORD_COLUMNS, batch.rows, { onConflict: 'ON CONFLICT (id) DO NOTHING' });
-    await this.store.insertMany(this.rollups, ROLLUP_COLUMNS, batch.rollups, { onConflict: this.upsert });
+    // One transaction: records and the rollups that count them are stored together or not at all.
+    await this.store.transaction(async (tx) => {
+      await tx.insertMany(this.records, RECORD_COLUMNS, batch.rows, { onConflict: 'ON CONFLICT (id) DO NOTHING' });
+      await tx.insertMany(this.rollups, ROLLUP_COLUMNS, batch.rollups, { onConflict: this.upsert });
+    });
   }
 }
 
