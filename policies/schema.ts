@@ -29,6 +29,11 @@ export interface RuleConfig {
     /** JSON path of the token count, read from the response body, else the request body. */
     tokens?: string;
   };
+  /**
+   * A WASM policy module (built with `vigil policy build`) applied, on the telemetry lane, to the requests this
+   * rule's `match` selects. Relative to the config file; the proxy hands the telemetry lane an absolute path.
+   */
+  wasm?: string;
 }
 
 /** The standalone gateway's `service` section. */
@@ -90,6 +95,10 @@ const ruleSchema: JsonSchema = {
       type: 'object',
       additionalProperties: false,
       properties: { tokens: { type: 'string', pattern: '^\\$' } },
+    },
+    wasm: {
+      type: 'string', minLength: 1,
+      description: 'WASM policy module for the requests this rule matches; relative to the config file.',
     },
   },
 };

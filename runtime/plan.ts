@@ -54,7 +54,7 @@ function collect(problems: ConfigProblem[], fn: () => void): void {
 /** Runs a plugin's `checkConfig`; a ConfigValueError becomes a problem placed in the file under `prefix`. */
 function check(problems: ConfigProblem[], loaded: LoadedConfig, def: PluginDefinition, prefix: (string | number)[], value: unknown): void {
   try {
-    def.checkConfig?.(value);
+    def.checkConfig?.(value, { resolvePath: (p) => resolve(loaded.dir, p) });
   } catch (err) {
     if (!(err instanceof ConfigValueError)) throw err;
     const path = [...prefix, ...err.keyPath];

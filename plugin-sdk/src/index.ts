@@ -1,11 +1,11 @@
 export { definePlugin } from './plugin.js';
-export type { PluginDefinition, PluginInstance, CommandDefinition, CommandArgs, CommandIo } from './plugin.js';
+export type { PluginDefinition, PluginInstance, CommandDefinition, CommandArgs, CommandIo, ConfigCheckContext } from './plugin.js';
 export type {
   PluginContext, Logger, LogFields, Bus, TopicHandler, SubscribeOptions, ServiceRegistry, RuntimeInfo,
 } from './context.js';
 export type { Topics, Services } from './registry.js';
 export type { JsonSchema } from './json-schema.js';
-export type { Store, Queryable, Migration, Dialect, SqlValue, Row } from './store.js';
+export type { Store, Queryable, Transaction, BulkInsert, Migration, Dialect, SqlValue, Row } from './store.js';
 export type {
   Jobs, JobQueue, QueuedJob, QueueOptions, IntervalOptions, EnqueueOptions, JobState,
 } from './jobs.js';

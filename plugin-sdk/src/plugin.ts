@@ -34,6 +34,12 @@ export interface CommandIo {
   env: NodeJS.ProcessEnv;
 }
 
+/** What `checkConfig` may use besides the config itself. */
+export interface ConfigCheckContext {
+  /** A path from the config resolved against the config file's directory, as `ctx.resolvePath` will in setup. */
+  resolvePath(path: string): string;
+}
+
 export interface PluginDefinition<Config = unknown> {
   /** Unique, kebab-case. Metrics and tables of the plugin are namespaced with it. */
   name: string;
@@ -60,9 +66,10 @@ export interface PluginDefinition<Config = unknown> {
   provides?: string[];
   /**
    * Checks beyond the schema, run by `vigil validate` and before anything starts (compile patterns, cross-field
-   * rules). Throw `ConfigValueError` with the key path; it is reported with file and line, and the exit code is 2.
+   * rules, files the config names). Throw `ConfigValueError` with the key path; it is reported with file and line,
+   * and the exit code is 2.
    */
-  checkConfig?(config: Config): void;
+  checkConfig?(config: Config, check?: ConfigCheckContext): void;
   /** Commands this plugin adds to the CLI. */
   commands?: CommandDefinition[];
   setup(ctx: PluginContext, config: Config): PluginInstance | void | Promise<PluginInstance | void>;

@@ -2,6 +2,7 @@ import { parseDuration, type JsonSchema } from '@vigil/plugin-sdk';
 import { DEFAULT_LISTEN, rulesSchema, serviceSchema } from '../../policies/schema.js';
 import type { PolicyConfig, RuleConfig } from '../../policies/schema.js';
 import { parseListenAddress, type ListenAddress } from './listen-address.js';
+import { resolveWasmPaths } from './wasm-modules.js';
 
 /** The `service` section as the proxy reads it: the policy language's keys plus the traffic lane's own. */
 export interface ProxyServiceConfig {
@@ -85,9 +86,15 @@ export function resolveProxyOptions(service: ProxyServiceConfig): ProxyOptions {
 
 /**
  * The policy as the policy language defines it: the traffic lane's own service keys are left out, so the policy
- * validator (strict, unaware of them) accepts it, and the telemetry lane sees exactly the seed's format.
+ * validator (strict, unaware of them) accepts it, and the telemetry lane sees exactly the seed's format. With
+ * `resolvePath`, each rule's `wasm` module path is resolved (the telemetry lane's workers have no config file to
+ * resolve it against).
  */
-export function policyOf(config: ProxyConfig): PolicyConfig {
+export function policyOf(config: ProxyConfig, resolvePath?: (path: string) => string): PolicyConfig {
   const { upstream, listen } = config.service;
-  return { service: listen === undefined ? { upstream } : { upstream, listen }, rules: config.rules ?? [] };
+  const rules = config.rules ?? [];
+  return {
+    service: listen === undefined ? { upstream } : { upstream, listen },
+    rules: resolvePath ? resolveWasmPaths(rules, resolvePath) : rules,
+  };
 }

@@ -1,8 +1,10 @@
+import { resolve } from 'node:path';
 import { ConfigValueError, definePlugin } from '@vigil/plugin-sdk';
 import { compilePolicy } from '../../policies/compile.js';
 import { PolicyError } from '../../policies/errors.js';
 import { policyOf, proxyConfigSchema, resolveProxyOptions, type ProxyConfig } from './config.js';
 import { LabelDimensions } from './label-dimensions.js';
+import { checkWasmModules } from './wasm-modules.js';
 import type {} from './topics.js';
 
 /**
@@ -16,8 +18,11 @@ export default definePlugin<ProxyConfig>({
   configKeys: ['service', 'rules'],
   configSchema: proxyConfigSchema,
   needs: ['capture'],
-  /** Compiling the policy finds what the schema cannot (bad globs, duplicate rule names, reserved labels). */
-  checkConfig(config) {
+  /**
+   * Compiling the policy finds what the schema cannot (bad globs, duplicate rule names, reserved labels); the WASM
+   * modules rules name must exist and load.
+   */
+  checkConfig(config, check) {
     try {
       new LabelDimensions(compilePolicy(policyOf(config)).rules);
     } catch (err) {
@@ -26,11 +31,12 @@ export default definePlugin<ProxyConfig>({
       if (m) throw new ConfigValueError(m[1], m[2]);
       throw err;
     }
+    checkWasmModules(config.rules ?? [], check?.resolvePath ?? ((p) => resolve(p)));
   },
   async setup(ctx, config) {
     // The traffic lane (undici) loads only when a config enables the gateway.
     const [{ TrafficLane }, { TrafficMetrics }] = await Promise.all([import('./traffic-lane.js'), import('./traffic-metrics.js')]);
-    const policyConfig = policyOf(config);
+    const policyConfig = policyOf(config, ctx.resolvePath);
     const policy = compilePolicy(policyConfig);
     const dimensions = new LabelDimensions(policy.rules);
     const capture = ctx.services.get('capture');

@@ -3,7 +3,8 @@ import * as assert from 'uvu/assert';
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { compileConfigSchema } from '../../../runtime/config/ajv-instance.js';
-import { rulesSchema, serviceSchema, DEFAULT_LISTEN } from '../../../policies/schema.js';
+import { rulesSchema, serviceSchema, DEFAULT_LISTEN, type RuleConfig } from '../../../policies/schema.js';
+import { validatePolicy } from '../../../policies/validate.js';
 import { fromRoot } from '../../support/paths.js';
 
 // The config layer (Ajv 2020, strict) is what validates these sections when a config file is loaded.
@@ -78,6 +79,15 @@ test('service: upstream is a required http(s) URL; listen is a port or host:port
   assert.ok(service(filled));
   assert.is(filled.listen, DEFAULT_LISTEN);
   assert.is(DEFAULT_LISTEN, 8080);
+});
+
+test('wasm names a module file: a non-empty string, accepted by the policy validator too', () => {
+  assert.ok(rules(rule({ wasm: './card-numbers.wasm' })), JSON.stringify(rules.errors));
+  assert.not.ok(rules(rule({ wasm: '' })));
+  assert.not.ok(rules(rule({ wasm: ['a.wasm'] })));
+  assert.not.ok(rules(rule({ wasm: 1 })));
+  assert.not.throws(() => validatePolicy({ rules: rule({ wasm: 'p.wasm' }) as RuleConfig[] }));
+  assert.throws(() => validatePolicy({ rules: rule({ wasm: 7 }) as unknown as RuleConfig[] }), /rules\[0\]\.wasm/);
 });
 
 test.run();

@@ -53,4 +53,15 @@ test('policyOf leaves the traffic lane\'s keys out, so the strict policy validat
   assert.equal(policyOf({ service: { upstream: 'http://u:1' } }), { service: { upstream: 'http://u:1' }, rules: [] });
 });
 
+test('policyOf with resolvePath hands the telemetry lane absolute wasm paths; without it, the paths as written', () => {
+  const config = {
+    service: { upstream: 'http://u:1' },
+    rules: [{ name: 'a', match: { path: '/a' }, wasm: './p.wasm' }, { name: 'b', match: { path: '/b' } }],
+  };
+  const resolved = policyOf(config, (p) => `/etc/vigil/${p.replace(/^\.\//, '')}`);
+  assert.equal(resolved.rules, [{ name: 'a', match: { path: '/a' }, wasm: '/etc/vigil/p.wasm' }, { name: 'b', match: { path: '/b' } }]);
+  assert.is(config.rules[0].wasm, './p.wasm', 'the config itself is not changed');
+  assert.is(policyOf(config).rules?.[0].wasm, './p.wasm');
+});
+
 test.run();
