@@ -124,7 +124,7 @@ await store.migrate(captureMigrations);
 
 /** Records per second for bare `insertMany` of the same rows, batch after batch. */
 async function runBaseline(round: number): Promise<number> {
-  const rows: SqlValue[][] = governBatch({ policy, exchanges: exchanges(round) }).map((r) => recordRow({ ...r, id: `b${r.id}` }));
+  const rows: SqlValue[][] = (await governBatch({ policy, exchanges: exchanges(round) })).records.map((r) => recordRow({ ...r, id: `b${r.id}` }));
   const t0 = performance.now();
   for (let i = 0; i < rows.length; i += BATCH) {
     await store.insertMany(store.table('records'), RECORD_COLUMNS, rows.slice(i, i + BATCH), { onConflict: 'ON CONFLICT (id) DO NOTHING' });

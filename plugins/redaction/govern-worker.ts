@@ -1,9 +1,14 @@
-// piscina task module: governs a batch of raw exchanges into records, off the main thread.
-import { compilePolicy, type CompiledPolicy } from '../../policies/compile.js';
+// piscina task module: governs a batch of raw exchanges into records, off the main thread. Rules that name a WASM
+// policy module (`wasm:`) have it applied here, on the telemetry lane, one guest call per module and batch.
+import { compilePolicy, type CompiledPolicy, type RouteDecision } from '../../policies/compile.js';
 import type { PolicyConfig } from '../../policies/schema.js';
 import { RedactionError, RedactionErrorCode } from './errors.js';
 import { governExchange } from './govern.js';
-import type { GovernedRecord, GovernTask } from './types.js';
+import type { GovernedRecord, GovernResult, GovernTask, RawExchange } from './types.js';
+import { WasmPolicyCache } from './wasm-policy-cache.js';
+import {
+  applyWasmModules, governedJsonBody, governNarrowed, modulesFor, modulesInRuleOrder, UNAVAILABLE,
+} from './wasm-rule-modules.js';
 
 // Each task arrives as a structured clone, so identity never repeats across tasks; the serialised policy is the key.
 // Policies change rarely (a reload), so a handful of entries is plenty.
@@ -26,23 +31,49 @@ function compiledFor(policy: PolicyConfig): CompiledPolicy {
   return compiled;
 }
 
-/** Governs each exchange with the decision for its rule indexes. Output order matches input order. */
-export default function governBatch(task: GovernTask): GovernedRecord[] {
+// One sandbox per module for this thread's life. When piscina destroys the thread (the runtime's stop, or an idle
+// timeout), Node stops the sandbox workers with it: a worker's own workers never outlive it.
+const wasmPolicies = new WasmPolicyCache();
+const decodeJson = governedJsonBody();
+
+function decisionOf(policy: CompiledPolicy, exchange: RawExchange): RouteDecision {
+  try {
+    return policy.decisionFor(exchange.ruleIndexes);
+  } catch (err) {
+    throw new RedactionError(RedactionErrorCode.badTask,
+      `exchange ${exchange.id}: ${(err as Error).message}; the proxy and the worker must use the same policy`, { cause: err });
+  }
+}
+
+/**
+ * Governs each exchange with the decision for its rule indexes, narrowed by the WASM modules its rules name.
+ * Output order matches input order. An exchange whose module failed keeps no bodies and says why in
+ * `dropped_reason`; the failed calls are counted in `sandboxFailures`.
+ */
+export default async function governBatch(task: GovernTask): Promise<GovernResult> {
   if (!task || !Array.isArray(task.exchanges) || typeof task.policy !== 'object' || task.policy === null) {
     throw new RedactionError(RedactionErrorCode.badTask, 'governance task must be { policy, exchanges[] }');
   }
   const policy = compiledFor(task.policy);
-  const out: GovernedRecord[] = new Array(task.exchanges.length);
+  const decisions = task.exchanges.map((exchange) => decisionOf(policy, exchange));
+  const order = modulesInRuleOrder(policy.rules);
+  const outcomes = order.length === 0 ? undefined : await applyWasmModules(
+    task.exchanges.map((exchange, i) => ({ exchange, decision: decisions[i], modules: modulesFor(policy.rules, exchange.ruleIndexes) })),
+    order,
+    (module) => wasmPolicies.get(module),
+    { decodeJson, onUnavailable: () => wasmPolicies.count(UNAVAILABLE) },
+  );
+  const records: GovernedRecord[] = new Array(task.exchanges.length);
   for (let i = 0; i < task.exchanges.length; i++) {
     const exchange = task.exchanges[i];
-    let decision;
-    try {
-      decision = policy.decisionFor(exchange.ruleIndexes);
-    } catch (err) {
-      throw new RedactionError(RedactionErrorCode.badTask,
-        `exchange ${exchange.id}: ${(err as Error).message}; the proxy and the worker must use the same policy`, { cause: err });
-    }
-    out[i] = governExchange(exchange, decision, { random: Math.random });
+    records[i] = outcomes
+      ? governNarrowed(exchange, outcomes[i], { random: Math.random })
+      : governExchange(exchange, decisions[i], { random: Math.random });
   }
-  return out;
+  return { records, sandboxFailures: wasmPolicies.takeFailures() };
+}
+
+/** Stops this thread's WASM sandboxes (for callers that run governBatch in their own thread, such as tests). */
+export function closeWasmPolicies(): Promise<void> {
+  return wasmPolicies.close();
 }

@@ -6,18 +6,22 @@ import {
 import { compilePolicy, type CompiledPolicy } from '../../policies/compile.js';
 import { PolicyError } from '../../policies/errors.js';
 import { rulesSchema, serviceSchema, type RuleConfig } from '../../policies/schema.js';
+import type { RouteDecision } from '../../policies/merge.js';
 import { governExchange } from './govern.js';
 import { parseRecordPath } from './record-path.js';
 import { caseExchange } from './test-case-exchange.js';
 import { checkExpectations, type CaseFailure } from './test-case-expect.js';
 import { casesFileSchema, type CasesFile, type TestCase } from './test-cases-schema.js';
+import type { RawExchange } from './types.js';
+import { governNarrowed, type ModulesOutcome } from './wasm-rule-modules.js';
 
 const USAGE = 'vigil test -config policy.yaml CASES.yaml [MORE_CASES.yaml …]';
 
 /** A problem with the files themselves (not a failed expectation): exit 2, like `vigil validate`. */
-class InputProblem extends Error {}
+export class InputProblem extends Error {}
 
-function display(file: string, cwd: string): string {
+/** `file` relative to `cwd` when it is inside it, else as it is. */
+export function display(file: string, cwd: string): string {
   const rel = relative(cwd, file);
   return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel) ? rel : file;
 }
@@ -67,6 +71,78 @@ function formatFailures(failures: readonly CaseFailure[]): string {
   return failures.map((f) => `      ${f.what}\n        expected: ${f.expected}\n        actual:   ${f.actual}\n`).join('');
 }
 
+/**
+ * Narrows a case's YAML decision before the case is governed: `vigil policy test` applies WASM policies here.
+ * `errors` fail the case (a policy that fails in a test is a bug to fix, even though the runtime fails closed).
+ */
+export type CaseNarrower = (exchange: RawExchange, decision: RouteDecision) => Promise<ModulesOutcome & { errors?: string[] }>;
+
+export interface TestCasesInput {
+  /** Absolute path of the policy file. */
+  config: string;
+  /** Absolute paths of the cases files. */
+  cases: string[];
+  io: CommandIo;
+}
+
+/**
+ * Runs the cases files against the policy file through the same decide and govern code as the proxy and the
+ * workers; with `narrowing`, each case's decision is first narrowed by what it returns for the compiled policy
+ * (it may throw an InputProblem). Resolves with the exit code: 0 all passed, 1 a case failed, 2 bad input.
+ */
+export async function runTestCases(
+  input: TestCasesInput,
+  narrowing?: (policy: CompiledPolicy) => Promise<CaseNarrower>,
+): Promise<number> {
+  const { io } = input;
+  let policy: CompiledPolicy;
+  let narrow: CaseNarrower | undefined;
+  const suites: { loaded: LoadedConfig; cases: TestCase[] }[] = [];
+  try {
+    policy = loadPolicy(input.config, io);
+    for (const file of input.cases) suites.push(loadCases(file, io));
+    narrow = narrowing ? await narrowing(policy) : undefined;
+  } catch (err) {
+    if (err instanceof ConfigError) io.err(`${formatConfigError(err, { cwd: io.cwd })}\n`);
+    else if (err instanceof InputProblem) io.err(`${err.message}\n`);
+    else throw err;
+    return 2;
+  }
+
+  // The same exchange governed with no rule at all: what the client actually sent, for "kept" comparisons.
+  const open = compilePolicy({ rules: [] });
+  let passed = 0;
+  let failed = 0;
+  let n = 0;
+  for (const { loaded, cases } of suites) {
+    io.out(`${display(loaded.file, io.cwd)}\n`);
+    for (const [i, testCase] of cases.entries()) {
+      const id = `case-${++n}`;
+      const { exchange, decision } = caseExchange(testCase, policy, id);
+      const roll = testCase.sample_roll ?? 0;
+      const narrowed = narrow ? await narrow(exchange, decision) : undefined;
+      const record = narrowed
+        ? governNarrowed(exchange, narrowed, { random: () => roll })
+        : governExchange(exchange, decision, { random: () => roll });
+      const input = caseExchange(testCase, open, id);
+      const inputRecord = governExchange(input.exchange, input.decision, { random: () => 0 });
+      const failures = [
+        ...(narrowed?.errors ?? []).map((e) => ({ what: 'wasm policy', expected: 'a decision', actual: e })),
+        ...checkExpectations(record, inputRecord, testCase.expect),
+      ];
+      if (failures.length === 0) {
+        passed++;
+        io.out(`  ok    ${testCase.name}\n`);
+      } else {
+        failed++;
+        io.out(`  FAIL  ${testCase.name}  (${where(loaded, `cases[${i}]`, io.cwd)})\n${formatFailures(failures)}`);
+      }
+    }
+  }
+  io.out(`\n${passed + failed} cases: ${passed} passed, ${failed} failed\n`);
+  return failed === 0 ? 0 : 1;
+}
+
 /** `vigil test`: runs each case through the same decide and govern code as the proxy and the workers. Offline. */
 export const testCommand: CommandDefinition = {
   name: 'test',
@@ -79,43 +155,6 @@ export const testCommand: CommandDefinition = {
       io.err(`vigil test: ${typeof config !== 'string' ? '-config FILE is required' : 'name at least one cases file'}\n\nUsage: ${USAGE}\n`);
       return 2;
     }
-    let policy: CompiledPolicy;
-    const suites: { loaded: LoadedConfig; cases: TestCase[] }[] = [];
-    try {
-      policy = loadPolicy(resolve(io.cwd, config), io);
-      for (const file of args.positionals) suites.push(loadCases(resolve(io.cwd, file), io));
-    } catch (err) {
-      if (err instanceof ConfigError) io.err(`${formatConfigError(err, { cwd: io.cwd })}\n`);
-      else if (err instanceof InputProblem) io.err(`${err.message}\n`);
-      else throw err;
-      return 2;
-    }
-
-    // The same exchange governed with no rule at all: what the client actually sent, for "kept" comparisons.
-    const open = compilePolicy({ rules: [] });
-    let passed = 0;
-    let failed = 0;
-    let n = 0;
-    for (const { loaded, cases } of suites) {
-      io.out(`${display(loaded.file, io.cwd)}\n`);
-      cases.forEach((testCase, i) => {
-        const id = `case-${++n}`;
-        const { exchange, decision } = caseExchange(testCase, policy, id);
-        const roll = testCase.sample_roll ?? 0;
-        const record = governExchange(exchange, decision, { random: () => roll });
-        const input = caseExchange(testCase, open, id);
-        const inputRecord = governExchange(input.exchange, input.decision, { random: () => 0 });
-        const failures = checkExpectations(record, inputRecord, testCase.expect);
-        if (failures.length === 0) {
-          passed++;
-          io.out(`  ok    ${testCase.name}\n`);
-        } else {
-          failed++;
-          io.out(`  FAIL  ${testCase.name}  (${where(loaded, `cases[${i}]`, io.cwd)})\n${formatFailures(failures)}`);
-        }
-      });
-    }
-    io.out(`\n${passed + failed} cases: ${passed} passed, ${failed} failed\n`);
-    return failed === 0 ? 0 : 1;
+    return runTestCases({ config: resolve(io.cwd, config), cases: args.positionals.map((f) => resolve(io.cwd, f)), io });
   },
 };

@@ -67,9 +67,20 @@ export interface GovernOptions {
 
 /** The governance worker's task (a piscina task module's input). */
 export interface GovernTask {
-  /** The same policy the proxy compiled (its `service` is ignored). */
+  /** The same policy the proxy compiled (its `service` is ignored; rules' `wasm` paths are absolute). */
   policy: PolicyConfig;
   exchanges: RawExchange[];
+}
+
+/** The governance worker's result for one task. */
+export interface GovernResult {
+  /** One record per exchange, in input order. */
+  records: GovernedRecord[];
+  /**
+   * WASM policy calls that failed while this batch was governed, by reason (timeout, trap, memory, invalid_output,
+   * crash, or unavailable when a module could not be called at all). For `vigil_sandbox_failures_total{sandbox="wasm",reason}`.
+   */
+  sandboxFailures: Record<string, number>;
 }
 
 export interface Detection {
@@ -92,7 +103,7 @@ export interface Detectors {
 
 /** The `redaction` service, for capture (the worker module), scan and LLM persistence. */
 export interface RedactionService {
-  /** A piscina task module: `default(task: GovernTask): GovernedRecord[]`. */
+  /** A piscina task module: `default(task: GovernTask): Promise<GovernResult>`. */
   workerModule: URL;
   detectors: Detectors;
   govern(exchange: RawExchange, decision: RouteDecision, options: GovernOptions): GovernedRecord;
