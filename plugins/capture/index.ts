@@ -52,6 +52,10 @@ export default definePlugin<CaptureConfig>({
     const failed = outcomes.labels('store_failed');
     const dropped = outcomes.labels('dropped');
     const refused = outcomes.labels('govern_failed');
+    // The runtime and the exporters register the same family; same name, type and labels is the same metric.
+    const sandboxFailures = ctx.metrics.counter('vigil_sandbox_failures_total', {
+      help: 'Sandboxed calls that failed, by sandbox and reason.', labelNames: ['sandbox', 'reason'],
+    });
     const tokens = ctx.metrics.counter('vigil_tokens_total', { help: 'Tokens metered from governed records (meter.tokens).', labelNames: ['route', 'tenant'] });
 
     const redaction = ctx.services.get('redaction');
@@ -81,6 +85,7 @@ export default definePlugin<CaptureConfig>({
       maxPending: config.queue,
       onResult: async (batch) => {
         const { rows, rollups } = batch;
+        for (const [reason, n] of Object.entries(batch.sandboxFailures)) sandboxFailures.labels('wasm', reason).inc(n);
         if (batch.failed > 0) {
           refused.inc(batch.failed);
           ctx.log.error('governance refused exchanges; they are not stored', { exchanges: batch.failed, error: batch.firstError });

@@ -4,29 +4,35 @@
 // Why rows and not records: a record is an object graph, and cloning it back to the main thread costs about three
 // times as much as JSON-serialising it here and sending strings; the main thread then only binds and inserts.
 import { workerData } from 'node:worker_threads';
-import type { GovernedRecord, GovernTask } from '../redaction/types.js';
+import type { GovernedRecord, GovernResult, GovernTask } from '../redaction/types.js';
 import { foldRollups, recordRow } from './record-writer.js';
 import type { StoreRowsTask, StoredRows, StoreRowsWorkerData } from './types.js';
 
 const data = workerData as StoreRowsWorkerData;
-const govern = ((await import(data.governModule)) as { default: (task: GovernTask) => GovernedRecord[] }).default;
+const govern = ((await import(data.governModule)) as { default: (task: GovernTask) => Promise<GovernResult> }).default;
 
 /**
  * Governed records of a batch as `capture_records` rows (record JSON included) and folded minute rollups. When the
  * governance module refuses the batch (one exchange it cannot govern fails all of it), each exchange is governed
  * alone, so only the ones it refuses are lost; they are counted in `failed`, and nothing ungoverned is returned.
+ * WASM policy calls that failed on the way are passed on in `sandboxFailures`.
  */
-export default function storeRows(task: StoreRowsTask): StoredRows {
+export default async function storeRows(task: StoreRowsTask): Promise<StoredRows> {
   let records: GovernedRecord[];
   let failed = 0;
   let firstError: string | null = null;
+  const sandboxFailures: Record<string, number> = {};
+  const add = (result: GovernResult): GovernedRecord[] => {
+    for (const [reason, n] of Object.entries(result.sandboxFailures)) sandboxFailures[reason] = (sandboxFailures[reason] ?? 0) + n;
+    return result.records;
+  };
   try {
-    records = govern({ policy: task.policy, exchanges: task.exchanges });
+    records = add(await govern({ policy: task.policy, exchanges: task.exchanges }));
   } catch {
     records = [];
     for (const exchange of task.exchanges) {
       try {
-        records.push(...govern({ policy: task.policy, exchanges: [exchange] }));
+        records.push(...add(await govern({ policy: task.policy, exchanges: [exchange] })));
       } catch (err) {
         failed++;
         firstError ??= err instanceof Error ? err.message : String(err);
@@ -35,5 +41,5 @@ export default function storeRows(task: StoreRowsTask): StoredRows {
   }
   const rows = new Array(records.length);
   for (let i = 0; i < records.length; i++) rows[i] = recordRow(records[i]);
-  return { rows, rollups: foldRollups(records, data.tenantLabel), failed, firstError };
+  return { rows, rollups: foldRollups(records, data.tenantLabel), failed, firstError, sandboxFailures };
 }

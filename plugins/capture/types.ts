@@ -41,6 +41,8 @@ export interface StoredRows {
   /** Exchanges of the batch the governance module refused (no row for them), and the first refusal's message. */
   failed: number;
   firstError: string | null;
+  /** WASM policy calls that failed while the batch was governed, by reason (its records failed closed). */
+  sandboxFailures: Record<string, number>;
 }
 
 declare module '@vigil/plugin-sdk' {

@@ -58,7 +58,7 @@ test('a batch comes back as record rows (governed JSON last) and rollup rows, in
 });
 
 test('an empty batch is empty rows', async () => {
-  assert.equal(await run({ policy, exchanges: [] }), { rows: [], rollups: [], failed: 0, firstError: null });
+  assert.equal(await run({ policy, exchanges: [] }), { rows: [], rollups: [], failed: 0, firstError: null, sandboxFailures: {} });
 });
 
 test('an exchange governance refuses costs only itself: the rest of the batch is stored, the refusal counted', async () => {
