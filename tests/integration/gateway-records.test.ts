@@ -74,11 +74,11 @@ async function send(method: string, path: string, headers: string[], body?: stri
 }
 
 async function recordFor(path: string): Promise<Rec> {
-  return waitFor(async () => {
+  return waitFor<Rec | undefined>(async () => {
     const res = await fetch(`${cp}/api/gateway/records?limit=200`, { headers: { authorization: `Bearer ${TOKEN}` } });
     const { data } = (await res.json()) as { data: Rec[] };
     return data.find((r) => r.path === path);
-  }, { what: `a record for ${path}`, timeoutMs: 15_000 });
+  }, { what: `a record for ${path}`, timeoutMs: 15_000 }) as Promise<Rec>;
 }
 
 gateway('JSON fields at the three path forms, in nested objects and arrays, hold the marker; others are kept', async () => {
