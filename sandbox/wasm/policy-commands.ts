@@ -11,7 +11,7 @@ import type { PolicyView } from '../../policies/wasm-view.js';
 import type { WasmDecision } from '../../policies/wasm-decision.js';
 
 const BUILD_USAGE = 'vigil policy build FILE.ts [-o OUT.wasm] [-max-memory-pages N]';
-const TEST_USAGE = 'vigil policy test -config policy.yaml -wasm POLICY.wasm CASES.yaml [MORE_CASES.yaml …]';
+const TEST_USAGE = 'vigil policy test -config policy.yaml [-wasm POLICY.wasm] CASES.yaml [MORE_CASES.yaml …]';
 
 /** The WASM policy as `vigil policy test` hands it to the case runner: views in, one decision per view out. */
 export type DecideViews = (views: PolicyView[]) => Promise<WasmDecision[]>;
@@ -22,6 +22,8 @@ export interface PolicyCaseInput {
   /** Absolute paths of the `vigil test` cases files. */
   cases: string[];
   io: CommandIo;
+  /** Limits for the modules the runner loads itself (those the policy file's rules name). */
+  limits: { maxMemoryPages?: number; callTimeoutMs: number };
 }
 
 /**
@@ -34,9 +36,11 @@ export interface PolicyCaseInput {
  *     const record = governExchange({ ...exchange, labels: narrowed.labels }, narrowed.decision, …);
  *
  * `decide` rejects with a WasmCallError when the guest fails; report that case as failed with the error's message.
+ * Without `-wasm`, `decide` is undefined: the runner applies the modules the policy file's rules name (`wasm:`),
+ * each to the cases its rule matches, loaded with `input.limits`.
  * Resolves with the exit code (0 all passed, 1 a case failed, 2 bad input), like `vigil test`.
  */
-export type PolicyCaseRunner = (input: PolicyCaseInput, decide: DecideViews) => Promise<number>;
+export type PolicyCaseRunner = (input: PolicyCaseInput, decide: DecideViews | undefined) => Promise<number>;
 
 function display(file: string, cwd: string): string {
   const rel = relative(cwd, file);
@@ -102,16 +106,16 @@ export function createPolicyTestCommand(runCases?: PolicyCaseRunner): CommandDef
     usage: TEST_USAGE,
     flags: {
       config: { type: 'string', summary: 'the policy file (service + rules)' },
-      wasm: { type: 'string', summary: 'the WASM policy module (built with `vigil policy build`)' },
+      wasm: { type: 'string', summary: 'a WASM policy module applied to every case, in place of those the rules name' },
       'max-memory-pages': pagesSpec,
       'timeout-ms': { type: 'string', summary: 'wall-clock limit per guest call (default 1000 here)' },
     },
     async run(args, io) {
       const config = args.flags.config;
       const wasm = args.flags.wasm;
-      if (typeof config !== 'string' || typeof wasm !== 'string' || args.positionals.length === 0) {
+      if (typeof config !== 'string' || (wasm !== undefined && typeof wasm !== 'string') || args.positionals.length === 0) {
         const missing = typeof config !== 'string' ? '-config FILE is required'
-          : typeof wasm !== 'string' ? '-wasm FILE is required' : 'name at least one cases file';
+          : typeof wasm !== 'string' && wasm !== undefined ? '-wasm takes a FILE' : 'name at least one cases file';
         io.err(`vigil policy test: ${missing}\n\nUsage: ${TEST_USAGE}\n`);
         return 2;
       }
@@ -126,6 +130,13 @@ export function createPolicyTestCommand(runCases?: PolicyCaseRunner): CommandDef
         io.err('vigil policy test: this build has no `vigil test` case runner connected\n');
         return 2;
       }
+      const input: PolicyCaseInput = {
+        config: resolve(io.cwd, config),
+        cases: args.positionals.map((f) => resolve(io.cwd, f)),
+        io,
+        limits: { maxMemoryPages: pages, callTimeoutMs: timeout },
+      };
+      if (wasm === undefined) return runCases(input, undefined);
       let policy;
       try {
         // Offline and one case at a time: a generous limit, so a slow machine does not fail a correct policy.
@@ -136,10 +147,7 @@ export function createPolicyTestCommand(runCases?: PolicyCaseRunner): CommandDef
         return 2;
       }
       try {
-        return await runCases(
-          { config: resolve(io.cwd, config), cases: args.positionals.map((f) => resolve(io.cwd, f)), io },
-          (views) => policy.decide(views),
-        );
+        return await runCases(input, (views) => policy.decide(views));
       } finally {
         await policy.close();
       }
@@ -155,7 +163,7 @@ export function createPolicyCommand(runCases?: PolicyCaseRunner): CommandDefinit
   const sub: Record<string, CommandDefinition> = { build: policyBuildCommand, test: createPolicyTestCommand(runCases) };
   return {
     name: 'policy',
-    summary: 'WASM governance policies: `policy build FILE.ts`, `policy test -config … -wasm … CASES.yaml`',
+    summary: 'WASM governance policies: `policy build FILE.ts`, `policy test -config … [-wasm …] CASES.yaml`',
     usage: `${BUILD_USAGE}\n       ${TEST_USAGE}`,
     flags: { ...policyBuildCommand.flags, ...sub.test.flags },
     async run(args, io) {

@@ -56,9 +56,9 @@ test('policy build: usage errors exit 2', async () => {
 test('policy test hands the runner resolved paths and a decide callback backed by the module', async () => {
   let seen: PolicyCaseInput | undefined;
   let decisions: unknown;
-  const command = createPolicyCommand(async (input, decide: DecideViews) => {
+  const command = createPolicyCommand(async (input, decide: DecideViews | undefined) => {
     seen = input;
-    decisions = await decide([buildPolicyView({
+    decisions = await decide!([buildPolicyView({
       method: 'GET', path: '/x', target: '/x', requestHeaders: ['X-Owner', 'Zoë'], status: 200, labels: {}, matchedRules: [],
     })]);
     input.io.out('ran\n');
@@ -73,10 +73,25 @@ test('policy test hands the runner resolved paths and a decide callback backed b
   assert.is(t.out(), 'ran\n');
 });
 
+test('policy test without -wasm hands the runner no decide callback, and the limits for the modules rules name', async () => {
+  let seen: PolicyCaseInput | undefined;
+  let decideGiven: boolean | undefined;
+  const command = createPolicyCommand(async (input, decide) => {
+    seen = input;
+    decideGiven = decide !== undefined;
+    return 0;
+  });
+  const t = io();
+  assert.is(await command.run(args(['test', 'c.yaml'], { config: 'p.yaml', 'timeout-ms': '300', 'max-memory-pages': '8' }), t.value), 0, t.err());
+  assert.is(decideGiven, false);
+  assert.equal(seen?.limits, { maxMemoryPages: 8, callTimeoutMs: 300 });
+  assert.equal(seen?.config, join(dir.path, 'p.yaml'));
+});
+
 test('policy test: a guest failure reaches the runner as a rejection', async () => {
   let reason: string | undefined;
   const command = createPolicyCommand(async (_input, decide) => {
-    reason = await decide([]).then(() => 'none').then(() => decide([buildPolicyView({
+    reason = await decide!([]).then(() => 'none').then(() => decide!([buildPolicyView({
       method: 'GET', path: '/', target: '/', requestHeaders: [], status: 200, labels: {}, matchedRules: [],
     })])).then(() => 'none', (e: { reason: string }) => e.reason);
     return 1;
@@ -90,7 +105,7 @@ test('policy test: usage errors, a bad module and a missing runner exit 2', asyn
   const command = createPolicyCommand(async () => 0);
   const cases: [CommandArgs, RegExp][] = [
     [args(['test', 'c.yaml'], { wasm: 'x.wasm' }), /-config FILE is required/],
-    [args(['test', 'c.yaml'], { config: 'p.yaml' }), /-wasm FILE is required/],
+    [args(['test', 'c.yaml'], { config: 'p.yaml', wasm: true }), /-wasm takes a FILE/],
     [args(['test'], { config: 'p.yaml', wasm: 'x.wasm' }), /name at least one cases file/],
     [args(['test', 'c.yaml'], { config: 'p.yaml', wasm: 'x.wasm', 'timeout-ms': '-5' }), /-timeout-ms takes a positive number/],
     [args(['test', 'c.yaml'], { config: 'p.yaml', wasm: 'missing.wasm' }), /cannot read the wasm module/],

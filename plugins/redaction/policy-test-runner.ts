@@ -1,0 +1,88 @@
+// The case runner behind `vigil policy test`: the `vigil test` cases, with WASM policies applied the way the
+// governance worker applies them (rule order, narrowing only, fail closed), one case at a time.
+import { dirname, resolve } from 'node:path';
+import type { CompiledPolicy } from '../../policies/compile.js';
+import type { WasmPolicy } from '../../policies/wasm-policy.js';
+import { WasmCallError, WasmModuleError } from '../../sandbox/wasm/errors.js';
+import type { DecideViews, PolicyCaseInput } from '../../sandbox/wasm/policy-commands.js';
+import { display, InputProblem, runTestCases, type CaseNarrower } from './test-command.js';
+import { WasmPolicyCache } from './wasm-policy-cache.js';
+import {
+  applyWasmModules, governedJsonBody, modulesFor, modulesInRuleOrder,
+} from './wasm-rule-modules.js';
+
+/** The `-wasm` module as a policy: `decide` rejects for a failed call, which covers every view of it. */
+function policyOfDecide(decide: DecideViews): WasmPolicy {
+  return {
+    decide: (views) => decide([...views]),
+    async decideSettled(views) {
+      try {
+        return await decide([...views]);
+      } catch (err) {
+        if (err instanceof WasmCallError) return views.map(() => err);
+        throw err;
+      }
+    },
+    close: async () => {},
+  };
+}
+
+/** `policy`, with the message of each failed guest call added to `errors`. */
+function reportingFailures(policy: WasmPolicy, errors: string[]): WasmPolicy {
+  return {
+    decide: (views) => policy.decide(views),
+    async decideSettled(views) {
+      const outcomes = await policy.decideSettled(views);
+      const failed = outcomes.find((o): o is WasmCallError => o instanceof Error);
+      if (failed) errors.push(failed.message);
+      return outcomes;
+    },
+    close: () => policy.close(),
+  };
+}
+
+/**
+ * Runs the cases with, when `decide` is given (`-wasm`), that module applied to every case; otherwise with the
+ * modules the policy file's rules name, resolved against the policy file, each applied to the cases its rule
+ * matches. A module that cannot be loaded is bad input (exit 2); a guest failure fails its case.
+ */
+export async function runPolicyCases(input: PolicyCaseInput, decide: DecideViews | undefined): Promise<number> {
+  const cache = new WasmPolicyCache(input.limits);
+  const decodeJson = governedJsonBody();
+  const narrowing = async (policy: CompiledPolicy): Promise<CaseNarrower> => {
+    const base = dirname(input.config);
+    const rules = policy.rules.map((r) => (r.wasm === undefined ? r : { ...r, wasm: resolve(base, r.wasm) }));
+    const order = decide ? ['-wasm'] : modulesInRuleOrder(rules);
+    if (order.length === 0) {
+      throw new InputProblem(`${display(input.config, input.io.cwd)}: no rule names a WASM module (\`wasm: ./policy.wasm\`); ` +
+        'name one on a rule, or give -wasm POLICY.wasm');
+    }
+    const policies = new Map<string, WasmPolicy>();
+    const errors: string[] = [];
+    if (decide) policies.set('-wasm', reportingFailures(policyOfDecide(decide), errors));
+    for (const module of decide ? [] : order) {
+      try {
+        policies.set(module, reportingFailures(await cache.get(module), errors));
+      } catch (err) {
+        if (!(err instanceof WasmModuleError)) throw err;
+        const at = rules.findIndex((r) => r.wasm === module);
+        throw new InputProblem(`${display(input.config, input.io.cwd)}: rules[${at}].wasm: ${err.message}`);
+      }
+    }
+    return async (exchange, decision) => {
+      errors.length = 0;
+      const [outcome] = await applyWasmModules(
+        [{ exchange, decision, modules: decide ? order : modulesFor(rules, decision.ruleIndexes) }],
+        order,
+        async (module) => policies.get(module)!,
+        { decodeJson, onUnavailable: (_module, err) => errors.push((err as Error).message) },
+      );
+      return { ...outcome, errors: [...errors] };
+    };
+  };
+  try {
+    return await runTestCases({ config: input.config, cases: input.cases, io: input.io }, narrowing);
+  } finally {
+    await cache.close();
+  }
+}
