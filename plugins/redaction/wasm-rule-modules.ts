@@ -11,6 +11,7 @@ import { failClosedDecision, failClosedReason } from '../../policies/wasm-narrow
 import type { WasmPolicy } from '../../policies/wasm-policy.js';
 import { decodeBody, DEFAULT_MAX_DECODED_BYTES } from './decode-body.js';
 import { governExchange } from './govern.js';
+import { maskGuestLabels } from './guest-labels.js';
 import type { GovernedRecord, GovernOptions, RawExchange } from './types.js';
 
 /** One exchange after its modules: the narrowed (or failed-closed) decision, its labels, and why it failed. */
@@ -89,13 +90,20 @@ export async function applyWasmModules(
   return state;
 }
 
+const defaultJsonBody = governedJsonBody();
+
 /**
  * Governs `exchange` as its modules left it: their decision and labels, and, when a module failed, the failure
  * first in `dropped_reason` (the bodies are already gone: the failed-closed decision does not capture them).
+ * A label a module added that holds a value the record redacts holds the marker (guest-labels.ts).
  */
 export function governNarrowed(exchange: RawExchange, outcome: ModulesOutcome, options: GovernOptions): GovernedRecord {
   const narrowed = outcome.labels === exchange.labels ? exchange : { ...exchange, labels: outcome.labels };
   const record = governExchange(narrowed, outcome.decision, options);
+  if (narrowed !== exchange) {
+    const decodeJson = options.maxDecodedBytes === undefined ? defaultJsonBody : governedJsonBody(options.maxDecodedBytes);
+    record.labels = maskGuestLabels(record.labels, exchange.labels, exchange, outcome.decision, decodeJson);
+  }
   if (outcome.failures.length > 0) {
     const failures = outcome.failures.join('; ');
     record.dropped_reason = record.dropped_reason === null ? failures : `${failures}; ${record.dropped_reason}`;

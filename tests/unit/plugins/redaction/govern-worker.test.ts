@@ -99,20 +99,20 @@ test.after(async () => {
   dir.cleanup();
 });
 
-/** `policy` with a `wasm` rule for /pay/** naming `module`, and a route label read from X-Route. */
+/** `policy` with a `wasm` rule for /pay/** naming `module`, and an owner label read from X-Team. */
 const withModule = (module: string): PolicyConfig => ({
   rules: [
-    ...policy.rules!.map((r) => (r.name === 'all' ? { ...r, labels: { route: 'header:X-Route' } } : r)),
+    ...policy.rules!.map((r) => (r.name === 'all' ? { ...r, labels: { owner: 'header:X-Team' } } : r)),
     { name: 'pay-wasm', match: { path: '/pay/**' }, wasm: module },
   ],
 });
 
 function exchangeFor(config: PolicyConfig, id: string, target: string, body: unknown, headers: string[] = [], bytes?: Uint8Array): RawExchange {
   const decision = compilePolicy(config).decide('POST', target);
-  const route = headers.indexOf('X-Route');
+  const team = headers.indexOf('X-Team');
   return {
     id, time: 1, method: 'POST', target, path: target, ruleIndexes: [...decision.ruleIndexes],
-    labels: route >= 0 ? { route: headers[route + 1] } : {},
+    labels: team >= 0 ? { owner: headers[team + 1] } : {},
     requestHeaders: ['Content-Type', 'application/json', ...headers], responseHeaders: [],
     status: 200, durationMs: 1, requestBody: bytes ?? Buffer.from(JSON.stringify(body)), requestTruncated: false,
     responseBody: null, responseTruncated: false,
@@ -143,13 +143,14 @@ test('a module adds labels but never overwrites one the YAML policy set; the YAM
   const { records } = await governBatch({
     policy: config,
     exchanges: [
-      exchangeFor(config, 'a', '/pay/1', { card: { number: '4111111111111111' } }, ['X-Route', 'mine', 'X-Owner', 'ann']),
-      exchangeFor(config, 'b', '/pay/2', { n: 1 }),
+      exchangeFor(config, 'a', '/pay/1', { card: { number: '4111111111111111' } }, ['X-Team', 'payments', 'X-Owner', 'ann']),
+      exchangeFor(config, 'b', '/pay/2', { n: 1 }, ['X-Owner', 'ann']),
     ],
   });
-  assert.is(records[0].labels.route, 'mine', 'the YAML label stays');
-  assert.is(records[0].labels.owner, 'ann', 'a new label is added');
-  assert.is(records[1].labels.route, 'POST /pay/2 → ✓', 'a label the YAML policy left empty is filled');
+  // echo.wasm sets `owner` from X-Owner and adds `route`.
+  assert.is(records[0].labels.owner, 'payments', 'the YAML label stays');
+  assert.is(records[0].labels.route, 'POST /pay/1 → ✓', 'a new label is added');
+  assert.is(records[1].labels.owner, 'ann', 'a label the YAML policy left empty is filled');
   assert.equal(records[0].request_body, { card: { number: '[REDACTED]' } }, 'the YAML redaction holds');
 });
 

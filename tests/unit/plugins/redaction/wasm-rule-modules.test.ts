@@ -101,10 +101,11 @@ test('governNarrowed: the record keeps no body after a failure and says why firs
   assert.is(r.response_body, null);
   assert.is(r.dropped_reason, 'wasm policy failed (timeout): bodies not kept');
 
-  const [ok] = await applyWasmModules([item(exchange('/pay/1'))], ['/m/a.wasm'], async () => fake(() => ({ redact: { json_fields: ['$.pan'] }, labels: { tenant: 'evil', k: 'v' } })));
+  const [ok] = await applyWasmModules([item(exchange('/pay/1'))], ['/m/a.wasm'], async () =>
+    fake((v) => ({ redact: { json_fields: ['$.pan'] }, labels: { tenant: 'evil', k: 'v', leak: `pan ${v.body_fields?.request?.['$.pan']}` } })));
   const good = governNarrowed(exchange('/pay/1'), ok, { random: () => 0 });
   assert.equal(good.request_body, { pan: '[REDACTED]', cvc: '[REDACTED]' });
-  assert.equal(good.labels, { tenant: 'acme', k: 'v' }, 'a label already set is never overwritten');
+  assert.equal(good.labels, { tenant: 'acme', k: 'v', leak: '[REDACTED]' }, 'never overwritten; never a redacted value');
   assert.is(good.dropped_reason, null);
 
   // A failure and a body problem of its own: both reasons, the policy's first.
