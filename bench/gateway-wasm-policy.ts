@@ -1,0 +1,71 @@
+// Benchmark: gateway throughput with a WASM policy on the route, against the same route without one.
+//
+// Two gateways (the real runtime: proxy, capture with its governance worker and SQLite store), started with the
+// harness of gateway-throughput.ts, with the same seed-style rules; on one of them the `orders` rule also names the
+// card-numbers example policy (`wasm:`), built here. Same upstream, same load child (its own process, so the proxy
+// under test keeps a core), rounds alternated. The policy runs on the telemetry lane, so what it can cost the
+// traffic lane is CPU taken from the proxy; the telemetry lane's own outcome (stored, dropped, policy failures) is
+// printed after the ratio.
+// Usage: node dist/bench/gateway-wasm-policy.js [seconds per round, default 3]
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { buildPolicy } from '../sandbox/wasm/build-policy.js';
+import {
+  CAPTURED_PATH, LoadProcess, median, ORDER_JSON, RULES, startGateway, type LoadSpec,
+} from './gateway-throughput.js';
+
+const ROUNDS = 5;
+const CONCURRENCY = 32;
+
+async function main(): Promise<void> {
+  const seconds = Number(process.argv[2] ?? 3);
+  const work = mkdtempSync(join(tmpdir(), 'vigil-bench-wasm-policy-'));
+  const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
+  const module = await buildPolicy(join(root, 'examples/policies/card-numbers.ts'), { outFile: join(work, 'card-numbers.wasm') });
+  const withPolicy = RULES.map((r) => (r.name === 'orders' ? { ...r, wasm: module } : r));
+
+  const load = await LoadProcess.start();
+  const plain = await startGateway(load.upstreamPort);
+  const wasm = await startGateway(load.upstreamPort, withPolicy);
+  try {
+    const spec = (port: number, secs: number): LoadSpec =>
+      ({ port, method: 'POST', path: CAPTURED_PATH, body: ORDER_JSON, concurrency: CONCURRENCY, seconds: secs });
+    await load.run(spec(plain.port, 1));
+    await load.run(spec(wasm.port, 1));
+    const plainRps: number[] = [];
+    const wasmRps: number[] = [];
+    let errors = 0;
+    for (let r = 0; r < ROUNDS; r++) {
+      const p = await load.run(spec(plain.port, seconds));
+      const w = await load.run(spec(wasm.port, seconds));
+      plainRps.push(p.rps);
+      wasmRps.push(w.rps);
+      errors += p.errors + w.errors;
+    }
+    const ratio = median(wasmRps) / median(plainRps);
+    console.log(`gateway throughput with a WASM policy (card-numbers on a 1 KB JSON route, full capture): ` +
+      `${Math.round(median(wasmRps))} req/s (ratio ${ratio.toFixed(2)} vs the same route without one; ` +
+      `without: ${Math.round(median(plainRps))} req/s${errors ? `; ${errors} errors` : ''})`);
+
+    // Let both telemetry lanes finish what they hold before counting.
+    await new Promise((r) => setTimeout(r, 1000));
+    for (const [name, gw] of [['without', plain], ['with', wasm]] as const) {
+      const metrics = await gw.rt.metrics();
+      const sum = (re: RegExp) => [...metrics.matchAll(re)].reduce((n, m) => n + Number(m[1]), 0);
+      const stored = sum(/^vigil_capture_records_total\{outcome="stored"\} (\S+)$/gm);
+      const dropped = sum(/^vigil_bus_dropped_total\{topic="gateway\.exchange"[^}]*\} (\S+)$/gm) +
+        sum(/^vigil_workers_dropped_total\{[^}]*pool="capture"[^}]*\} (\S+)$/gm) +
+        sum(/^vigil_capture_records_total\{outcome="dropped"\} (\S+)$/gm);
+      const failures = sum(/^vigil_sandbox_failures_total\{[^}]*sandbox="wasm"[^}]*\} (\S+)$/gm);
+      console.log(`  (telemetry lane ${name} the policy: ${stored} records stored, ${dropped} exchanges dropped, ${failures} policy call failures)`);
+    }
+  } finally {
+    await Promise.allSettled([plain.rt.stop(), wasm.rt.stop()]);
+    load.stop();
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+await main();
