@@ -20,3 +20,4 @@ export { VigilError, PermanentError, HttpError, ConfigValueError, isPermanent } 
 export type { DeliveryQueue, DeliveryQueueOptions } from './delivery.js';
 export { parseDuration, tryParseDuration, parseByteSize, tryParseByteSize } from './units.js';
 export type { Sandboxes, SandboxFunction, SandboxCallResult, SandboxFailureReason } from './sandboxes.js';
+export type { RawExchange, GovernedRecord, CaptureService, GovernTask, GovernResult } from './gateway.js';

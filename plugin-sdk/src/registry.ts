@@ -1,3 +1,5 @@
+import type { CaptureService, GovernedRecord, RawExchange } from './gateway.js';
+
 /**
  * Payload types of bus topics. Plugins add theirs by declaration merging:
  *
@@ -5,9 +7,16 @@
  */
 // eslint-disable-next-line @typescript-eslint/no-empty-interface
 export interface Topics {
+  /** Raw exchanges: bounded copies of live traffic, published by the proxy. In-process only, never exported. */
+  'gateway.exchange': RawExchange;
+  /** Governed records, published by capture: what may be stored, shown and exported. */
+  'gateway.record': GovernedRecord;
+  /** Free for tests. */
   [topic: `test.${string}`]: unknown;
 }
 
 /** Types of services plugins provide, extended by declaration merging like `Topics`. */
 // eslint-disable-next-line @typescript-eslint/no-empty-interface
-export interface Services {}
+export interface Services {
+  capture: CaptureService;
+}

@@ -1,7 +1,7 @@
 import { definePlugin, parseByteSize, parseDuration, type WorkerPool } from '@vigil/plugin-sdk';
 import { compilePolicy } from '../../policies/compile.js';
 import type { PolicyConfig } from '../../policies/schema.js';
-import type { GovernedRecord, RawExchange } from '../redaction/types.js';
+import type { GovernedRecord, RawExchange } from '@vigil/plugin-sdk';
 import { captureConfigSchema } from './config-schema.js';
 import { captureConfigError } from './errors.js';
 import { captureMigrations } from './migrations.js';
@@ -36,7 +36,8 @@ export default definePlugin<CaptureConfig>({
       maxBodyBytes,
       usePolicy(p) {
         // Compiled here once so a bad policy fails its caller's setup, not every worker batch later.
-        const next = { rules: p.rules ?? [] };
+        // The SDK types the policy loosely (it cannot know policies/); compiling validates it against the schema.
+        const next = { rules: [...(p.rules ?? [])] } as PolicyConfig;
         compilePolicy(next);
         policy = next;
       },

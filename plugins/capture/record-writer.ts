@@ -1,5 +1,5 @@
 import type { SqlValue, Store } from '@vigil/plugin-sdk';
-import type { GovernedRecord } from '../redaction/types.js';
+import type { GovernedRecord } from '@vigil/plugin-sdk';
 import { BUCKET_COLUMNS, bucketIndex } from './latency-buckets.js';
 import type { StoredRows } from './types.js';
 

@@ -4,7 +4,7 @@
 // Why rows and not records: a record is an object graph, and cloning it back to the main thread costs about three
 // times as much as JSON-serialising it here and sending strings; the main thread then only binds and inserts.
 import { workerData } from 'node:worker_threads';
-import type { GovernedRecord, GovernResult, GovernTask } from '../redaction/types.js';
+import type { GovernedRecord, GovernResult, GovernTask } from '@vigil/plugin-sdk';
 import { foldRollups, recordRow } from './record-writer.js';
 import type { StoreRowsTask, StoredRows, StoreRowsWorkerData } from './types.js';
 

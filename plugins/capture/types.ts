@@ -1,14 +1,5 @@
-import type { PolicyConfig } from '../../policies/schema.js';
 import type { SqlValue } from '@vigil/plugin-sdk';
-import type { GovernedRecord, GovernTask, RawExchange } from '../redaction/types.js';
-
-/** What the capture plugin offers the traffic lane. */
-export interface CaptureService {
-  /** Bytes of each body the proxy may copy (`capture.max_body_bytes`). */
-  readonly maxBodyBytes: number;
-  /** The policy the telemetry lane governs with; the proxy calls it in setup with its validated policy. */
-  usePolicy(policy: PolicyConfig): void;
-}
+import type { GovernTask } from '@vigil/plugin-sdk';
 
 export interface CaptureConfig {
   max_body_bytes: string | number;
@@ -45,14 +36,3 @@ export interface StoredRows {
   sandboxFailures: Record<string, number>;
 }
 
-declare module '@vigil/plugin-sdk' {
-  interface Topics {
-    /** Raw exchanges: bounded copies of live traffic. In-process only, never exported. */
-    'gateway.exchange': RawExchange;
-    /** Governed records: what may be stored, shown and exported. */
-    'gateway.record': GovernedRecord;
-  }
-  interface Services {
-    capture: CaptureService;
-  }
-}

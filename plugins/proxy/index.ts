@@ -5,7 +5,6 @@ import { PolicyError } from '../../policies/errors.js';
 import { policyOf, proxyConfigSchema, resolveProxyOptions, type ProxyConfig } from './config.js';
 import { LabelDimensions } from './label-dimensions.js';
 import { checkWasmModules } from './wasm-modules.js';
-import type {} from './topics.js';
 
 /**
  * The gateway's traffic lane: a reverse proxy on `service.listen` in front of `service.upstream`. Live traffic is

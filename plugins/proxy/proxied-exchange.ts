@@ -13,7 +13,6 @@ import type { LabelDimensions } from './label-dimensions.js';
 import type { UpstreamRequestHead } from './request-headers.js';
 import { downstreamResponseHead } from './response-headers.js';
 import type { TrafficMetrics } from './traffic-metrics.js';
-import type {} from './topics.js';
 
 /** What one exchange needs from the lane that runs it. */
 export interface LaneContext {

@@ -9,7 +9,6 @@ import { gzipSync } from 'node:zlib';
 import { definePlugin } from '@vigil/plugin-sdk';
 import { startTestRuntime, type TestRuntime } from '@vigil/plugin-sdk/testing';
 import type { RawExchange } from '../../plugins/redaction/types.js';
-import type {} from '../../plugins/proxy/topics.js';
 import { freePort, waitFor } from '../support/net.js';
 import { parseExposition, samplesOf } from '../support/prometheus-text.js';
 import { tempDir } from '../support/tmp.js';

@@ -1,4 +1,4 @@
-import type { GovernedRecord } from '../../../../../plugins/redaction/types.js';
+import type { GovernedRecord } from '@vigil/plugin-sdk';
 
 /** A governed record as capture publishes it on 'gateway.record', with `n` in its id, path and time. */
 export function governedRecord(n: number, overrides: Partial<GovernedRecord> = {}): GovernedRecord {

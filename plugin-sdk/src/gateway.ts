@@ -1,0 +1,87 @@
+/**
+ * The governance gateway's data model, shared by its plugins (proxy, capture, redaction, exporters) and by
+ * third-party plugins that consume governed records.
+ */
+
+/** What the proxy puts on the bus (topic 'gateway.exchange'). Bodies are bounded copies of the bytes on the wire. */
+export interface RawExchange {
+  id: string;
+  /** Epoch ms, request start. */
+  time: number;
+  method: string;
+  /** Raw request-target, query included. */
+  target: string;
+  /** Normalised path (`normalizePath(target)`). */
+  path: string;
+  /** From the decision. */
+  ruleIndexes: number[];
+  /** Already extracted by the proxy from request headers (they are metric dimensions). */
+  labels: Record<string, string>;
+  /** Node's rawHeaders (name, value, name, value…), or null when headers are restricted. */
+  requestHeaders: string[] | null;
+  responseHeaders: string[] | null;
+  /** 0 when the upstream gave no response. */
+  status: number;
+  durationMs: number;
+  /** Null when restricted (nothing was allocated). */
+  requestBody: Uint8Array | null;
+  requestTruncated: boolean;
+  responseBody: Uint8Array | null;
+  responseTruncated: boolean;
+  /** Upstream error code when status is 0 / 502 / 504. */
+  error?: string;
+}
+
+/** What is stored and exported. Never holds an unredacted value that a decision says to redact. */
+export interface GovernedRecord {
+  id: string;
+  time: number;
+  method: string;
+  path: string;
+  /** The matched rules' globs. */
+  route: string[];
+  query: Record<string, string | string[]>;
+  status: number;
+  duration_ms: number;
+  /** Canonical capitalisation (Content-Type, X-Api-Key); null when headers are restricted. */
+  headers: Record<string, string | string[]> | null;
+  response_headers: Record<string, string | string[]> | null;
+  /** JSON value, string for text, null when not kept (restricted, empty, sampled out, or dropped: see dropped_reason). */
+  request_body: unknown;
+  response_body: unknown;
+  labels: Record<string, string>;
+  matched_rules: string[];
+  tokens: number | null;
+  /** True when this exchange's bodies were selected for keeping (by the `sample` roll, or by `keep_errors`). */
+  sampled: boolean;
+  /** True when a captured body was cut by the capture limit. */
+  truncated: boolean;
+  /** Why a captured body is missing although it was selected, e.g. `request_body: truncated at capture limit…`. */
+  dropped_reason: string | null;
+}
+
+/** What the telemetry lane (the `capture` plugin) offers the traffic lane (the `proxy` plugin). */
+export interface CaptureService {
+  /** Bytes of each body the proxy may copy (`capture.max_body_bytes`, default 1 MiB). */
+  readonly maxBodyBytes: number;
+  /** The policy (`{ rules }`, module paths resolved) the telemetry lane governs with; the proxy calls it in setup. */
+  usePolicy(policy: { rules?: readonly object[] }): void;
+}
+
+/**
+ * The task of the redaction service's worker module (`workerModule`, a piscina task module): capture sends batches of
+ * exchanges with the policy they were decided under; the worker answers one governed record per exchange.
+ */
+export interface GovernTask {
+  /** The proxy's policy (`service` ignored; rules' `wasm` paths absolute). */
+  policy: { rules?: readonly object[] };
+  exchanges: RawExchange[];
+}
+
+/** The worker module's answer to one task. */
+export interface GovernResult {
+  /** One record per exchange, in input order. */
+  records: GovernedRecord[];
+  /** WASM policy calls that failed while the batch was governed, by reason (its records failed closed). */
+  sandboxFailures: Record<string, number>;
+}
