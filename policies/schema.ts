@@ -114,11 +114,11 @@ export const serviceSchema: JsonSchema = {
   properties: {
     upstream: { type: 'string', pattern: '^https?://[^/?#\\s]+', description: 'The proxied API, http(s) URL.' },
     listen: {
-      description: 'Port, or host:port, the proxy listens on.',
+      description: 'Port, host:port or :port the proxy listens on (every interface unless a host is named).',
       default: DEFAULT_LISTEN,
       anyOf: [
         { type: 'integer', minimum: 0, maximum: 65535 },
-        { type: 'string', pattern: '^(?:(?:[^:\\s\\[\\]]+|\\[[0-9A-Fa-f:.]+\\]):)?[0-9]{1,5}$' },
+        { type: 'string', pattern: '^(?:(?:[^:\\s\\[\\]]*|\\[[0-9A-Fa-f:.]+\\]):)?[0-9]{1,5}$' },
       ],
     },
   },

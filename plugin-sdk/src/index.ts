@@ -21,3 +21,4 @@ export type { DeliveryQueue, DeliveryQueueOptions } from './delivery.js';
 export { parseDuration, tryParseDuration, parseByteSize, tryParseByteSize } from './units.js';
 export type { Sandboxes, SandboxFunction, SandboxCallResult, SandboxFailureReason } from './sandboxes.js';
 export type { RawExchange, GovernedRecord, CaptureService, GovernTask, GovernResult } from './gateway.js';
+export { parseListenAddress, tryParseListenAddress, listenHost, type ListenAddress } from './listen-address.js';

@@ -1,7 +1,13 @@
 import { parseDuration, type JsonSchema } from '@vigil/plugin-sdk';
 import { DEFAULT_LISTEN, rulesSchema, serviceSchema } from '../../policies/schema.js';
 import type { PolicyConfig, RuleConfig } from '../../policies/schema.js';
-import { parseListenAddress, type ListenAddress } from './listen-address.js';
+import { listenHost, parseListenAddress } from '@vigil/plugin-sdk';
+
+/** `service.listen` as the proxy binds it: every interface unless a host is named. */
+function listenAt(value: string | number): { host: string | undefined; port: number } {
+  const address = parseListenAddress(value);
+  return { host: listenHost(address, undefined), port: address.port };
+}
 import { resolveWasmPaths } from './wasm-modules.js';
 
 /** The `service` section as the proxy reads it: the policy language's keys plus the traffic lane's own. */
@@ -57,7 +63,8 @@ export interface ProxyOptions {
   basePath: string;
   /** Host name for TLS SNI when the upstream is https (the Host header may name the gateway instead). */
   servername: string | undefined;
-  listen: ListenAddress;
+  /** `host` undefined: every interface (a gateway is meant to be reached). */
+  listen: { host: string | undefined; port: number };
   timeoutMs: number;
   connectTimeoutMs: number;
   maxConnections: number;
@@ -75,7 +82,7 @@ export function resolveProxyOptions(service: ProxyServiceConfig): ProxyOptions {
     origin: url.origin,
     basePath,
     servername: url.protocol === 'https:' && !isIpLiteral(url.hostname) ? url.hostname : undefined,
-    listen: parseListenAddress(service.listen ?? DEFAULT_LISTEN),
+    listen: listenAt(service.listen ?? DEFAULT_LISTEN),
     timeoutMs: parseDuration(service.timeout ?? '30s'),
     connectTimeoutMs: parseDuration(service.connect_timeout ?? '10s'),
     maxConnections: service.max_connections ?? 128,

@@ -1,16 +1,16 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { policyOf, proxyConfigSchema, proxyServiceSchema, resolveProxyOptions } from '../../../../plugins/proxy/config.js';
-import { parseListenAddress } from '../../../../plugins/proxy/listen-address.js';
 import { serviceSchema } from '../../../../policies/schema.js';
 import { validatePolicy } from '../../../../policies/validate.js';
 
-test('listen addresses: port, host:port, [v6]:port', () => {
-  assert.equal(parseListenAddress(8080), { host: undefined, port: 8080 });
-  assert.equal(parseListenAddress('9000'), { host: undefined, port: 9000 });
-  assert.equal(parseListenAddress('127.0.0.1:81'), { host: '127.0.0.1', port: 81 });
-  assert.equal(parseListenAddress('[::1]:82'), { host: '::1', port: 82 });
-  assert.equal(parseListenAddress(':83'), { host: undefined, port: 83 });
+test('listen addresses: a bare port and :port bind every interface; a named host binds it', () => {
+  const listen = (value: string | number) => resolveProxyOptions({ upstream: 'http://u:1', listen: value }).listen;
+  assert.equal(listen(8080), { host: undefined, port: 8080 });
+  assert.equal(listen('9000'), { host: undefined, port: 9000 });
+  assert.equal(listen('127.0.0.1:81'), { host: '127.0.0.1', port: 81 });
+  assert.equal(listen('[::1]:82'), { host: '::1', port: 82 });
+  assert.equal(listen(':83'), { host: undefined, port: 83 });
 });
 
 test('the service schema extends the policy language\'s, which stays the source of upstream and listen', () => {
