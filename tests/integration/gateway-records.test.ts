@@ -2,38 +2,33 @@
 // governed; what the client and the upstream see is the original.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createServer, type Server } from 'node:http';
 import { request } from 'undici';
 import { freePort, waitFor } from '../support/net.js';
 import { tempDir } from '../support/tmp.js';
 import { startVigil, writeConfig, type VigilProcess } from '../support/vigil-process.js';
+import { startRecordingUpstream, type Received } from '../support/recording-upstream.js';
 
 type Rec = Record<string, any>;
 const TOKEN = 'records-test-token';
 const gateway = suite('gateway records');
 const work = tempDir('vigil-records-');
 let vigil: VigilProcess;
-let upstream: Server;
+let upstream: Awaited<ReturnType<typeof startRecordingUpstream>> | undefined;
 let proxyPort = 0;
 let cp = '';
-const received: { url: string; headers: string[]; body: Buffer }[] = [];
+let received: Received[] = [];
 
 gateway.before(async () => {
-  const upPort = await freePort();
+  upstream = await startRecordingUpstream({}, (req, res) => {
+    const status = Number(new URL(req.url!, 'http://x').searchParams.get('status') ?? 200);
+    res.writeHead(status, { 'content-type': 'application/json', 'set-cookie': ['sid=abc', 'theme=dark'] });
+    res.end(JSON.stringify({ status, echo: 'resp-body', user: { card: '4111111111111111' } }));
+  });
+  received = upstream.received;
+  const upPort = upstream.port;
   proxyPort = await freePort();
   const cpPort = await freePort();
   cp = `http://127.0.0.1:${cpPort}`;
-  upstream = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c) => chunks.push(c));
-    req.on('end', () => {
-      received.push({ url: req.url!, headers: req.rawHeaders, body: Buffer.concat(chunks) });
-      const status = Number(new URL(req.url!, 'http://x').searchParams.get('status') ?? 200);
-      res.writeHead(status, { 'content-type': 'application/json', 'set-cookie': ['sid=abc', 'theme=dark'] });
-      res.end(JSON.stringify({ status, echo: 'resp-body', user: { card: '4111111111111111' } }));
-    });
-  });
-  await new Promise<void>((r) => upstream.listen(upPort, '127.0.0.1', r));
   const file = writeConfig(work.path, `service:
   upstream: http://127.0.0.1:${upPort}
   listen: 127.0.0.1:${proxyPort}

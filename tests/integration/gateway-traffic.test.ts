@@ -3,7 +3,7 @@
 // harness (with the real capture plugin, and a recorder subscribed to gateway.exchange), then through `vigil run`.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { request, type ServerResponse } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import { definePlugin } from '@vigil/plugin-sdk';
@@ -13,28 +13,7 @@ import { freePort, waitFor } from '../support/net.js';
 import { parseExposition, samplesOf } from '../support/prometheus-text.js';
 import { tempDir } from '../support/tmp.js';
 import { runVigil, startVigil, writeConfig, type VigilProcess } from '../support/vigil-process.js';
-
-// ---- a recording upstream --------------------------------------------------------------------------------------
-
-interface Received { method: string; url: string; rawHeaders: string[]; body: Buffer; complete: boolean; aborted: boolean; responseAborted: boolean }
-type Responder = (req: IncomingMessage, res: ServerResponse, got: Received) => void;
-
-/** Records exactly what arrives (rawHeaders, body bytes) and answers with the responder registered for the path. */
-async function startUpstream(responders: Record<string, Responder>): Promise<{ port: number; received: Received[]; server: Server }> {
-  const received: Received[] = [];
-  const server = createServer((req, res) => {
-    const got: Received = { method: req.method!, url: req.url!, rawHeaders: req.rawHeaders, body: Buffer.alloc(0), complete: false, aborted: false, responseAborted: false };
-    received.push(got);
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('close', () => { if (!req.complete) got.aborted = true; });
-    res.on('close', () => { if (!res.writableFinished) got.responseAborted = true; });
-    const respond = responders[req.url!.split('?')[0]] ?? ((_q, r) => r.end('ok'));
-    req.on('end', () => { got.body = Buffer.concat(chunks); got.complete = true; respond(req, res, got); });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return { port: (server.address() as { port: number }).port, received, server };
-}
+import { startRecordingUpstream as startUpstream, type Received, type Responder } from '../support/recording-upstream.js';
 
 interface Reply { status: number; rawHeaders: string[]; body: Buffer }
 

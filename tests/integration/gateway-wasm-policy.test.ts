@@ -5,7 +5,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { copyFileSync, existsSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { request } from 'undici';
@@ -14,16 +13,17 @@ import { fixture, fromRoot } from '../support/paths.js';
 import { parseExposition } from '../support/prometheus-text.js';
 import { tempDir } from '../support/tmp.js';
 import { runVigil, startVigil, writeConfig, type VigilProcess } from '../support/vigil-process.js';
+import { startRecordingUpstream, type Received } from '../support/recording-upstream.js';
 
 type Rec = Record<string, any>;
 const TOKEN = 'wasm-policy-test-token';
 const gateway = suite('gateway wasm policy');
 const work = tempDir('vigil-wasm-policy-');
 let vigil: VigilProcess | undefined;
-let upstream: Server;
+let upstream: Awaited<ReturnType<typeof startRecordingUpstream>> | undefined;
 let proxyPort = 0;
 let cp = '';
-const received: { url: string; headers: string[]; body: Buffer }[] = [];
+let received: Received[] = [];
 /** What the upstream answers: a card number of its own, in a field no YAML rule names. */
 const UPSTREAM_ANSWER = JSON.stringify({ status: 'accepted', refund_to: '5555555555554444', at: 1700000000000 });
 
@@ -67,20 +67,15 @@ async function setUp(): Promise<void> {
   assert.match(built.stdout, /^built card-numbers\.wasm \(\d+ bytes, memory capped at 256 pages\)/);
   for (const guest of ['echo', 'trap', 'loop']) copyFileSync(fixture('wasm', `${guest}.wasm`), join(work.path, `${guest}.wasm`));
 
-  const upPort = await freePort();
+  upstream = await startRecordingUpstream({}, (_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(UPSTREAM_ANSWER);
+  });
+  received = upstream.received;
+  const upPort = upstream.port;
   proxyPort = await freePort();
   const cpPort = await freePort();
   cp = `http://127.0.0.1:${cpPort}`;
-  upstream = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c) => chunks.push(c));
-    req.on('end', () => {
-      received.push({ url: req.url!, headers: req.rawHeaders, body: Buffer.concat(chunks) });
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(UPSTREAM_ANSWER);
-    });
-  });
-  await new Promise<void>((r) => upstream.listen(upPort, '127.0.0.1', r));
   writeFileSync(join(work.path, 'policy.yaml'), POLICY);
   const file = writeConfig(work.path, `service:
   upstream: http://127.0.0.1:${upPort}
