@@ -93,7 +93,7 @@ try {
   const module = await buildPolicy(join(root, 'examples/policies/card-numbers.ts'), { outFile: join(scratch, 'card-numbers.wasm') });
   const policy = await createWasmPolicy({ module, maxBatch: 256, callTimeoutMs: 1000 });
   try {
-    for (const batch of [64, 256]) {
+    for (const batch of [64, 256, 512]) {
       const views = Array.from({ length: batch }, (_, i) => view(i));
       const first = await policy.decide(views);
       const expected = baseline(views);
