@@ -12,27 +12,16 @@ export const captureMigrations: Migration[] = [
   {
     version: 1,
     name: 'records and minute rollups',
-    up: {
-      sqlite: `
-        CREATE TABLE capture_records (
-          id TEXT PRIMARY KEY, time INTEGER NOT NULL, route TEXT NOT NULL, primary_route TEXT NOT NULL,
-          status INTEGER NOT NULL, labels TEXT NOT NULL, record TEXT NOT NULL);
-        CREATE INDEX capture_records_time ON capture_records (time);
-        CREATE INDEX capture_records_route_time ON capture_records (primary_route, time);
-        CREATE TABLE capture_rollups (
-          bucket INTEGER NOT NULL, route TEXT NOT NULL, method TEXT NOT NULL, status_class TEXT NOT NULL, tenant TEXT NOT NULL,
-          requests INTEGER NOT NULL, errors INTEGER NOT NULL, tokens INTEGER NOT NULL, duration_sum REAL NOT NULL, ${buckets},
-          PRIMARY KEY (bucket, route, method, status_class, tenant));`,
-      postgres: `
-        CREATE TABLE capture_records (
-          id TEXT PRIMARY KEY, time BIGINT NOT NULL, route TEXT NOT NULL, primary_route TEXT NOT NULL,
-          status INTEGER NOT NULL, labels TEXT NOT NULL, record TEXT NOT NULL);
-        CREATE INDEX capture_records_time ON capture_records (time);
-        CREATE INDEX capture_records_route_time ON capture_records (primary_route, time);
-        CREATE TABLE capture_rollups (
-          bucket BIGINT NOT NULL, route TEXT NOT NULL, method TEXT NOT NULL, status_class TEXT NOT NULL, tenant TEXT NOT NULL,
-          requests BIGINT NOT NULL, errors BIGINT NOT NULL, tokens BIGINT NOT NULL, duration_sum DOUBLE PRECISION NOT NULL, ${buckets},
-          PRIMARY KEY (bucket, route, method, status_class, tenant));`,
-    },
+    // One statement for both stores: SQLite reads BIGINT with INTEGER affinity and DOUBLE PRECISION with REAL.
+    up: `
+      CREATE TABLE capture_records (
+        id TEXT PRIMARY KEY, time BIGINT NOT NULL, route TEXT NOT NULL, primary_route TEXT NOT NULL,
+        status INTEGER NOT NULL, labels TEXT NOT NULL, record TEXT NOT NULL);
+      CREATE INDEX capture_records_time ON capture_records (time);
+      CREATE INDEX capture_records_route_time ON capture_records (primary_route, time);
+      CREATE TABLE capture_rollups (
+        bucket BIGINT NOT NULL, route TEXT NOT NULL, method TEXT NOT NULL, status_class TEXT NOT NULL, tenant TEXT NOT NULL,
+        requests BIGINT NOT NULL, errors BIGINT NOT NULL, tokens BIGINT NOT NULL, duration_sum DOUBLE PRECISION NOT NULL, ${buckets},
+        PRIMARY KEY (bucket, route, method, status_class, tenant));`,
   },
 ];
