@@ -1,4 +1,5 @@
 import type { RouteDecision } from '../../policies/merge.js';
+import { extractLabels } from '../../policies/extract-labels.js';
 import type { RuleConfig } from '../../policies/schema.js';
 import { ProxyError, ProxyErrorCode } from './errors.js';
 
@@ -12,7 +13,6 @@ export const BUILT_IN_DIMENSIONS = ['route', 'method', 'status_class'] as const;
  */
 export class LabelDimensions {
   readonly names: readonly string[];
-  private readonly position: ReadonlyMap<string, number>;
 
   constructor(rules: readonly RuleConfig[]) {
     const position = new Map<string, number>();
@@ -27,24 +27,16 @@ export class LabelDimensions {
       }
     });
     this.names = [...position.keys()];
-    this.position = position;
   }
 
   /** Values of every dimension for one request, in `names` order; null when the policy defines no labels. */
   values(decision: RouteDecision, rawHeaders: readonly string[]): string[] | null {
+    return this.names.length === 0 ? null : this.valuesOf(extractLabels(decision, rawHeaders));
+  }
+
+  /** The same from labels already extracted (`extractLabels`), so a captured request reads its headers once. */
+  valuesOf(labels: Readonly<Record<string, string>>): string[] | null {
     if (this.names.length === 0) return null;
-    const out = new Array<string>(this.names.length).fill('');
-    const labels = decision.labels;
-    for (let l = 0; l < labels.length; l++) {
-      const header = labels[l].header;
-      for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
-        const name = rawHeaders[i];
-        if (name.length === header.length && name.toLowerCase() === header) {
-          out[this.position.get(labels[l].name)!] = rawHeaders[i + 1];
-          break;
-        }
-      }
-    }
-    return out;
+    return this.names.map((name) => (Object.prototype.hasOwnProperty.call(labels, name) ? labels[name] : ''));
   }
 }

@@ -32,6 +32,7 @@ export interface LaneContext {
 }
 
 const EMPTY = new Uint8Array(0);
+const NO_LABELS: Readonly<Record<string, string>> = Object.freeze({});
 /** What the client saw when it closed the connection before any response: nginx's "client closed request". */
 const CLIENT_CLOSED_STATUS = 499;
 const CLIENT_ABORTED = 'client_aborted';
@@ -179,15 +180,17 @@ export class ProxiedExchange implements Dispatcher.DispatchHandler {
       const last = decision.ruleIndexes.length - 1;
       const route = last < 0 ? 'unmatched' : lane.rules[decision.ruleIndexes[last]].match.path;
       const status = this.status === 0 ? CLIENT_CLOSED_STATUS : this.status;
-      lane.metrics.observe(route, req.method!, status, lane.dimensions.values(decision, req.rawHeaders), seconds);
-      if (this.capture) this.publish(seconds * 1000);
+      // Label headers are read once: for the metric dimensions and, when captured, for the exchange.
+      const labels = this.capture || lane.dimensions.names.length > 0 ? extractLabels(decision, req.rawHeaders) : NO_LABELS;
+      lane.metrics.observe(route, req.method!, status, lane.dimensions.valuesOf(labels), seconds);
+      if (this.capture) this.publish(seconds * 1000, labels);
     } catch (bug) {
       this.lane.report(bug);
     }
     this.lane.exchangeDone();
   }
 
-  private publish(durationMs: number): void {
+  private publish(durationMs: number, labels: Record<string, string>): void {
     const { decision, req } = this;
     const target = req.url!;
     this.lane.bus.publish('gateway.exchange', {
@@ -197,7 +200,7 @@ export class ProxiedExchange implements Dispatcher.DispatchHandler {
       target,
       path: normalizePath(target),
       ruleIndexes: decision.ruleIndexes as number[],
-      labels: extractLabels(decision, req.rawHeaders),
+      labels,
       requestHeaders: decision.captureHeaders ? req.rawHeaders : null,
       responseHeaders: decision.captureHeaders ? this.responseHeaders : null,
       status: this.status,
