@@ -2,11 +2,11 @@
 // governed; what the client and the upstream see is the original.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { request } from 'undici';
 import { freePort, waitFor } from '../support/net.js';
 import { tempDir } from '../support/tmp.js';
 import { startVigil, writeConfig, type VigilProcess } from '../support/vigil-process.js';
 import { startRecordingUpstream, type Received } from '../support/recording-upstream.js';
+import { sendThrough, waitForRecord } from '../support/gateway-client.js';
 
 type Rec = Record<string, any>;
 const TOKEN = 'records-test-token';
@@ -62,19 +62,8 @@ gateway.after(async () => {
   work.cleanup();
 });
 
-/** Sends through the gateway with raw header pairs (so repeats and casing are exact). */
-async function send(method: string, path: string, headers: string[], body?: string): Promise<{ status: number; body: string }> {
-  const res = await request(`http://127.0.0.1:${proxyPort}${path}`, { method: method as 'GET', headers, body });
-  return { status: res.statusCode, body: await res.body.text() };
-}
-
-async function recordFor(path: string): Promise<Rec> {
-  return waitFor<Rec | undefined>(async () => {
-    const res = await fetch(`${cp}/api/gateway/records?limit=200`, { headers: { authorization: `Bearer ${TOKEN}` } });
-    const { data } = (await res.json()) as { data: Rec[] };
-    return data.find((r) => r.path === path);
-  }, { what: `a record for ${path}`, timeoutMs: 15_000 }) as Promise<Rec>;
-}
+const send = (method: string, path: string, headers: string[], body?: string) => sendThrough(proxyPort, method, path, headers, body);
+const recordFor = (path: string) => waitForRecord(cp, TOKEN, path);
 
 gateway('JSON fields at the three path forms, in nested objects and arrays, hold the marker; others are kept', async () => {
   const body = JSON.stringify({

@@ -7,13 +7,13 @@ import * as assert from 'uvu/assert';
 import { copyFileSync, existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { request } from 'undici';
-import { freePort, waitFor } from '../support/net.js';
+import { freePort } from '../support/net.js';
 import { fixture, fromRoot } from '../support/paths.js';
 import { parseExposition } from '../support/prometheus-text.js';
 import { tempDir } from '../support/tmp.js';
 import { runVigil, startVigil, writeConfig, type VigilProcess } from '../support/vigil-process.js';
 import { startRecordingUpstream, type Received } from '../support/recording-upstream.js';
+import { sendThrough, waitForRecord } from '../support/gateway-client.js';
 
 type Rec = Record<string, any>;
 const TOKEN = 'wasm-policy-test-token';
@@ -92,18 +92,8 @@ gateway.after(async () => {
   work.cleanup();
 });
 
-async function send(path: string, headers: string[], body: string | Buffer): Promise<{ status: number; body: string }> {
-  const res = await request(`http://127.0.0.1:${proxyPort}${path}`, { method: 'POST', headers, body });
-  return { status: res.statusCode, body: await res.body.text() };
-}
-
-async function recordFor(path: string): Promise<Rec> {
-  return waitFor<Rec | undefined>(async () => {
-    const res = await fetch(`${cp}/api/gateway/records?limit=200`, { headers: { authorization: `Bearer ${TOKEN}` } });
-    const { data } = (await res.json()) as { data: Rec[] };
-    return data.find((r) => r.path === path);
-  }, { what: `a record for ${path}`, timeoutMs: 20_000 }) as Promise<Rec>;
-}
+const send = (path: string, headers: string[], body: string | Buffer) => sendThrough(proxyPort, 'POST', path, headers, body);
+const recordFor = (path: string) => waitForRecord(cp, TOKEN, path, 20_000);
 
 async function sandboxFailures(reason: string): Promise<number> {
   const res = await fetch(`${cp}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } });
