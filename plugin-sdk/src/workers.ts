@@ -22,7 +22,9 @@ export interface WorkerPool<I, O> {
   destroy(): Promise<void>;
 }
 
-export interface BatcherOptions<I, O> {
+export interface BatcherOptions<I, O, T = I[]> {
+  /** Turns a batch into the pool's task, e.g. to send context along with the items. Default: the batch itself. */
+  toTask?(batch: I[]): T;
   /** Items per task. Default 256. */
   maxBatch?: number;
   /** Longest an item waits for its batch to fill. Default 10 ms. */
@@ -43,6 +45,6 @@ export interface Batcher<I> {
 
 export interface WorkerPools {
   pool<I, O>(options: PoolOptions): WorkerPool<I, O>;
-  /** A batcher over a pool whose task takes `I[]`. */
-  batcher<I, O>(pool: WorkerPool<I[], O>, options: BatcherOptions<I, O>): Batcher<I>;
+  /** A batcher over a pool whose task is a batch of `I` (or what `toTask` makes of one). */
+  batcher<I, O, T = I[]>(pool: WorkerPool<T, O>, options: BatcherOptions<I, O, T>): Batcher<I>;
 }

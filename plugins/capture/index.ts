@@ -1,4 +1,4 @@
-import { definePlugin, parseByteSize, parseDuration, type WorkerPool } from '@vigil/plugin-sdk';
+import { definePlugin, parseByteSize, parseDuration } from '@vigil/plugin-sdk';
 import { compilePolicy } from '../../policies/compile.js';
 import type { PolicyConfig } from '../../policies/schema.js';
 import type { GovernedRecord, RawExchange } from '@vigil/plugin-sdk';
@@ -72,15 +72,9 @@ export default definePlugin<CaptureConfig>({
       maxQueue: config.queue,
       workerData,
     });
-    // The batcher's task is a batch of exchanges; the pool's is the batch with the policy current when it is sent.
-    const governPool: WorkerPool<RawExchange[], StoredRows> & { name: string } = {
-      name: 'capture',
-      run: (exchanges) => pool.run({ policy, exchanges }),
-      get threads() { return pool.threads; },
-      get queued() { return pool.queued; },
-      destroy: () => pool.destroy(),
-    };
-    const batcher = ctx.workers.batcher<RawExchange, StoredRows>(governPool, {
+    const batcher = ctx.workers.batcher<RawExchange, StoredRows, StoreRowsTask>(pool, {
+      // Each task carries the policy current when it is sent.
+      toTask: (exchanges) => ({ policy, exchanges }),
       maxBatch: config.batch,
       maxDelayMs: MAX_BATCH_DELAY_MS,
       maxPending: config.queue,

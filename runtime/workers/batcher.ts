@@ -4,7 +4,7 @@ import type { Batcher, BatcherOptions, WorkerPool, CounterChild, Logger } from '
  * Collects items into batches for a worker pool. `push` never blocks: past `maxPending` (buffered + in flight) it
  * drops and counts, which is how the telemetry lane falls behind without slowing the traffic lane.
  */
-export class PoolBatcher<I, O> implements Batcher<I> {
+export class PoolBatcher<I, O, T = I[]> implements Batcher<I> {
   private buffer: I[] = [];
   private inFlightItems = 0;
   private timer: NodeJS.Timeout | undefined;
@@ -14,8 +14,8 @@ export class PoolBatcher<I, O> implements Batcher<I> {
   private readonly maxPending: number;
 
   constructor(
-    private readonly pool: WorkerPool<I[], O>,
-    private readonly options: BatcherOptions<I, O>,
+    private readonly pool: WorkerPool<T, O>,
+    private readonly options: BatcherOptions<I, O, T>,
     private readonly counters: { dropped: CounterChild; failed: CounterChild; batches: CounterChild },
     private readonly log: Logger,
   ) {
@@ -49,7 +49,8 @@ export class PoolBatcher<I, O> implements Batcher<I> {
     this.buffer = [];
     this.inFlightItems += batch.length;
     this.counters.batches.inc();
-    const p: Promise<void> = this.pool.run(batch)
+    const task = this.options.toTask ? this.options.toTask(batch) : (batch as unknown as T);
+    const p: Promise<void> = this.pool.run(task)
       .then((out) => this.options.onResult(out, batch))
       .catch((err) => {
         this.counters.failed.inc(batch.length);

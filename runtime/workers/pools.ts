@@ -27,7 +27,7 @@ export class WorkerPoolRegistry {
     const { dropped, failed, batches } = this;
     return {
       pool: <I, O>(options: PoolOptions): WorkerPool<I, O> => this.create<I, O>(options),
-      batcher: <I, O>(pool: WorkerPool<I[], O>, options: BatcherOptions<I, O>): Batcher<I> => {
+      batcher: <I, O, T = I[]>(pool: WorkerPool<T, O>, options: BatcherOptions<I, O, T>): Batcher<I> => {
         const name = (pool as { name?: string }).name ?? plugin;
         return new PoolBatcher(pool, options, {
           dropped: dropped.labels(name), failed: failed.labels(name), batches: batches.labels(name),

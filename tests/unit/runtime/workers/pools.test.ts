@@ -62,4 +62,17 @@ test('a failing task is counted and logged; the batcher keeps working', async ()
   await pools.destroyAll();
 });
 
+test('toTask turns each batch into the pool task, with context sent along', async () => {
+  const { pools, view } = setup();
+  const pool = view.pool<unknown[], number[]>({ filename: worker, name: 'double', maxThreads: 1 });
+  const outs: number[][] = [];
+  const batcher = view.batcher<number, number[], unknown[]>(pool, {
+    maxBatch: 2, maxDelayMs: 1, toTask: (batch) => [...batch, 100], onResult: (o) => { outs.push(o); },
+  });
+  batcher.push(1); batcher.push(2);
+  await batcher.flush();
+  assert.equal(outs, [[2, 4, 200]]);
+  await pools.destroyAll();
+});
+
 test.run();
