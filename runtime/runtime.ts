@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { Logger, Metrics } from '@vigil/plugin-sdk';
-import { parseByteSize, parseDuration, validateSection, ConfigError } from './config/index.js';
+import type { Logger } from '@vigil/plugin-sdk';
+import { parseByteSize, parseDuration, validateSection } from './config/index.js';
 import { createLogger } from './log/logger.js';
 import { MessageBus } from './bus/message-bus.js';
 import { MetricsRegistry, registerProcessMetrics } from './metrics/index.js';
@@ -176,5 +176,3 @@ export class Runtime {
   }
 }
 
-export { ConfigError };
-export type { Metrics };
