@@ -1,7 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
-import type { Bus } from '@vigil/plugin-sdk';
+import { uuidv7, type Bus } from '@vigil/plugin-sdk';
 import type { Dispatcher } from 'undici';
 import type { RouteDecision } from '../../policies/merge.js';
 import { normalizePath } from '../../policies/normalize-path.js';
@@ -194,7 +193,7 @@ export class ProxiedExchange implements Dispatcher.DispatchHandler {
     const { decision, req } = this;
     const target = req.url!;
     this.lane.bus.publish('gateway.exchange', {
-      id: randomUUID(),
+      id: uuidv7(this.time),
       time: this.time,
       method: req.method!,
       target,
