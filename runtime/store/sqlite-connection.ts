@@ -2,8 +2,16 @@ import sqlite3 from 'sqlite3';
 import type { Row, SqlValue } from '@vigil/plugin-sdk';
 import { StoreError, StoreErrorCode, queryError } from './errors.js';
 
+/** Prepared statements kept per connection: enough for every write statement a batch-writing plugin repeats. */
+const MAX_CACHED_STATEMENTS = 32;
+/** Statements that may yield rows: `run` prepares them afresh each time. */
+const RETURNS_ROWS = /\breturning\b|^\s*(?:select|with|pragma)\b/i;
+
 /** One node-sqlite3 connection behind promises. Callers serialise what must not interleave. */
 export class SqliteConnection {
+  // `Database.run` prepares its SQL on every call; a 100-row INSERT is long to parse, so writes reuse statements.
+  private readonly statements = new Map<string, sqlite3.Statement>();
+
   private constructor(private readonly db: sqlite3.Database) {}
 
   static open(filename: string, readonly: boolean): Promise<SqliteConnection> {
@@ -25,11 +33,32 @@ export class SqliteConnection {
     });
   }
 
-  run(sql: string, params: readonly SqlValue[]): Promise<{ changes: number }> {
+  async run(sql: string, params: readonly SqlValue[]): Promise<{ changes: number }> {
+    // node-sqlite3 leaves a statement that stopped at a row active, holding its transaction: those are never kept.
+    const statement = RETURNS_ROWS.test(sql) ? null : this.statements.get(sql) ?? await this.prepare(sql);
     return new Promise((resolve, reject) => {
-      this.db.run(sql, params as SqlValue[], function onRun(this: sqlite3.RunResult, err: Error | null) {
+      function onRun(this: sqlite3.RunResult, err: Error | null) {
         if (err) reject(queryError(err, sql));
         else resolve({ changes: this.changes });
+      }
+      if (statement) statement.run(params as SqlValue[], onRun);
+      else this.db.run(sql, params as SqlValue[], onRun);
+    });
+  }
+
+  private prepare(sql: string): Promise<sqlite3.Statement> {
+    return new Promise((resolve, reject) => {
+      const statement = this.db.prepare(sql, (err: Error | null) => {
+        if (err) { reject(queryError(err, sql)); return; }
+        const raced = this.statements.get(sql);
+        if (raced) { statement.finalize(); resolve(raced); return; }
+        if (this.statements.size >= MAX_CACHED_STATEMENTS) {
+          const [oldest, evicted] = this.statements.entries().next().value as [string, sqlite3.Statement];
+          this.statements.delete(oldest);
+          evicted.finalize();
+        }
+        this.statements.set(sql, statement);
+        resolve(statement);
       });
     });
   }
@@ -43,7 +72,10 @@ export class SqliteConnection {
     });
   }
 
-  close(): Promise<void> {
+  async close(): Promise<void> {
+    const statements = [...this.statements.values()];
+    this.statements.clear();
+    await Promise.all(statements.map((s) => new Promise<void>((resolve) => s.finalize(() => resolve()))));
     return new Promise((resolve, reject) => {
       this.db.close((err) => (err ? reject(queryError(err, 'close')) : resolve()));
     });

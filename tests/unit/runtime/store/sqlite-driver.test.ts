@@ -49,6 +49,31 @@ test('UPDATE … RETURNING through query() runs on the writer and returns rows',
   }
 });
 
+test('writes reuse prepared statements, and a RETURNING statement run through run() holds no lock afterwards', async () => {
+  const dir = tempDir();
+  const url = `sqlite:${join(dir.path, 'v.db')}`;
+  const a = await openStore(url);
+  const b = await openStore(url);
+  try {
+    await a.run('CREATE TABLE t (id INTEGER PRIMARY KEY, v INTEGER)');
+    // The same statement text with other values, many times: a cached statement must rebind each time.
+    for (let i = 1; i <= 40; i++) await a.run('INSERT INTO t (id, v) VALUES (?, ?)', [i, i * 2]);
+    // More distinct texts than the cache holds: evicted statements are finalized, and still work when prepared again.
+    for (let i = 41; i <= 80; i++) await a.run(`INSERT INTO t (id, v) VALUES (?, ${i * 2})`, [i]);
+    for (let i = 81; i <= 85; i++) await a.run('INSERT INTO t (id, v) VALUES (?, ?)', [i, i * 2]);
+    assert.equal(await b.query('SELECT COUNT(*) AS n, SUM(v) AS s FROM t'), [{ n: 85, s: 85 * 86 }]);
+    // Stopped at its first row, a kept statement would still hold the write transaction and block the other handle.
+    await a.run('UPDATE t SET v = 0 RETURNING id');
+    await b.run('INSERT INTO t (id, v) VALUES (?, ?)', [1000, 1]);
+    assert.equal(await a.query('SELECT SUM(v) AS s FROM t'), [{ s: 1 }]);
+  } finally {
+    // Closing finalizes the kept statements first; an unfinalized one would make close fail with SQLITE_BUSY.
+    await a.close();
+    await b.close();
+    dir.cleanup();
+  }
+});
+
 test('a second store handle on the same file sees committed writes at once', async () => {
   const dir = tempDir();
   const url = `sqlite:${join(dir.path, 'v.db')}`;
