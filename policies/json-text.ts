@@ -1,0 +1,295 @@
+import { childMask, closure, REDACTED, type CompiledJsonPath, type JsonPathSegment } from './compile-json-path.js';
+
+/**
+ * JSON governed as text: one pass over a body that validates it exactly as `JSON.parse` would, replaces the values
+ * that redaction paths match with the marker, and reads the number a meter path points at. The result is the
+ * body's own text with only the redacted values cut out, so a body is never parsed into objects and serialised
+ * again on the telemetry lane.
+ *
+ * Same semantics as `redactJsonPaths` and `readJsonPathNumber` on the parsed value (tests compare them on generated
+ * documents), with these differences, both on the safe side:
+ * - a key that occurs twice in one object is redacted at every occurrence (`JSON.parse` keeps only the last);
+ * - nesting deeper than `MAX_JSON_DEPTH` is refused (`too-deep`) instead of exhausting the stack later.
+ */
+
+export const MAX_JSON_DEPTH = 256;
+
+export interface JsonTextPlan {
+  /** Values these paths match become the marker. */
+  readonly redact: readonly CompiledJsonPath[];
+  /** The first finite number ≥ 0 this path matches, in document order, outside redacted values (`meter.tokens`). */
+  readonly read: CompiledJsonPath | null;
+}
+
+export type JsonTextResult =
+  | { readonly ok: true; readonly text: string; readonly redactions: number; readonly number: number | null }
+  | { readonly ok: false; readonly reason: 'malformed' | 'too-deep' };
+
+const NOTHING: JsonTextPlan = { redact: [], read: null };
+const MARKER_JSON = JSON.stringify(REDACTED);
+
+/** Validates `text` as one JSON value and applies `plan` to it. */
+export function governJsonText(text: string, plan: JsonTextPlan = NOTHING): JsonTextResult {
+  const scan = new Scan(text, plan);
+  try {
+    scan.document();
+  } catch (err) {
+    if (err === MALFORMED) return { ok: false, reason: 'malformed' };
+    if (err === TOO_DEEP) return { ok: false, reason: 'too-deep' };
+    throw err;
+  }
+  return { ok: true, text: scan.output(), redactions: scan.redactions, number: scan.number };
+}
+
+// Thrown (not allocated per failure) to unwind the recursive descent.
+const MALFORMED = Symbol('malformed');
+const TOO_DEEP = Symbol('too deep');
+
+const QUOTE = 34;
+const BACKSLASH = 92;
+
+class Scan {
+  private pos = 0;
+  /** Output before `copiedTo`, once a value was redacted; the rest is still the input's. */
+  private out = '';
+  private copiedTo = 0;
+  redactions = 0;
+  number: number | null = null;
+
+  private readonly segments: (readonly JsonPathSegment[])[];
+  private readonly redactCount: number;
+  /** Path states per nesting level: `states[level * width + p]` is path p's state mask at the current node. */
+  private readonly states: Int32Array;
+  private readonly width: number;
+
+  constructor(private readonly text: string, plan: JsonTextPlan) {
+    this.segments = plan.redact.map((p) => p.segments);
+    this.redactCount = this.segments.length;
+    if (plan.read) this.segments.push(plan.read.segments);
+    this.width = this.segments.length;
+    this.states = statesFor(this.width);
+  }
+
+  document(): void {
+    let live = false;
+    for (let p = 0; p < this.width; p++) {
+      const m = closure(1, this.segments[p]);
+      this.states[p] = m;
+      if (m !== 0) live = true;
+    }
+    this.skipWhitespace();
+    if (live) this.value(0);
+    else this.skipValue(0);
+    this.skipWhitespace();
+    if (this.pos !== this.text.length) throw MALFORMED;
+  }
+
+  output(): string {
+    return this.redactions === 0 ? this.text : this.out + this.text.slice(this.copiedTo);
+  }
+
+  /** A value some path may still match, at `level` (its states are set). */
+  private value(level: number): void {
+    const base = level * this.width;
+    let wantNumber = false;
+    for (let p = 0; p < this.width; p++) {
+      const segments = this.segments[p];
+      if (this.states[base + p] & (1 << segments.length)) {
+        if (p < this.redactCount) {
+          const start = this.pos;
+          this.skipValue(level);
+          this.out += this.text.slice(this.copiedTo, start) + MARKER_JSON;
+          this.copiedTo = this.pos;
+          this.redactions++;
+          return;
+        }
+        wantNumber = true;
+      }
+    }
+    const c = this.text.charCodeAt(this.pos);
+    if (c === 123 /* { */) this.object(level);
+    else if (c === 91 /* [ */) this.array(level);
+    else if (wantNumber && this.number === null && (c === 45 /* - */ || (c >= 48 && c <= 57))) {
+      const start = this.pos;
+      this.skipNumber();
+      const n = Number(this.text.slice(start, this.pos));
+      if (Number.isFinite(n) && n >= 0) this.number = n;
+    } else this.skipValue(level);
+  }
+
+  private object(level: number): void {
+    if (level >= MAX_JSON_DEPTH) throw TOO_DEEP;
+    const text = this.text;
+    this.pos++;
+    this.skipWhitespace();
+    if (text.charCodeAt(this.pos) === 125 /* } */) { this.pos++; return; }
+    for (;;) {
+      if (text.charCodeAt(this.pos) !== QUOTE) throw MALFORMED;
+      const keyStart = this.pos;
+      const escaped = this.skipString();
+      const key = escaped ? JSON.parse(text.slice(keyStart, this.pos)) as string : text.slice(keyStart + 1, this.pos - 1);
+      this.skipWhitespace();
+      if (text.charCodeAt(this.pos) !== 58 /* : */) throw MALFORMED;
+      this.pos++;
+      this.skipWhitespace();
+      this.child(level, key);
+      this.skipWhitespace();
+      const c = text.charCodeAt(this.pos++);
+      if (c === 125 /* } */) return;
+      if (c !== 44 /* , */) throw MALFORMED;
+      this.skipWhitespace();
+    }
+  }
+
+  private array(level: number): void {
+    if (level >= MAX_JSON_DEPTH) throw TOO_DEEP;
+    const text = this.text;
+    this.pos++;
+    this.skipWhitespace();
+    if (text.charCodeAt(this.pos) === 93 /* ] */) { this.pos++; return; }
+    for (let index = 0; ; index++) {
+      this.child(level, String(index));
+      this.skipWhitespace();
+      const c = text.charCodeAt(this.pos++);
+      if (c === 93 /* ] */) return;
+      if (c !== 44 /* , */) throw MALFORMED;
+      this.skipWhitespace();
+    }
+  }
+
+  /** The value at `key` of the container at `level`: walked when a path may match inside it, else only validated. */
+  private child(level: number, key: string): void {
+    const base = level * this.width;
+    const next = base + this.width;
+    let live = false;
+    for (let p = 0; p < this.width; p++) {
+      const m = this.states[base + p];
+      const c = m === 0 ? 0 : childMask(m, key, this.segments[p]);
+      this.states[next + p] = c;
+      if (c !== 0) live = true;
+    }
+    if (live) this.value(level + 1);
+    else this.skipValue(level + 1);
+  }
+
+  /** Validates one value that no path can match inside, at nesting `level`. */
+  private skipValue(level: number): void {
+    const text = this.text;
+    const c = text.charCodeAt(this.pos);
+    if (c === QUOTE) { this.skipString(); return; }
+    if (c === 123 /* { */ || c === 91 /* [ */) {
+      if (level >= MAX_JSON_DEPTH) throw TOO_DEEP;
+      const close = c === 123 ? 125 : 93;
+      this.pos++;
+      this.skipWhitespace();
+      if (text.charCodeAt(this.pos) === close) { this.pos++; return; }
+      for (;;) {
+        if (close === 125) {
+          if (text.charCodeAt(this.pos) !== QUOTE) throw MALFORMED;
+          this.skipString();
+          this.skipWhitespace();
+          if (text.charCodeAt(this.pos) !== 58 /* : */) throw MALFORMED;
+          this.pos++;
+          this.skipWhitespace();
+        }
+        this.skipValue(level + 1);
+        this.skipWhitespace();
+        const d = text.charCodeAt(this.pos++);
+        if (d === close) return;
+        if (d !== 44 /* , */) throw MALFORMED;
+        this.skipWhitespace();
+      }
+    }
+    if (c === 45 /* - */ || (c >= 48 && c <= 57)) { this.skipNumber(); return; }
+    if (c === 116 /* t */) this.literal('true');
+    else if (c === 102 /* f */) this.literal('false');
+    else if (c === 110 /* n */) this.literal('null');
+    else throw MALFORMED;
+  }
+
+  /** Skips a string token; true when it holds an escape (its value then differs from its raw text). */
+  private skipString(): boolean {
+    const text = this.text;
+    const end = text.length;
+    let i = this.pos + 1;
+    let escaped = false;
+    for (;;) {
+      if (i >= end) throw MALFORMED;
+      const c = text.charCodeAt(i++);
+      if (c === QUOTE) break;
+      if (c === BACKSLASH) {
+        escaped = true;
+        const e = text.charCodeAt(i++);
+        if (e === 117 /* u */) {
+          for (let k = 0; k < 4; k++) if (!isHexDigit(text.charCodeAt(i++))) throw MALFORMED;
+        } else if (!(e === QUOTE || e === BACKSLASH || e === 47 /* / */ || e === 98 || e === 102 || e === 110 || e === 114 || e === 116)) {
+          throw MALFORMED; // \b \f \n \r \t are 98 102 110 114 116
+        }
+      } else if (c < 0x20) throw MALFORMED;
+    }
+    this.pos = i;
+    return escaped;
+  }
+
+  /** `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?` */
+  private skipNumber(): void {
+    const text = this.text;
+    let i = this.pos;
+    if (text.charCodeAt(i) === 45) i++;
+    const first = text.charCodeAt(i);
+    if (first === 48) i++;
+    else if (first >= 49 && first <= 57) i = digits(text, i);
+    else throw MALFORMED;
+    if (text.charCodeAt(i) === 46 /* . */) {
+      const j = digits(text, i + 1);
+      if (j === i + 1) throw MALFORMED;
+      i = j;
+    }
+    const e = text.charCodeAt(i);
+    if (e === 101 || e === 69 /* e E */) {
+      i++;
+      const sign = text.charCodeAt(i);
+      if (sign === 43 || sign === 45) i++;
+      const j = digits(text, i);
+      if (j === i) throw MALFORMED;
+      i = j;
+    }
+    this.pos = i;
+  }
+
+  private literal(word: string): void {
+    if (!this.text.startsWith(word, this.pos)) throw MALFORMED;
+    this.pos += word.length;
+  }
+
+  private skipWhitespace(): void {
+    const text = this.text;
+    let i = this.pos;
+    for (;;) {
+      const c = text.charCodeAt(i);
+      if (c === 32 || c === 10 || c === 13 || c === 9) i++;
+      else break;
+    }
+    this.pos = i;
+  }
+}
+
+// Scans are synchronous and never nest, so one scratch array serves them all.
+let scratch = new Int32Array(0);
+function statesFor(width: number): Int32Array {
+  const size = (MAX_JSON_DEPTH + 2) * width;
+  if (scratch.length < size) scratch = new Int32Array(size);
+  return scratch;
+}
+
+function digits(text: string, i: number): number {
+  for (;;) {
+    const c = text.charCodeAt(i);
+    if (c >= 48 && c <= 57) i++;
+    else return i;
+  }
+}
+
+function isHexDigit(c: number): boolean {
+  return (c >= 48 && c <= 57) || (c >= 65 && c <= 70) || (c >= 97 && c <= 102);
+}
