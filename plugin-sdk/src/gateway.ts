@@ -60,6 +60,27 @@ export interface GovernedRecord {
   dropped_reason: string | null;
 }
 
+/**
+ * A governed record on its way to storage: a `GovernedRecord` whose bodies are still JSON text, so that storing it
+ * never parses and serialises them again. `recordJson` gives the JSON that is stored and exported; parsed, it is
+ * the `GovernedRecord`.
+ */
+export interface StorableRecord extends Omit<GovernedRecord, 'request_body' | 'response_body'> {
+  /** The request body as JSON text: the document for JSON, a string literal for text, `null` when not kept. */
+  request_body_json: string;
+  response_body_json: string;
+}
+
+/** A storable record as the JSON of its `GovernedRecord` (same keys, same order). */
+export function recordJson(r: StorableRecord): string {
+  const s = JSON.stringify;
+  return `{"id":${s(r.id)},"time":${s(r.time)},"method":${s(r.method)},"path":${s(r.path)},"route":${s(r.route)},`
+    + `"query":${s(r.query)},"status":${s(r.status)},"duration_ms":${s(r.duration_ms)},"headers":${s(r.headers)},`
+    + `"response_headers":${s(r.response_headers)},"request_body":${r.request_body_json},"response_body":${r.response_body_json},`
+    + `"labels":${s(r.labels)},"matched_rules":${s(r.matched_rules)},"tokens":${s(r.tokens)},"sampled":${s(r.sampled)},`
+    + `"truncated":${s(r.truncated)},"dropped_reason":${s(r.dropped_reason)}}`;
+}
+
 /** What the telemetry lane (the `capture` plugin) offers the traffic lane (the `proxy` plugin). */
 export interface CaptureService {
   /** Bytes of each body the proxy may copy (`capture.max_body_bytes`, default 1 MiB). */
@@ -81,7 +102,7 @@ export interface GovernTask {
 /** The worker module's answer to one task. */
 export interface GovernResult {
   /** One record per exchange, in input order. */
-  records: GovernedRecord[];
+  records: StorableRecord[];
   /** WASM policy calls that failed while the batch was governed, by reason (its records failed closed). */
   sandboxFailures: Record<string, number>;
 }

@@ -1,5 +1,4 @@
-import type { SqlValue, Store } from '@vigil/plugin-sdk';
-import type { GovernedRecord } from '@vigil/plugin-sdk';
+import { recordJson, type SqlValue, type StorableRecord, type Store } from '@vigil/plugin-sdk';
 import { BUCKET_COLUMNS, bucketIndex } from './latency-buckets.js';
 import type { StoredRows } from './types.js';
 
@@ -16,29 +15,32 @@ const MINUTE = 60_000;
  */
 export const MAX_TOKENS_PER_RECORD = 2 ** 40;
 
+/** What rows and rollups read of a record: every field but the bodies. */
+type RecordFields = Omit<StorableRecord, 'request_body_json' | 'response_body_json'>;
+
 /** The rule glob a record is filed under: the last matching rule's, like the traffic lane's metrics. */
-export const primaryRoute = (r: GovernedRecord): string => r.route[r.route.length - 1] ?? 'unmatched';
+export const primaryRoute = (r: RecordFields): string => r.route[r.route.length - 1] ?? 'unmatched';
 export const statusClass = (status: number): string => (status >= 100 && status < 600 ? `${Math.floor(status / 100)}xx` : 'error');
 /** An exchange the upstream never answered (status 0) counts as an error, like a 5xx. */
 export const isErrorStatus = (status: number): boolean => status === 0 || status >= 500;
 
 /** A label's value, or '' without it. Own properties only: a label named `constructor` must not read the prototype. */
-export const labelValue = (r: GovernedRecord, name: string): string =>
+export const labelValue = (r: RecordFields, name: string): string =>
   Object.prototype.hasOwnProperty.call(r.labels, name) ? String(r.labels[name]) : '';
 
 /** Tokens as whole numbers that fit the integer columns (the meter reads any non-negative JSON number). */
-export function meteredTokens(r: GovernedRecord): number | null {
+export function meteredTokens(r: RecordFields): number | null {
   const t = r.tokens;
   if (typeof t !== 'number' || !Number.isFinite(t) || t < 0) return null;
   return Math.min(Math.round(t), MAX_TOKENS_PER_RECORD);
 }
 
 /** Milliseconds, finite and not negative: a NaN would break the NOT NULL column and fail the whole batch. */
-const durationOf = (r: GovernedRecord): number => (Number.isFinite(r.duration_ms) && r.duration_ms > 0 ? r.duration_ms : 0);
+const durationOf = (r: RecordFields): number => (Number.isFinite(r.duration_ms) && r.duration_ms > 0 ? r.duration_ms : 0);
 
 /** The `capture_records` row of a record, in `RECORD_COLUMNS` order; the record's JSON is the last value. */
-export function recordRow(r: GovernedRecord): SqlValue[] {
-  return [r.id, Math.floor(r.time), JSON.stringify(r.route), primaryRoute(r), r.status, JSON.stringify(r.labels), JSON.stringify(r)];
+export function recordRow(r: StorableRecord): SqlValue[] {
+  return [r.id, Math.floor(r.time), JSON.stringify(r.route), primaryRoute(r), r.status, JSON.stringify(r.labels), recordJson(r)];
 }
 
 /**
@@ -71,7 +73,7 @@ export class RecordWriter {
  * `ROLLUP_SUMS` order, with request, error and token counts, the duration sum and one count per latency bucket.
  * Rows are sorted by key.
  */
-export function foldRollups(records: readonly GovernedRecord[], tenantLabel: string): SqlValue[][] {
+export function foldRollups(records: readonly RecordFields[], tenantLabel: string): SqlValue[][] {
   const byKey = new Map<string, SqlValue[]>();
   const base = ROLLUP_KEY.length;
   for (const r of records) {

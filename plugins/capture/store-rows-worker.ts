@@ -4,7 +4,8 @@
 // Why rows and not records: a record is an object graph, and cloning it back to the main thread costs about three
 // times as much as JSON-serialising it here and sending strings; the main thread then only binds and inserts.
 import { workerData } from 'node:worker_threads';
-import type { GovernedRecord, GovernResult, GovernTask } from '@vigil/plugin-sdk';
+import type { GovernResult, GovernTask, StorableRecord } from '@vigil/plugin-sdk';
+import { unpackExchanges } from './exchange-batch.js';
 import { foldRollups, recordRow } from './record-writer.js';
 import type { StoreRowsTask, StoredRows, StoreRowsWorkerData } from './types.js';
 
@@ -18,19 +19,20 @@ const govern = ((await import(data.governModule)) as { default: (task: GovernTas
  * WASM policy calls that failed on the way are passed on in `sandboxFailures`.
  */
 export default async function storeRows(task: StoreRowsTask): Promise<StoredRows> {
-  let records: GovernedRecord[];
+  let records: StorableRecord[];
   let failed = 0;
   let firstError: string | null = null;
   const sandboxFailures: Record<string, number> = {};
-  const add = (result: GovernResult): GovernedRecord[] => {
+  const add = (result: GovernResult): StorableRecord[] => {
     for (const [reason, n] of Object.entries(result.sandboxFailures)) sandboxFailures[reason] = (sandboxFailures[reason] ?? 0) + n;
     return result.records;
   };
+  const exchanges = unpackExchanges(task.exchanges);
   try {
-    records = add(await govern({ policy: task.policy, exchanges: task.exchanges }));
+    records = add(await govern({ policy: task.policy, exchanges }));
   } catch {
     records = [];
-    for (const exchange of task.exchanges) {
+    for (const exchange of exchanges) {
       try {
         records.push(...add(await govern({ policy: task.policy, exchanges: [exchange] })));
       } catch (err) {

@@ -1,10 +1,12 @@
 import { brotliDecompressSync, gunzipSync, inflateRawSync, inflateSync } from 'node:zlib';
+import { governJsonText, MAX_JSON_DEPTH, type JsonTextPlan } from '../../policies/json-text.js';
 import { headerValues } from './header-record.js';
 
 /** A captured body made readable, or the reason it cannot be stored. */
 export type DecodedBody =
   | { readonly kind: 'empty' }
-  | { readonly kind: 'json'; readonly value: unknown }
+  /** `text` is the body's JSON text, validated, with `json`'s redactions applied; `number` is what it read. */
+  | { readonly kind: 'json'; readonly text: string; readonly number: number | null }
   | { readonly kind: 'text'; readonly value: string }
   | { readonly kind: 'dropped'; readonly reason: string };
 
@@ -13,6 +15,8 @@ export interface DecodeOptions {
   jsonRequired: boolean;
   /** Bound on the decompressed size, in bytes. */
   maxDecodedBytes: number;
+  /** What to redact and read in a JSON body while it is validated (none by default). */
+  json?: JsonTextPlan;
 }
 
 export const DEFAULT_MAX_DECODED_BYTES = 8 * 1024 * 1024;
@@ -68,40 +72,15 @@ export function decodeBody(
   const declaredJson = JSON_TYPE.test(mediaType);
   // Truncated text is never parsed: a cut prefix can parse (`12` from `1234`) and would be stored as a lie.
   if (!truncated && (declaredJson || jsonRequired || (mediaType === '' && looksLikeJson(text)))) {
-    // A value nested this deep cannot be walked, cloned to the main thread or serialised without exhausting the
-    // stack; as text it is harmless, unless a redaction needs to see into it.
-    if (nestedDeeperThan(text, MAX_JSON_DEPTH)) {
-      return jsonRequired ? dropped(`JSON nested deeper than ${MAX_JSON_DEPTH} levels${suffix}`) : { kind: 'text', value: text };
+    const json = governJsonText(text, options.json);
+    if (json.ok) return { kind: 'json', text: json.text, number: json.number };
+    if (jsonRequired) {
+      if (json.reason === 'too-deep') return dropped(`JSON nested deeper than ${MAX_JSON_DEPTH} levels${suffix}`);
+      return dropped(declaredJson ? `malformed JSON${suffix}` : `non-JSON content (${mediaType || 'no content-type'})${suffix}`);
     }
-    try {
-      return { kind: 'json', value: JSON.parse(text) };
-    } catch {
-      if (jsonRequired) {
-        return dropped(declaredJson ? `malformed JSON${suffix}` : `non-JSON content (${mediaType || 'no content-type'})${suffix}`);
-      }
-    }
+    // Not JSON after all, or nested too deep to walk: as text it is harmless, since no redaction needs to see into it.
   }
   return { kind: 'text', value: text };
-}
-
-export const MAX_JSON_DEPTH = 256;
-
-/** Bracket depth outside strings, stopping as soon as it passes `max`. Shorter texts cannot be that deep. */
-export function nestedDeeperThan(text: string, max: number): boolean {
-  if (text.length <= max * 2) return false;
-  let depth = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 92 /* \\ */) i++;
-      else if (c === 34 /* " */) inString = false;
-    } else if (c === 34) inString = true;
-    else if (c === 123 /* { */ || c === 91 /* [ */) {
-      if (++depth > max) return true;
-    } else if (c === 125 /* } */ || c === 93 /* ] */) depth--;
-  }
-  return false;
 }
 
 function dropped(reason: string): DecodedBody {

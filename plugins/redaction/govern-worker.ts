@@ -3,8 +3,8 @@
 import { compilePolicy, type CompiledPolicy, type RouteDecision } from '../../policies/compile.js';
 import type { PolicyConfig } from '../../policies/schema.js';
 import { RedactionError, RedactionErrorCode } from './errors.js';
-import { governExchange } from './govern.js';
-import type { GovernedRecord, GovernResult, GovernTask, RawExchange } from './types.js';
+import { governForStorage } from './govern.js';
+import type { GovernResult, GovernTask, RawExchange, StorableRecord } from './types.js';
 import { WasmPolicyCache } from './wasm-policy-cache.js';
 import {
   applyWasmModules, governedJsonBody, governNarrowed, modulesFor, modulesInRuleOrder, UNAVAILABLE,
@@ -63,12 +63,12 @@ export default async function governBatch(task: GovernTask): Promise<GovernResul
     (module) => wasmPolicies.get(module),
     { decodeJson, onUnavailable: () => wasmPolicies.count(UNAVAILABLE) },
   );
-  const records: GovernedRecord[] = new Array(task.exchanges.length);
+  const records: StorableRecord[] = new Array(task.exchanges.length);
   for (let i = 0; i < task.exchanges.length; i++) {
     const exchange = task.exchanges[i];
     records[i] = outcomes
       ? governNarrowed(exchange, outcomes[i], { random: Math.random })
-      : governExchange(exchange, decisions[i], { random: Math.random });
+      : governForStorage(exchange, decisions[i], { random: Math.random });
   }
   return { records, sandboxFailures: wasmPolicies.takeFailures() };
 }

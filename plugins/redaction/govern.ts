@@ -1,9 +1,10 @@
-import { readJsonPathNumber, redactJsonPaths, REDACTED } from '../../policies/compile-json-path.js';
+import { REDACTED } from '../../policies/compile-json-path.js';
 import type { RouteDecision } from '../../policies/merge.js';
-import { decodeBody, DEFAULT_MAX_DECODED_BYTES, type DecodedBody } from './decode-body.js';
+import { recordJson } from '@vigil/plugin-sdk';
+import { decodeBody, DEFAULT_MAX_DECODED_BYTES, type DecodeOptions, type DecodedBody } from './decode-body.js';
 import { headersToRecord, setOwn } from './header-record.js';
 import { queryToRecord } from './query-record.js';
-import type { GovernedRecord, GovernOptions, RawExchange } from './types.js';
+import type { GovernedRecord, GovernOptions, RawExchange, StorableRecord } from './types.js';
 
 const NOT_DECODED: DecodedBody = Object.freeze({ kind: 'empty' });
 
@@ -16,6 +17,16 @@ const NOT_DECODED: DecodedBody = Object.freeze({ kind: 'empty' });
  * Sampling never affects metering: tokens are read from every exchange, kept or not.
  */
 export function governExchange(exchange: RawExchange, decision: RouteDecision, options: GovernOptions): GovernedRecord {
+  return toGovernedRecord(governForStorage(exchange, decision, options));
+}
+
+/** Through the stored JSON: the record returned is exactly the one capture stores and exporters receive. */
+export function toGovernedRecord(record: StorableRecord): GovernedRecord {
+  return JSON.parse(recordJson(record)) as GovernedRecord;
+}
+
+/** `governExchange` with the bodies left as JSON text, for the telemetry lane, which stores them as they are. */
+export function governForStorage(exchange: RawExchange, decision: RouteDecision, options: GovernOptions): StorableRecord {
   try {
     return governOrThrow(exchange, decision, options);
   } catch (err) {
@@ -27,17 +38,17 @@ export function governExchange(exchange: RawExchange, decision: RouteDecision, o
  * The record of an exchange whose governance failed unexpectedly: metadata only, no header, query or body, so a bug
  * here can lose content but never leak it, and one bad exchange never sinks the rest of its batch.
  */
-function metadataOnly(exchange: RawExchange, decision: RouteDecision, err: unknown): GovernedRecord {
+function metadataOnly(exchange: RawExchange, decision: RouteDecision, err: unknown): StorableRecord {
   return {
     id: String(exchange.id), time: Number(exchange.time), method: String(exchange.method), path: String(exchange.path),
     route: decision.routes.slice(), query: {}, status: Number(exchange.status), duration_ms: Number(exchange.durationMs),
-    headers: null, response_headers: null, request_body: null, response_body: null, labels: {},
+    headers: null, response_headers: null, request_body_json: 'null', response_body_json: 'null', labels: {},
     matched_rules: decision.matchedRules.slice(), tokens: null, sampled: false, truncated: false,
     dropped_reason: `governance failed (${err instanceof Error ? err.message : String(err)}); only metadata was kept`,
   };
 }
 
-function governOrThrow(exchange: RawExchange, decision: RouteDecision, options: GovernOptions): GovernedRecord {
+function governOrThrow(exchange: RawExchange, decision: RouteDecision, options: GovernOptions): StorableRecord {
   const maxDecodedBytes = options.maxDecodedBytes ?? DEFAULT_MAX_DECODED_BYTES;
   const status = exchange.status;
   // An exchange the upstream never answered (status 0) is an error as much as a 5xx.
@@ -48,23 +59,26 @@ function governOrThrow(exchange: RawExchange, decision: RouteDecision, options: 
   const captureRequest = decision.captureRequestBody && exchange.requestBody !== null;
   const captureResponse = decision.captureResponseBody && exchange.responseBody !== null;
   const needTokens = decision.meterTokens !== null;
-  const decodeOptions = { jsonRequired: decision.jsonFields.length > 0, maxDecodedBytes };
+  const decodeOptions: DecodeOptions = {
+    jsonRequired: decision.jsonFields.length > 0,
+    maxDecodedBytes,
+    json: { redact: decision.jsonFields, read: decision.meterTokens },
+  };
 
   const reasons: string[] = [];
   const request = captureRequest && (keepBodies || needTokens)
-    ? governBody(exchange.requestBody, exchange.requestHeaders, exchange.requestTruncated, decision, decodeOptions)
+    ? decodeBody(exchange.requestBody, exchange.requestHeaders, exchange.requestTruncated, decodeOptions)
     : NOT_DECODED;
   const response = captureResponse && (keepBodies || needTokens)
-    ? governBody(exchange.responseBody, exchange.responseHeaders, exchange.responseTruncated, decision, decodeOptions)
+    ? decodeBody(exchange.responseBody, exchange.responseHeaders, exchange.responseTruncated, decodeOptions)
     : NOT_DECODED;
   if (keepBodies && request.kind === 'dropped') reasons.push(`request_body: ${request.reason}`);
   if (keepBodies && response.kind === 'dropped') reasons.push(`response_body: ${response.reason}`);
 
+  // The response's count first; the request's when the response has none.
   let tokens: number | null = null;
-  if (decision.meterTokens !== null) {
-    if (response.kind === 'json') tokens = readJsonPathNumber(response.value, decision.meterTokens);
-    if (tokens === null && request.kind === 'json') tokens = readJsonPathNumber(request.value, decision.meterTokens);
-  }
+  if (response.kind === 'json') tokens = response.number;
+  if (tokens === null && request.kind === 'json') tokens = request.number;
 
   const captureHeaders = decision.captureHeaders;
   return {
@@ -80,8 +94,8 @@ function governOrThrow(exchange: RawExchange, decision: RouteDecision, options: 
     response_headers: captureHeaders && exchange.responseHeaders
       ? headersToRecord(exchange.responseHeaders, decision.redactHeaders)
       : null,
-    request_body: keepBodies ? storedValue(request) : null,
-    response_body: keepBodies ? storedValue(response) : null,
+    request_body_json: keepBodies ? bodyJson(request) : 'null',
+    response_body_json: keepBodies ? bodyJson(response) : 'null',
     labels: governLabels(exchange.labels ?? {}, decision),
     matched_rules: decision.matchedRules.slice(),
     tokens,
@@ -91,25 +105,10 @@ function governOrThrow(exchange: RawExchange, decision: RouteDecision, options: 
   };
 }
 
-function governBody(
-  bytes: Uint8Array | null,
-  headers: readonly string[] | null,
-  truncated: boolean,
-  decision: RouteDecision,
-  decodeOptions: { jsonRequired: boolean; maxDecodedBytes: number },
-): DecodedBody {
-  const body = decodeBody(bytes, headers, truncated, decodeOptions);
-  if (body.kind !== 'json' || decision.jsonFields.length === 0) return body;
-  try {
-    return { kind: 'json', value: redactJsonPaths(body.value, decision.jsonFields) };
-  } catch (err) {
-    // A body nested deeper than the stack allows cannot be walked, so it cannot be shown to be clean.
-    return { kind: 'dropped', reason: `cannot apply json_fields redaction (${(err as Error).message})` };
-  }
-}
-
-function storedValue(body: DecodedBody): unknown {
-  return body.kind === 'json' || body.kind === 'text' ? body.value : null;
+/** A kept body as JSON text: the governed document itself for JSON, a string literal for text. */
+function bodyJson(body: DecodedBody): string {
+  if (body.kind === 'json') return body.text;
+  return body.kind === 'text' ? JSON.stringify(body.value) : 'null';
 }
 
 /**

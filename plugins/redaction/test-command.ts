@@ -7,7 +7,7 @@ import { compilePolicy, type CompiledPolicy } from '../../policies/compile.js';
 import { PolicyError } from '../../policies/errors.js';
 import { rulesSchema, serviceSchema, type RuleConfig } from '../../policies/schema.js';
 import type { RouteDecision } from '../../policies/merge.js';
-import { governExchange } from './govern.js';
+import { governExchange, toGovernedRecord } from './govern.js';
 import { parseRecordPath } from './record-path.js';
 import { caseExchange } from './test-case-exchange.js';
 import { checkExpectations, type CaseFailure } from './test-case-expect.js';
@@ -122,7 +122,7 @@ export async function runTestCases(
       const roll = testCase.sample_roll ?? 0;
       const narrowed = narrow ? await narrow(exchange, decision) : undefined;
       const record = narrowed
-        ? governNarrowed(exchange, narrowed, { random: () => roll })
+        ? toGovernedRecord(governNarrowed(exchange, narrowed, { random: () => roll }))
         : governExchange(exchange, decision, { random: () => roll });
       const input = caseExchange(testCase, open, id);
       const inputRecord = governExchange(input.exchange, input.decision, { random: () => 0 });

@@ -2,7 +2,7 @@ import type { PolicyConfig } from '../../policies/schema.js';
 import type { RouteDecision } from '../../policies/merge.js';
 
 // The gateway's data model lives in the SDK, where every plugin (and third-party exporters) can import it.
-export type { RawExchange, GovernedRecord, GovernResult } from '@vigil/plugin-sdk';
+export type { RawExchange, GovernedRecord, GovernResult, StorableRecord } from '@vigil/plugin-sdk';
 import type { RawExchange, GovernedRecord, GovernTask as SdkGovernTask } from '@vigil/plugin-sdk';
 
 export interface GovernOptions {

@@ -10,9 +10,9 @@ import {
 import { failClosedDecision, failClosedReason } from '../../policies/wasm-narrow.js';
 import type { WasmPolicy } from '../../policies/wasm-policy.js';
 import { decodeBody, DEFAULT_MAX_DECODED_BYTES } from './decode-body.js';
-import { governExchange } from './govern.js';
+import { governForStorage } from './govern.js';
 import { maskGuestLabels } from './guest-labels.js';
-import type { GovernedRecord, GovernOptions, RawExchange } from './types.js';
+import type { GovernOptions, RawExchange, StorableRecord } from './types.js';
 
 /** One exchange after its modules: the narrowed (or failed-closed) decision, its labels, and why it failed. */
 export interface ModulesOutcome {
@@ -50,7 +50,7 @@ export function modulesFor(rules: readonly RuleConfig[], ruleIndexes: readonly n
 export function governedJsonBody(maxDecodedBytes = DEFAULT_MAX_DECODED_BYTES): JsonBodyDecoder {
   return (bytes, headers, truncated) => {
     const body = decodeBody(bytes, headers, truncated, { jsonRequired: true, maxDecodedBytes });
-    return body.kind === 'json' ? body.value : undefined;
+    return body.kind === 'json' ? JSON.parse(body.text) as unknown : undefined;
   };
 }
 
@@ -97,9 +97,9 @@ const defaultJsonBody = governedJsonBody();
  * first in `dropped_reason` (the bodies are already gone: the failed-closed decision does not capture them).
  * A label a module added that holds a value the record redacts holds the marker (guest-labels.ts).
  */
-export function governNarrowed(exchange: RawExchange, outcome: ModulesOutcome, options: GovernOptions): GovernedRecord {
+export function governNarrowed(exchange: RawExchange, outcome: ModulesOutcome, options: GovernOptions): StorableRecord {
   const narrowed = outcome.labels === exchange.labels ? exchange : { ...exchange, labels: outcome.labels };
-  const record = governExchange(narrowed, outcome.decision, options);
+  const record = governForStorage(narrowed, outcome.decision, options);
   if (narrowed !== exchange) {
     const decodeJson = options.maxDecodedBytes === undefined ? defaultJsonBody : governedJsonBody(options.maxDecodedBytes);
     record.labels = maskGuestLabels(record.labels, exchange.labels, exchange, outcome.decision, decodeJson);

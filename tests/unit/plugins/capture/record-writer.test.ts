@@ -1,7 +1,6 @@
 import { suite, test } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { SqlValue } from '@vigil/plugin-sdk';
-import type { GovernedRecord } from '../../../../plugins/redaction/types.js';
+import type { SqlValue, StorableRecord } from '@vigil/plugin-sdk';
 import { captureMigrations } from '../../../../plugins/capture/migrations.js';
 import {
   foldRollups, labelValue, MAX_TOKENS_PER_RECORD, meteredTokens, primaryRoute, RECORD_COLUMNS, RecordWriter, recordRow,
@@ -15,7 +14,7 @@ const kinds = await backendKinds('capture_record_writer');
 const MINUTE = 60_000;
 const T0 = Date.UTC(2024, 4, 1, 12, 0, 0);
 
-function record(over: Partial<GovernedRecord> = {}): GovernedRecord {
+function record(over: Partial<StorableRecord> = {}): StorableRecord {
   return {
     id: `r-${Math.random().toString(36).slice(2)}`,
     time: T0 + 5_000,
@@ -27,8 +26,8 @@ function record(over: Partial<GovernedRecord> = {}): GovernedRecord {
     duration_ms: 15,
     headers: { 'Content-Type': 'application/json' },
     response_headers: null,
-    request_body: { card: '[REDACTED]' },
-    response_body: null,
+    request_body_json: '{ "card": "[REDACTED]" }',
+    response_body_json: 'null',
     labels: { tenant: 'acme' },
     matched_rules: ['api', 'orders'],
     tokens: null,
@@ -38,6 +37,10 @@ function record(over: Partial<GovernedRecord> = {}): GovernedRecord {
     ...over,
   };
 }
+
+/** The record as it reads back from the stored JSON. */
+const parsed = ({ request_body_json, response_body_json, ...fields }: StorableRecord) =>
+  ({ ...fields, request_body: JSON.parse(request_body_json) as unknown, response_body: JSON.parse(response_body_json) as unknown });
 
 /** A rollup row as an object, for readable assertions. */
 const named = (row: SqlValue[]) => Object.fromEntries(ROLLUP_COLUMNS.map((c, i) => [c, row[i]]));
@@ -85,7 +88,11 @@ test('recordRow: the columns filters need, and the whole record as JSON last', (
   assert.is(byName.primary_route, '/api/orders');
   assert.is(byName.status, 200);
   assert.is(byName.labels, '{"tenant":"acme"}');
-  assert.equal(JSON.parse(row[row.length - 1] as string), r);
+  const stored = JSON.parse(row[row.length - 1] as string) as Record<string, unknown>;
+  assert.equal(stored, parsed(r));
+  assert.is(stored.request_body_json, undefined);
+  assert.equal(Object.keys(stored), ['id', 'time', 'method', 'path', 'route', 'query', 'status', 'duration_ms', 'headers',
+    'response_headers', 'request_body', 'response_body', 'labels', 'matched_rules', 'tokens', 'sampled', 'truncated', 'dropped_reason']);
 });
 
 test('foldRollups: one row per minute, route, method, status class and tenant, with sums and bucket counts', () => {
@@ -130,7 +137,7 @@ test('foldRollups: one row per minute, route, method, status class and tenant, w
 
 test('foldRollups: rows come in one key order whatever the order of the records', () => {
   const records = ['c', 'a', 'b'].flatMap((tenant) => [record({ labels: { tenant } }), record({ labels: { tenant }, status: 500 })]);
-  const keys = (rs: GovernedRecord[]) => foldRollups(rs, 'tenant').map((r) => r.slice(0, 5).join('|'));
+  const keys = (rs: StorableRecord[]) => foldRollups(rs, 'tenant').map((r) => r.slice(0, 5).join('|'));
   const forward = keys(records);
   assert.equal(keys([...records].reverse()), forward);
   assert.equal(forward, [...forward].sort());
@@ -154,7 +161,7 @@ for (const kind of kinds) {
     const store = (await kind.open(await kind.fresh())).forPlugin('capture');
     await store.migrate(captureMigrations);
     const writer = new RecordWriter(store);
-    const batch = (records: GovernedRecord[]) => ({ rows: records.map(recordRow), rollups: foldRollups(records, 'tenant') });
+    const batch = (records: StorableRecord[]) => ({ rows: records.map(recordRow), rollups: foldRollups(records, 'tenant') });
     await writer.write(batch([record({ duration_ms: 15, tokens: 10 }), record({ duration_ms: 700, status: 502, tokens: 5 })]));
     await writer.write(batch([record({ duration_ms: 15, tokens: 1 })]));
     await writer.write(batch([]));
@@ -194,7 +201,7 @@ for (const kind of kinds) {
     const rows = await store.query<{ status: number; record: string }>('SELECT status, record FROM capture_records');
     assert.is(rows.length, 1);
     assert.is(rows[0].status, 200);
-    assert.equal(JSON.parse(rows[0].record), r);
+    assert.equal(JSON.parse(rows[0].record), parsed(r));
   });
 
   writes('metered values a BIGINT column would refuse still store (fraction, 1e300)', async () => {

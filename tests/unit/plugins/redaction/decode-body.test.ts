@@ -1,7 +1,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { gzipSync } from 'node:zlib';
-import { decodeBody, nestedDeeperThan } from '../../../../plugins/redaction/decode-body.js';
+import { compileJsonPath } from '../../../../policies/compile-json-path.js';
+import { decodeBody } from '../../../../plugins/redaction/decode-body.js';
 
 const opts = (jsonRequired: boolean) => ({ jsonRequired, maxDecodedBytes: 1 << 20 });
 const ct = (type: string) => ['Content-Type', type];
@@ -11,15 +12,15 @@ test('empty and absent bodies are empty', () => {
   assert.equal(decodeBody(new Uint8Array(0), ct('application/json'), false, opts(true)), { kind: 'empty' });
 });
 
-test('JSON content types are parsed: application/json, +json suffixes, text/json, with parameters', () => {
+test('JSON content types are validated as JSON: application/json, +json suffixes, text/json, with parameters', () => {
   for (const type of ['application/json', 'application/problem+json', 'application/vnd.api+json; charset=utf-8', 'text/json', 'Application/JSON']) {
-    assert.equal(decodeBody(Buffer.from('{"a":1}'), ct(type), false, opts(false)), { kind: 'json', value: { a: 1 } }, type);
+    assert.equal(decodeBody(Buffer.from('{"a":1}'), ct(type), false, opts(false)), { kind: 'json', text: '{"a":1}', number: null }, type);
   }
 });
 
 test('a UTF-8 byte order mark does not break parsing', () => {
   const body = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"a":1}')]);
-  assert.equal(decodeBody(body, ct('application/json'), false, opts(true)), { kind: 'json', value: { a: 1 } });
+  assert.equal(decodeBody(body, ct('application/json'), false, opts(true)), { kind: 'json', text: '{"a":1}', number: null });
 });
 
 test('binary types are never stored, whatever the policy', () => {
@@ -49,11 +50,18 @@ test('a truncated JSON body is never parsed, even when the prefix happens to be 
   assert.equal(decodeBody(Buffer.from('12'), ct('application/json'), true, opts(false)), { kind: 'text', value: '12' });
 });
 
-test('nestedDeeperThan counts brackets outside strings, escapes included', () => {
-  assert.ok(nestedDeeperThan('['.repeat(11) + ']'.repeat(11), 10));
-  assert.not.ok(nestedDeeperThan('['.repeat(10) + ']'.repeat(10), 10));
-  assert.not.ok(nestedDeeperThan(JSON.stringify({ a: '[[[[[[[[[[[[[[[[[[[[[[[["\\' }), 3));
-  assert.not.ok(nestedDeeperThan('[[[]]][[[]]][[[]]][[[]]]', 3), 'siblings do not add up');
+test('the JSON plan is applied while the body is validated: redactions in the text, the meter read', () => {
+  const json = { redact: [compileJsonPath('$.card')], read: compileJsonPath('$.usage.tokens') };
+  const r = decodeBody(Buffer.from('{"card": "4111", "usage": {"tokens": 12}}'), ct('application/json'), false, { ...opts(true), json });
+  assert.equal(r, { kind: 'json', text: '{"card": "[REDACTED]", "usage": {"tokens": 12}}', number: 12 });
+});
+
+test('JSON nested too deep to walk is dropped where redaction applies, and kept as text where none does', () => {
+  const deep = Buffer.from('['.repeat(300) + ']'.repeat(300));
+  assert.equal(decodeBody(deep, ct('application/json'), false, opts(true)), {
+    kind: 'dropped', reason: 'JSON nested deeper than 256 levels where json_fields redaction applies',
+  });
+  assert.equal(decodeBody(deep, ct('application/json'), false, opts(false)), { kind: 'text', value: deep.toString() });
 });
 
 test.run();

@@ -8,6 +8,7 @@ import type { WasmPolicy } from '../../../../policies/wasm-policy.js';
 import type { PolicyView } from '../../../../policies/wasm-view.js';
 import { WasmCallError, WasmSandboxUnavailableError } from '../../../../sandbox/wasm/errors.js';
 import type { RawExchange } from '../../../../plugins/redaction/types.js';
+import { toGovernedRecord } from '../../../../plugins/redaction/govern.js';
 import {
   applyWasmModules, governedJsonBody, governNarrowed, modulesFor, modulesInRuleOrder,
 } from '../../../../plugins/redaction/wasm-rule-modules.js';
@@ -96,14 +97,14 @@ test('a guest failure fails its requests closed, and only those; a module that c
 
 test('governNarrowed: the record keeps no body after a failure and says why first; narrowed labels and redactions apply', async () => {
   const [failed] = await applyWasmModules([item(exchange('/pay/1'))], ['/m/a.wasm'], async () => fake(() => new WasmCallError('timeout', 'slow')));
-  const r = governNarrowed(exchange('/pay/1'), failed, { random: () => 0 });
+  const r = toGovernedRecord(governNarrowed(exchange('/pay/1'), failed, { random: () => 0 }));
   assert.is(r.request_body, null);
   assert.is(r.response_body, null);
   assert.is(r.dropped_reason, 'wasm policy failed (timeout): bodies not kept');
 
   const [ok] = await applyWasmModules([item(exchange('/pay/1'))], ['/m/a.wasm'], async () =>
     fake((v) => ({ redact: { json_fields: ['$.pan'] }, labels: { tenant: 'evil', k: 'v', leak: `pan ${v.body_fields?.request?.['$.pan']}` } })));
-  const good = governNarrowed(exchange('/pay/1'), ok, { random: () => 0 });
+  const good = toGovernedRecord(governNarrowed(exchange('/pay/1'), ok, { random: () => 0 }));
   assert.equal(good.request_body, { pan: '[REDACTED]', cvc: '[REDACTED]' });
   assert.equal(good.labels, { tenant: 'acme', k: 'v', leak: '[REDACTED]' }, 'never overwritten; never a redacted value');
   assert.is(good.dropped_reason, null);
