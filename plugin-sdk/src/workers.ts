@@ -25,6 +25,8 @@ export interface WorkerPool<I, O> {
 export interface BatcherOptions<I, O, T = I[]> {
   /** Turns a batch into the pool's task, e.g. to send context along with the items. Default: the batch itself. */
   toTask?(batch: I[]): T;
+  /** Buffers of a task to move to the worker instead of copying them (they are unusable here afterwards). */
+  transferList?(task: T): readonly unknown[];
   /** Items per task. Default 256. */
   maxBatch?: number;
   /** Longest an item waits for its batch to fill. Default 10 ms. */

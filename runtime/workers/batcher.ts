@@ -49,8 +49,12 @@ export class PoolBatcher<I, O, T = I[]> implements Batcher<I> {
     this.buffer = [];
     this.inFlightItems += batch.length;
     this.counters.batches.inc();
-    const task = this.options.toTask ? this.options.toTask(batch) : (batch as unknown as T);
-    const p: Promise<void> = this.pool.run(task)
+    // Made inside the promise: a batch toTask cannot convert fails like a failed task, counted, not thrown at push.
+    const p: Promise<void> = new Promise<O>((resolve) => {
+      const task = this.options.toTask ? this.options.toTask(batch) : (batch as unknown as T);
+      const transferList = this.options.transferList?.(task);
+      resolve(this.pool.run(task, transferList ? { transferList } : undefined));
+    })
       .then((out) => this.options.onResult(out, batch))
       .catch((err) => {
         this.counters.failed.inc(batch.length);

@@ -75,4 +75,35 @@ test('toTask turns each batch into the pool task, with context sent along', asyn
   await pools.destroyAll();
 });
 
+test('transferList moves a task\'s buffers to the worker instead of copying them', async () => {
+  const { pools, view } = setup();
+  const pool = view.pool<Float64Array, number[]>({ filename: worker, name: 'double', maxThreads: 1 });
+  const outs: number[][] = [];
+  const sent: Float64Array[] = [];
+  const batcher = view.batcher<number, number[], Float64Array>(pool, {
+    maxBatch: 3, maxDelayMs: 1,
+    toTask: (batch) => { const packed = Float64Array.from(batch); sent.push(packed); return packed; },
+    transferList: (task) => [task.buffer],
+    onResult: (o) => { outs.push(o); },
+  });
+  for (const n of [1, 2, 3]) batcher.push(n);
+  await batcher.flush();
+  assert.equal(outs, [[2, 4, 6]]);
+  assert.is(sent[0].buffer.byteLength, 0, 'the buffer was moved: detached on this side');
+  await pools.destroyAll();
+});
+
+test('a batch that cannot be made into a task is counted as failed and leaves nothing pending', async () => {
+  const { pools, view, registry } = setup();
+  const pool = view.pool<unknown[], number[]>({ filename: worker, name: 'badtask', maxThreads: 1 });
+  const batcher = view.batcher<number, number[], unknown[]>(pool, {
+    maxBatch: 2, maxDelayMs: 1, toTask: () => { throw new Error('cannot pack'); }, onResult: () => {},
+  });
+  batcher.push(1); batcher.push(2);
+  await batcher.flush();
+  assert.is(batcher.pending, 0);
+  assert.match(registry.expose(), /vigil_workers_failed_total\{pool="badtask"\} 2/);
+  await pools.destroyAll();
+});
+
 test.run();
