@@ -4,6 +4,7 @@ import type { PolicyConfig } from '../../policies/schema.js';
 import type { GovernedRecord, RawExchange } from '@vigil/plugin-sdk';
 import { captureConfigSchema } from './config-schema.js';
 import { captureConfigError } from './errors.js';
+import { packExchanges } from './exchange-batch.js';
 import { captureMigrations } from './migrations.js';
 import { RecordWriter, ROLLUP } from './record-writer.js';
 import { deleteExpired } from './retention.js';
@@ -73,8 +74,9 @@ export default definePlugin<CaptureConfig>({
       workerData,
     });
     const batcher = ctx.workers.batcher<RawExchange, StoredRows, StoreRowsTask>(pool, {
-      // Each task carries the policy current when it is sent.
-      toTask: (exchanges) => ({ policy, exchanges }),
+      // Each task carries the policy current when it is sent; its exchanges' buffers move to the worker.
+      toTask: (exchanges) => ({ policy, exchanges: packExchanges(exchanges) }),
+      transferList: (task) => [task.exchanges.numbers.buffer, task.exchanges.bodies.buffer],
       maxBatch: config.batch,
       maxDelayMs: MAX_BATCH_DELAY_MS,
       maxPending: config.queue,

@@ -1,5 +1,5 @@
 import type { SqlValue } from '@vigil/plugin-sdk';
-import type { GovernTask } from '@vigil/plugin-sdk';
+import type { PackedExchanges } from './exchange-batch.js';
 
 export interface CaptureConfig {
   max_body_bytes: string | number;
@@ -20,8 +20,12 @@ export interface StoreRowsWorkerData {
   tenantLabel: string;
 }
 
-/** A capture pool task: the governance task itself. */
-export type StoreRowsTask = GovernTask;
+/** A capture pool task: a governance task (`GovernTask`) with its exchanges packed for the trip. */
+export interface StoreRowsTask {
+  /** The policy the exchanges were decided under. */
+  policy: { rules?: readonly object[] };
+  exchanges: PackedExchanges;
+}
 
 /** A capture pool result: what one batch adds to the store. */
 export interface StoredRows {

@@ -3,7 +3,9 @@ import * as assert from 'uvu/assert';
 import { Piscina } from 'piscina';
 import type { PolicyConfig } from '../../../../policies/schema.js';
 import { RECORD_COLUMNS, ROLLUP_COLUMNS } from '../../../../plugins/capture/record-writer.js';
-import type { StoredRows, StoreRowsTask, StoreRowsWorkerData } from '../../../../plugins/capture/types.js';
+import type { RawExchange } from '@vigil/plugin-sdk';
+import { packExchanges } from '../../../../plugins/capture/exchange-batch.js';
+import type { StoredRows, StoreRowsWorkerData } from '../../../../plugins/capture/types.js';
 import { exchange, rawHeaders } from './capture-harness.js';
 
 // The worker as capture runs it: a piscina thread that loads the redaction plugin's task module by URL.
@@ -12,7 +14,10 @@ const workerData: StoreRowsWorkerData = {
   tenantLabel: 'customer',
 };
 const pool = new Piscina({ filename: new URL('../../../../plugins/capture/store-rows-worker.js', import.meta.url).href, workerData, maxThreads: 1 });
-const run = (task: StoreRowsTask) => pool.run(task) as Promise<StoredRows>;
+const run = ({ policy, exchanges }: { policy: PolicyConfig; exchanges: RawExchange[] }) => {
+  const packed = packExchanges(exchanges);
+  return pool.run({ policy, exchanges: packed }, { transferList: [packed.numbers.buffer, packed.bodies.buffer] }) as Promise<StoredRows>;
+};
 
 const policy: PolicyConfig = {
   rules: [{

@@ -1,0 +1,63 @@
+// plugins/capture/exchange-batch.ts: exchanges packed for the trip to a capture worker come out as they went in.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import type { RawExchange } from '@vigil/plugin-sdk';
+import { packExchanges, unpackExchanges } from '../../../../plugins/capture/exchange-batch.js';
+
+const enc = new TextEncoder();
+
+function exchange(over: Partial<RawExchange> = {}): RawExchange {
+  return {
+    id: '0193a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b', time: 1_763_800_000_123, method: 'POST', target: '/api/orders?x=1',
+    path: '/api/orders', ruleIndexes: [0, 2], labels: { tenant: 'acme' },
+    requestHeaders: ['Content-Type', 'application/json', 'X-Tenant', 'acme'], responseHeaders: ['Content-Length', '2'],
+    status: 201, durationMs: 12.345, requestBody: enc.encode('{"a":1}'), requestTruncated: false,
+    responseBody: enc.encode('ok'), responseTruncated: false, ...over,
+  };
+}
+
+/** What a worker gets: the batch through a real structured clone, with its buffers moved. */
+function trip(exchanges: RawExchange[]): RawExchange[] {
+  const packed = packExchanges(exchanges);
+  const received = structuredClone(packed, { transfer: [packed.numbers.buffer, packed.bodies.buffer] });
+  assert.is(packed.bodies.buffer.byteLength, 0, 'the bodies were moved, not copied');
+  return unpackExchanges(received);
+}
+
+// Compared as plain data: bodies as byte arrays (they arrive as views into the batch's one buffer).
+const plain = (e: RawExchange) => ({ ...e, requestBody: e.requestBody && [...e.requestBody], responseBody: e.responseBody && [...e.responseBody] });
+
+test('every field of every exchange survives the trip, in order', () => {
+  const batch = [
+    exchange(),
+    exchange({ id: 'b', method: 'GET', requestBody: null, responseBody: new Uint8Array(0), requestHeaders: null, responseHeaders: null, labels: {} }),
+    exchange({ id: 'c', status: 0, error: 'timeout', requestTruncated: true, responseTruncated: true, ruleIndexes: [] }),
+    exchange({ id: 'd', target: '/ünïcödé?q=✓', labels: { tenant: 'zoë', team: '' }, requestHeaders: ['X-Empty', '', 'X-Dup', '1', 'X-Dup', '2'] }),
+  ];
+  const out = trip(batch);
+  assert.equal(out.map(plain), batch.map(plain));
+  assert.is(out[1].requestBody, null, 'no body and an empty body stay different');
+  assert.is(out[1].responseBody?.byteLength, 0);
+  assert.not.ok('error' in out[0], 'an absent error stays absent');
+});
+
+test('strings are delimited by length: separators, NULs and long values cannot shift a field', () => {
+  const tricky = 'a\u0000b\u0001c|d\r\ne';
+  const long = 'v'.repeat(100_000);
+  const [e] = trip([exchange({ requestHeaders: [tricky, long, 'Authorization', 'Bearer s3cret'], labels: { [tricky]: tricky } })]);
+  assert.equal(e.requestHeaders, [tricky, long, 'Authorization', 'Bearer s3cret']);
+  assert.equal(e.labels, { [tricky]: tricky });
+});
+
+test('a label named __proto__ stays an own label', () => {
+  const labels = JSON.parse('{"__proto__":"x","tenant":"acme"}') as Record<string, string>;
+  const [e] = trip([exchange({ labels })]);
+  assert.equal(Object.keys(e.labels), ['__proto__', 'tenant']);
+  assert.is(Object.getPrototypeOf(e.labels), Object.prototype);
+});
+
+test('an empty batch packs to nothing', () => {
+  assert.equal(trip([]), []);
+});
+
+test.run();
