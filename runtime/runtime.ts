@@ -91,9 +91,10 @@ export class Runtime {
     if (needs.has('store') || needs.has('jobs')) {
       // Drivers (sqlite3, pg) load only when a plugin needs the store.
       const [{ openStore }, { createScheduler, createJobQueues }] = await Promise.all([import('./store/index.js'), import('./jobs/index.js')]);
-      const url = core.storage.url ?? `sqlite:${resolve(dataDir, 'vigil.db')}`;
-      this.store = await openStore(url.startsWith('sqlite:') && !url.startsWith('sqlite::') ? `sqlite:${resolve(url.slice(7))}` : url,
-        { log: this.log.child({ component: 'store' }), metrics: this.metrics.core });
+      const configured = core.storage.url ?? `sqlite:${resolve(dataDir, 'vigil.db')}`;
+      const url = configured.startsWith('sqlite:') && !configured.startsWith('sqlite::') ? `sqlite:${resolve(configured.slice(7))}` : configured;
+      this.store = await openStore(url, { log: this.log.child({ component: 'store' }), metrics: this.metrics.core });
+      this.workers.useStore(url);
       const owner = `${process.pid}@${Date.now().toString(36)}`;
       const jobsLog = this.log.child({ component: 'jobs' });
       const contain = (err: unknown, where: { job: string | number; queue?: string; plugin?: string }) =>

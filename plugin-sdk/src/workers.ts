@@ -10,8 +10,15 @@ export interface PoolOptions {
   maxThreads?: number;
   /** Tasks waiting for a thread before `run` rejects. Default: maxThreads × 4. */
   maxQueue?: number;
-  /** Data each worker receives once, as `workerData`. Must be structured-cloneable. */
+  /** Data each worker receives once, as `workerData`. Must be structured-cloneable (a plain object with `store`). */
   workerData?: unknown;
+  /**
+   * Gives each thread a connection of its own to the plugin's store, through `workerStore()` from
+   * `@vigil/plugin-sdk/worker`, so a task can write what it produced instead of sending it back to the main thread
+   * (whose time belongs to the traffic it serves). Needs `store` in the plugin's `needs`.
+   * `sqlite::memory:` lives in the main thread only: there `workerStore()` rejects, and tasks hand rows back.
+   */
+  store?: boolean;
 }
 
 export interface WorkerPool<I, O> {

@@ -30,10 +30,12 @@ export function parseStoreUrl(url: string): StoreLocation {
 }
 
 /** Opens the store named by `url` (SQLite file, SQLite in memory, or PostgreSQL) and checks that it answers. */
-export async function openStore(url: string, options: { log?: Logger; metrics?: Metrics } = {}): Promise<StoreBackend> {
+export async function openStore(
+  url: string, options: { log?: Logger; metrics?: Metrics; postgresConnections?: number } = {},
+): Promise<StoreBackend> {
   const location = parseStoreUrl(url);
   const driver = location.kind === 'sqlite'
     ? await SqliteDriver.open(location.filename)
-    : await PostgresDriver.open(location.url, options.log);
+    : await PostgresDriver.open(location.url, options.log, options.postgresConnections);
   return new Backend(driver, options);
 }

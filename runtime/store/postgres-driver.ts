@@ -28,8 +28,8 @@ export class PostgresDriver implements Driver {
 
   private constructor(private readonly pool: pg.Pool) {}
 
-  static async open(url: string, log: Logger | undefined): Promise<PostgresDriver> {
-    const pool = new pg.Pool({ connectionString: url, types: numericTypes, max: 10, idleTimeoutMillis: 30_000 });
+  static async open(url: string, log: Logger | undefined, connections = 10): Promise<PostgresDriver> {
+    const pool = new pg.Pool({ connectionString: url, types: numericTypes, max: connections, idleTimeoutMillis: 30_000 });
     // An idle client losing its server emits here; unhandled it would end the process.
     pool.on('error', (err) => log?.warn('store: idle PostgreSQL connection failed', { err }));
     try {

@@ -1,11 +1,15 @@
 import { Piscina } from 'piscina';
 import { cpus } from 'node:os';
 import type { Batcher, BatcherOptions, Logger, Metrics, PoolOptions, WorkerPool, WorkerPools } from '@vigil/plugin-sdk';
+import { WORKER_STORE_KEY, type WorkerStoreInfo } from '@vigil/plugin-sdk/worker';
 import { PoolBatcher } from './batcher.js';
+
+const WORKER_STORE_MODULE = new URL('../store/worker-store.js', import.meta.url).href;
 
 /** Owns every piscina pool of the runtime, so they are all destroyed on stop. */
 export class WorkerPoolRegistry {
   private readonly pools = new Map<Piscina, string>();
+  private storeUrl: string | undefined;
   private readonly dropped;
   private readonly failed;
   private readonly batches;
@@ -22,11 +26,17 @@ export class WorkerPoolRegistry {
     });
   }
 
+  /** The store `store: true` pools open in their threads (the runtime's, once it is open). */
+  useStore(url: string): void {
+    this.storeUrl = url;
+  }
+
   forPlugin(plugin: string): WorkerPools {
     const log = this.log.child({ plugin });
     const { dropped, failed, batches } = this;
     return {
-      pool: <I, O>(options: PoolOptions): WorkerPool<I, O> => this.create<I, O>(options),
+      pool: <I, O>(options: PoolOptions): WorkerPool<I, O> =>
+        this.create<I, O>(options.store ? { ...options, workerData: this.withStore(options.workerData, plugin) } : options),
       batcher: <I, O, T = I[]>(pool: WorkerPool<T, O>, options: BatcherOptions<I, O, T>): Batcher<I> => {
         const name = (pool as { name?: string }).name ?? plugin;
         return new PoolBatcher(pool, options, {
@@ -34,6 +44,19 @@ export class WorkerPoolRegistry {
         }, log);
       },
     };
+  }
+
+  private withStore(workerData: unknown, plugin: string): Record<string, unknown> {
+    if (workerData !== undefined && (workerData === null || typeof workerData !== 'object' || Array.isArray(workerData))) {
+      throw new TypeError(`worker pool of plugin "${plugin}": with store: true, workerData must be a plain object`);
+    }
+    const url = this.storeUrl;
+    const info: WorkerStoreInfo = url === undefined
+      ? { unavailable: `plugin "${plugin}" has no store (add "store" to its needs)` }
+      : url === 'sqlite::memory:'
+        ? { unavailable: 'sqlite::memory: exists in the main thread only; use a database file to write from worker threads' }
+        : { module: WORKER_STORE_MODULE, url, plugin };
+    return { ...(workerData as Record<string, unknown> | undefined), [WORKER_STORE_KEY]: info };
   }
 
   private create<I, O>(options: PoolOptions): WorkerPool<I, O> {
