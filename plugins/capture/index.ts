@@ -1,12 +1,12 @@
 import { definePlugin, parseByteSize, parseDuration } from '@vigil/plugin-sdk';
 import { compilePolicy } from '../../policies/compile.js';
 import type { PolicyConfig } from '../../policies/schema.js';
-import type { GovernedRecord, RawExchange } from '@vigil/plugin-sdk';
+import type { GovernedRecord, RawExchange, SqlValue } from '@vigil/plugin-sdk';
 import { captureConfigSchema } from './config-schema.js';
 import { captureConfigError } from './errors.js';
 import { packExchanges } from './exchange-batch.js';
 import { captureMigrations } from './migrations.js';
-import { RecordWriter, ROLLUP } from './record-writer.js';
+import { RecordWriter } from './record-writer.js';
 import { deleteExpired } from './retention.js';
 import { registerRecordRoutes } from './routes/records.js';
 import { registerOverviewRoute } from './routes/overview.js';
@@ -45,7 +45,6 @@ export default definePlugin<CaptureConfig>({
     });
 
     await ctx.store.migrate(captureMigrations);
-    const writer = new RecordWriter(ctx.store);
     const outcomes = ctx.metrics.counter('vigil_capture_records_total', {
       help: 'Exchanges through the telemetry lane, by outcome: stored, store_failed, govern_failed (refused by governance), or dropped (lane full).',
       labelNames: ['outcome'],
@@ -72,39 +71,44 @@ export default definePlugin<CaptureConfig>({
       maxThreads: config.workers,
       maxQueue: config.queue,
       workerData,
+      // Workers write their own rows: binding and inserting would otherwise take the traffic lane's thread.
+      store: true,
     });
     const batcher = ctx.workers.batcher<RawExchange, StoredRows, StoreRowsTask>(pool, {
       // Each task carries the policy current when it is sent; its exchanges' buffers move to the worker.
-      toTask: (exchanges) => ({ policy, exchanges: packExchanges(exchanges) }),
+      toTask: (exchanges) => ({ policy, exchanges: packExchanges(exchanges), withRecords: ctx.bus.hasSubscribers('gateway.record') }),
       transferList: (task) => [task.exchanges.numbers.buffer, task.exchanges.bodies.buffer],
       maxBatch: config.batch,
       maxDelayMs: MAX_BATCH_DELAY_MS,
       maxPending: config.queue,
       onResult: async (batch) => {
-        const { rows, rollups } = batch;
         for (const [reason, n] of Object.entries(batch.sandboxFailures)) sandboxFailures.labels('wasm', reason).inc(n);
         if (batch.failed > 0) {
           refused.inc(batch.failed);
           ctx.log.error('governance refused exchanges; they are not stored', { exchanges: batch.failed, error: batch.firstError });
         }
-        try {
-          await writer.write(batch);
-          stored.inc(rows.length);
-        } catch (err) {
-          failed.inc(rows.length);
-          ctx.log.error('storing governed records failed', { records: rows.length, error: err });
+        if (batch.rows && batch.rollups) await storeHere(batch.rows, batch.rollups);
+        stored.inc(batch.stored);
+        if (batch.storeFailed > 0) {
+          failed.inc(batch.storeFailed);
+          ctx.log.error('storing governed records failed', { records: batch.storeFailed, error: batch.storeError });
         }
-        for (const r of rollups) {
-          const n = r[ROLLUP.tokens] as number;
-          if (n > 0) tokens.labels(r[ROLLUP.route] as string, r[ROLLUP.tenant] as string).inc(n);
-        }
+        for (const [route, tenant, n] of batch.tokens) tokens.labels(route, tenant).inc(n);
         // Exporters get the records even when the store failed: they are governed, and may be the only copy.
-        // Parsed only when someone listens; the rows carry each record as JSON.
-        if (ctx.bus.hasSubscribers('gateway.record')) {
-          for (const row of rows) ctx.bus.publish('gateway.record', JSON.parse(row[row.length - 1] as string) as GovernedRecord);
-        }
+        if (batch.records) for (const json of batch.records) ctx.bus.publish('gateway.record', JSON.parse(json) as GovernedRecord);
       },
     });
+    /** Where worker threads cannot open the store (`sqlite::memory:`), their rows are written here. */
+    const writer = new RecordWriter(ctx.store);
+    const storeHere = async (rows: SqlValue[][], rollups: SqlValue[][]) => {
+      try {
+        await writer.write({ rows, rollups });
+        stored.inc(rows.length);
+      } catch (err) {
+        failed.inc(rows.length);
+        ctx.log.error('storing governed records failed', { records: rows.length, error: err });
+      }
+    };
 
     registerRecordRoutes(ctx.http, ctx.store);
     registerOverviewRoute(ctx.http, ctx.store);

@@ -1,6 +1,5 @@
 import { recordJson, type SqlValue, type StorableRecord, type Store } from '@vigil/plugin-sdk';
 import { BUCKET_COLUMNS, bucketIndex } from './latency-buckets.js';
-import type { StoredRows } from './types.js';
 
 export const RECORD_COLUMNS = ['id', 'time', 'route', 'primary_route', 'status', 'labels', 'record'];
 const ROLLUP_KEY = ['bucket', 'route', 'method', 'status_class', 'tenant'];
@@ -45,7 +44,7 @@ export function recordRow(r: StorableRecord): SqlValue[] {
 
 /**
  * Inserts a batch's record rows and adds its rollup rows to the stored minutes (one upsert per distinct key per
- * batch). Rows come from `recordRow` and `foldRollups`, built in the capture pool's threads.
+ * batch). Rows come from `recordRow` and `foldRollups`; the capture pool's threads write them with their own store.
  */
 export class RecordWriter {
   private readonly upsert: string;
@@ -58,7 +57,7 @@ export class RecordWriter {
     this.upsert = `ON CONFLICT (${ROLLUP_KEY.join(', ')}) DO UPDATE SET ${ROLLUP_SUMS.map((c) => `${c} = ${this.rollups}.${c} + excluded.${c}`).join(', ')}`;
   }
 
-  async write(batch: Pick<StoredRows, 'rows' | 'rollups'>): Promise<void> {
+  async write(batch: { rows: readonly SqlValue[][]; rollups: readonly SqlValue[][] }): Promise<void> {
     if (batch.rows.length === 0) return;
     // One transaction: records and the rollups that count them are stored together or not at all.
     await this.store.transaction(async (tx) => {

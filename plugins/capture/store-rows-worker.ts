@@ -1,37 +1,63 @@
 // piscina task module of the capture pool: governs a batch with the redaction plugin's worker module (loaded from
-// the URL its service hands out) and turns the records into the rows capture stores, off the main thread.
-//
-// Why rows and not records: a record is an object graph, and cloning it back to the main thread costs about three
-// times as much as JSON-serialising it here and sending strings; the main thread then only binds and inserts.
+// the URL its service hands out), turns the records into rows and writes them through this thread's own store
+// connection. The main thread serves traffic; all it gets back is counts, token totals and, when an exporter
+// listens, the records' JSON.
 import { workerData } from 'node:worker_threads';
 import type { GovernResult, GovernTask, StorableRecord } from '@vigil/plugin-sdk';
+import { workerStore, workerStoreAvailable } from '@vigil/plugin-sdk/worker';
 import { unpackExchanges } from './exchange-batch.js';
-import { foldRollups, recordRow } from './record-writer.js';
+import { foldRollups, recordRow, RecordWriter, ROLLUP } from './record-writer.js';
 import type { StoreRowsTask, StoredRows, StoreRowsWorkerData } from './types.js';
 
 const data = workerData as StoreRowsWorkerData;
 const govern = ((await import(data.governModule)) as { default: (task: GovernTask) => Promise<GovernResult> }).default;
+let writer: Promise<RecordWriter> | undefined;
 
 /**
- * Governed records of a batch as `capture_records` rows (record JSON included) and folded minute rollups. When the
- * governance module refuses the batch (one exchange it cannot govern fails all of it), each exchange is governed
- * alone, so only the ones it refuses are lost; they are counted in `failed`, and nothing ungoverned is returned.
- * WASM policy calls that failed on the way are passed on in `sandboxFailures`.
+ * Governs a batch, stores its record rows and folded minute rollups, and reports the outcome. When the governance
+ * module refuses the batch (one exchange it cannot govern fails all of it), each exchange is governed alone, so
+ * only the ones it refuses are lost; they are counted in `failed`, and nothing ungoverned is stored or returned.
+ * WASM policy calls that failed on the way are passed on in `sandboxFailures`. Without a store of its own
+ * (`sqlite::memory:`), the rows go back to the main thread to be written there.
  */
 export default async function storeRows(task: StoreRowsTask): Promise<StoredRows> {
-  let records: StorableRecord[];
-  let failed = 0;
-  let firstError: string | null = null;
+  const { records, failed, firstError, sandboxFailures } = await governAll(task);
+  const rows = new Array(records.length);
+  for (let i = 0; i < records.length; i++) rows[i] = recordRow(records[i]);
+  const rollups = foldRollups(records, data.tenantLabel);
+  const out: StoredRows = {
+    stored: 0, storeFailed: 0, storeError: null, failed, firstError, sandboxFailures,
+    tokens: rollups.filter((r) => (r[ROLLUP.tokens] as number) > 0).map((r) => [r[ROLLUP.route] as string, r[ROLLUP.tenant] as string, r[ROLLUP.tokens] as number]),
+  };
+  // The record JSON is the last value of each row; exporters get it even when storing fails (it may be the only copy).
+  if (task.withRecords) out.records = rows.map((row) => row[row.length - 1] as string);
+  if (!workerStoreAvailable()) return { ...out, rows, rollups };
+  try {
+    writer ??= workerStore().then((store) => new RecordWriter(store)).catch((err: unknown) => { writer = undefined; throw err; });
+    await (await writer).write({ rows, rollups });
+    out.stored = rows.length;
+  } catch (err) {
+    out.storeFailed = rows.length;
+    out.storeError = err instanceof Error ? err.message : String(err);
+  }
+  return out;
+}
+
+async function governAll(task: StoreRowsTask): Promise<{
+  records: StorableRecord[]; failed: number; firstError: string | null; sandboxFailures: Record<string, number>;
+}> {
+  const exchanges = unpackExchanges(task.exchanges);
   const sandboxFailures: Record<string, number> = {};
   const add = (result: GovernResult): StorableRecord[] => {
     for (const [reason, n] of Object.entries(result.sandboxFailures)) sandboxFailures[reason] = (sandboxFailures[reason] ?? 0) + n;
     return result.records;
   };
-  const exchanges = unpackExchanges(task.exchanges);
   try {
-    records = add(await govern({ policy: task.policy, exchanges }));
+    return { records: add(await govern({ policy: task.policy, exchanges })), failed: 0, firstError: null, sandboxFailures };
   } catch {
-    records = [];
+    const records: StorableRecord[] = [];
+    let failed = 0;
+    let firstError: string | null = null;
     for (const exchange of exchanges) {
       try {
         records.push(...add(await govern({ policy: task.policy, exchanges: [exchange] })));
@@ -40,8 +66,6 @@ export default async function storeRows(task: StoreRowsTask): Promise<StoredRows
         firstError ??= err instanceof Error ? err.message : String(err);
       }
     }
+    return { records, failed, firstError, sandboxFailures };
   }
-  const rows = new Array(records.length);
-  for (let i = 0; i < records.length; i++) rows[i] = recordRow(records[i]);
-  return { rows, rollups: foldRollups(records, data.tenantLabel), failed, firstError, sandboxFailures };
 }

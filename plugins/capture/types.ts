@@ -25,18 +25,27 @@ export interface StoreRowsTask {
   /** The policy the exchanges were decided under. */
   policy: { rules?: readonly object[] };
   exchanges: PackedExchanges;
+  /** Send the governed records' JSON back (someone subscribes to `gateway.record`). */
+  withRecords: boolean;
 }
 
-/** A capture pool result: what one batch adds to the store. */
+/** A capture pool result: what became of one batch. */
 export interface StoredRows {
-  /** `capture_records` rows in `RECORD_COLUMNS` order; the governed record's JSON is the last value. */
-  rows: SqlValue[][];
-  /** `capture_rollups` rows in `ROLLUP_COLUMNS` order, one per key of the batch. */
-  rollups: SqlValue[][];
-  /** Exchanges of the batch the governance module refused (no row for them), and the first refusal's message. */
+  /** Records the worker stored through its own connection. */
+  stored: number;
+  /** Records the worker could not store, and the error. */
+  storeFailed: number;
+  storeError: string | null;
+  /** Rows for the main thread to store: only when the worker has no store of its own (`sqlite::memory:`). */
+  rows?: SqlValue[][];
+  rollups?: SqlValue[][];
+  /** Metered tokens per route and tenant, for `vigil_tokens_total`. */
+  tokens: [route: string, tenant: string, tokens: number][];
+  /** Each stored (or failed) record's JSON, when the task asked for them. */
+  records?: string[];
+  /** Exchanges of the batch the governance module refused (no record for them), and the first refusal's message. */
   failed: number;
   firstError: string | null;
   /** WASM policy calls that failed while the batch was governed, by reason (its records failed closed). */
   sandboxFailures: Record<string, number>;
 }
-

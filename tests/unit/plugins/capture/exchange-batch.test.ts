@@ -19,7 +19,7 @@ function exchange(over: Partial<RawExchange> = {}): RawExchange {
 /** What a worker gets: the batch through a real structured clone, with its buffers moved. */
 function trip(exchanges: RawExchange[]): RawExchange[] {
   const packed = packExchanges(exchanges);
-  const received = structuredClone(packed, { transfer: [packed.numbers.buffer, packed.bodies.buffer] });
+  const received = structuredClone(packed, { transfer: [packed.numbers.buffer as ArrayBuffer, packed.bodies.buffer as ArrayBuffer] });
   assert.is(packed.bodies.buffer.byteLength, 0, 'the bodies were moved, not copied');
   return unpackExchanges(received);
 }

@@ -1,14 +1,21 @@
-import { test } from 'uvu';
+import { suite, test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Piscina } from 'piscina';
+import { WORKER_STORE_KEY } from '@vigil/plugin-sdk/worker';
+import { captureMigrations } from '../../../../plugins/capture/migrations.js';
 import type { PolicyConfig } from '../../../../policies/schema.js';
 import { RECORD_COLUMNS, ROLLUP_COLUMNS } from '../../../../plugins/capture/record-writer.js';
 import type { RawExchange } from '@vigil/plugin-sdk';
 import { packExchanges } from '../../../../plugins/capture/exchange-batch.js';
 import type { StoredRows, StoreRowsWorkerData } from '../../../../plugins/capture/types.js';
 import { exchange, rawHeaders } from './capture-harness.js';
+import { backendKinds } from '../../runtime/store/backend-kinds.js';
 
-// The worker as capture runs it: a piscina thread that loads the redaction plugin's task module by URL.
+// Backends first: every suite must be queued before uvu starts running.
+const kinds = await backendKinds('capture_store_rows_worker');
+
+// The worker as capture runs it: a piscina thread that loads the redaction plugin's task module by URL. This pool
+// has no store of its own (as with sqlite::memory:), so its rows come back; the suites below give it one.
 const workerData: StoreRowsWorkerData = {
   governModule: new URL('../../../../plugins/redaction/govern-worker.js', import.meta.url).href,
   tenantLabel: 'customer',
@@ -16,7 +23,7 @@ const workerData: StoreRowsWorkerData = {
 const pool = new Piscina({ filename: new URL('../../../../plugins/capture/store-rows-worker.js', import.meta.url).href, workerData, maxThreads: 1 });
 const run = ({ policy, exchanges }: { policy: PolicyConfig; exchanges: RawExchange[] }) => {
   const packed = packExchanges(exchanges);
-  return pool.run({ policy, exchanges: packed }, { transferList: [packed.numbers.buffer, packed.bodies.buffer] }) as Promise<StoredRows>;
+  return pool.run({ policy, exchanges: packed, withRecords: false }, { transferList: [packed.numbers.buffer as ArrayBuffer, packed.bodies.buffer as ArrayBuffer] }) as Promise<StoredRows>;
 };
 
 const policy: PolicyConfig = {
@@ -43,27 +50,33 @@ test('a batch comes back as record rows (governed JSON last) and rollup rows, in
     exchange(policy, { target: '/api/orders/2', labels: { customer: 'acme' }, status: 503, responseBody: { usage: { tokens: 2 } } }),
   ];
   const out = await run({ policy, exchanges });
-  assert.is(out.rows.length, 2);
-  for (const row of out.rows) assert.is(row.length, RECORD_COLUMNS.length);
-  const [first, second] = out.rows.map((row) => JSON.parse(row[row.length - 1] as string));
+  const rows = out.rows!;
+  assert.is(rows.length, 2);
+  assert.is(out.stored, 0, 'stored by the main thread, not here');
+  for (const row of rows) assert.is(row.length, RECORD_COLUMNS.length);
+  const [first, second] = rows.map((row) => JSON.parse(row[row.length - 1] as string));
   assert.is(first.id, exchanges[0].id);
   assert.is(second.id, exchanges[1].id);
   assert.equal(first.request_body, { card: { number: '[REDACTED]', expiry: '12/29' } });
   assert.is(first.headers.Authorization, '[REDACTED]');
   assert.equal(first.query, { token: '[REDACTED]', page: '2' });
   assert.is(first.tokens, 40);
-  assert.not.ok(out.rows[0].join('|').includes('4111111111111111'), 'no column holds the card number');
-  assert.not.ok(out.rows[0].join('|').includes('s3cret'));
+  assert.not.ok(rows[0].join('|').includes('4111111111111111'), 'no column holds the card number');
+  assert.not.ok(rows[0].join('|').includes('s3cret'));
 
   // Rollups use the configured tenant label (`customer` here).
-  assert.is(out.rollups.length, 2, 'one per status class');
-  const rollups = out.rollups.map((r) => Object.fromEntries(ROLLUP_COLUMNS.map((c, i) => [c, r[i]])));
+  assert.is(out.rollups!.length, 2, 'one per status class');
+  const rollups = out.rollups!.map((r) => Object.fromEntries(ROLLUP_COLUMNS.map((c, i) => [c, r[i]])));
   assert.equal(rollups.map((r) => [r.status_class, r.tenant, r.requests, r.errors, r.tokens]).sort(),
     [['2xx', 'acme', 1, 0, 40], ['5xx', 'acme', 1, 1, 2]]);
+  assert.equal(out.tokens.sort(), [['/api/orders/**', 'acme', 2], ['/api/orders/**', 'acme', 40]]);
+  assert.is(out.records, undefined, 'records only when asked for');
 });
 
 test('an empty batch is empty rows', async () => {
-  assert.equal(await run({ policy, exchanges: [] }), { rows: [], rollups: [], failed: 0, firstError: null, sandboxFailures: {} });
+  assert.equal(await run({ policy, exchanges: [] }), {
+    stored: 0, storeFailed: 0, storeError: null, rows: [], rollups: [], tokens: [], failed: 0, firstError: null, sandboxFailures: {},
+  });
 });
 
 test('an exchange governance refuses costs only itself: the rest of the batch is stored, the refusal counted', async () => {
@@ -72,9 +85,9 @@ test('an exchange governance refuses costs only itself: the rest of the batch is
   const out = await run({ policy, exchanges: [good[0], bad, good[1]] });
   assert.is(out.failed, 1);
   assert.match(out.firstError!, /rule index 7/);
-  assert.equal(out.rows.map((r) => r[0]), [good[0].id, good[1].id]);
+  assert.equal(out.rows!.map((r) => r[0]), [good[0].id, good[1].id]);
   assert.not.ok(JSON.stringify(out).includes('4111111111111111'), 'nothing of the refused exchange is returned');
-  const requests = out.rollups.reduce((n, r) => n + (r[ROLLUP_COLUMNS.indexOf('requests')] as number), 0);
+  const requests = out.rollups!.reduce((n, r) => n + (r[ROLLUP_COLUMNS.indexOf('requests')] as number), 0);
   assert.is(requests, 2, 'rollups count only what is stored');
 });
 
@@ -88,3 +101,50 @@ test('a policy governance cannot use refuses every exchange: all counted, none r
 });
 
 test.run();
+
+// With a store of its own, as `store: true` pools get: the worker writes, and only counts come back.
+for (const kind of kinds) {
+  const own = suite(`${kind.name}: the worker stores through its own connection`);
+  let stored: Piscina;
+  let url: string;
+  own.before(async () => {
+    url = await kind.fresh();
+    await (await kind.open(url)).forPlugin('capture').migrate(captureMigrations);
+    stored = new Piscina({
+      filename: new URL('../../../../plugins/capture/store-rows-worker.js', import.meta.url).href, maxThreads: 1,
+      workerData: { ...workerData, [WORKER_STORE_KEY]: { module: new URL('../../../../runtime/store/worker-store.js', import.meta.url).href, url, plugin: 'capture' } },
+    });
+  });
+  own.after(async () => { await stored.destroy(); await kind.cleanup(); });
+
+  own('records and rollups are in the database; the main thread gets counts, tokens and, when asked, the JSON', async () => {
+    const exchanges = [
+      exchange(policy, { target: '/api/orders/1', labels: { customer: 'acme' }, requestBody: { card: { number: '4111111111111111' } }, responseBody: { usage: { tokens: 7 } } }),
+      exchange(policy, { target: '/api/orders/2', labels: { customer: 'acme' } }),
+    ];
+    const packed = packExchanges(exchanges);
+    const out = await stored.run({ policy, exchanges: packed, withRecords: true }) as StoredRows;
+    assert.is(out.stored, 2);
+    assert.is(out.storeFailed, 0);
+    assert.is(out.rows, undefined, 'no rows travel back');
+    assert.equal(out.tokens, [['/api/orders/**', 'acme', 7]]);
+    assert.equal(out.records!.map((j) => (JSON.parse(j) as { id: string }).id), exchanges.map((e) => e.id));
+
+    const store = (await kind.open(url)).forPlugin('capture');
+    const rows = await store.query<{ id: string; record: string }>('SELECT id, record FROM capture_records ORDER BY id');
+    assert.equal(rows.map((r) => r.id), exchanges.map((e) => e.id).sort());
+    assert.not.ok(rows.some((r) => r.record.includes('4111111111111111')));
+    assert.equal(await store.query('SELECT SUM(requests) AS n, SUM(tokens) AS t FROM capture_rollups'), [{ n: 2, t: 7 }]);
+  });
+
+  own('a store that fails to write is counted, and the records still come back for exporters', async () => {
+    await (await kind.open(url)).run('DROP TABLE capture_rollups');
+    const out = await stored.run({ policy, exchanges: packExchanges([exchange(policy, { target: '/api/orders/3' })]), withRecords: true }) as StoredRows;
+    assert.is(out.stored, 0);
+    assert.is(out.storeFailed, 1);
+    assert.match(out.storeError ?? '', /capture_rollups/);
+    assert.is(out.records?.length, 1);
+  });
+
+  own.run();
+}
