@@ -5,6 +5,9 @@ import { WorkerPoolRegistry } from '../../../../runtime/workers/pools.js';
 import { MetricsRegistry } from '../../../../runtime/metrics/index.js';
 import { createLogger } from '../../../../runtime/log/logger.js';
 import { fixture } from '../../../support/paths.js';
+import { join } from 'node:path';
+import { openStore } from '../../../../runtime/store/index.js';
+import { tempDir } from '../../../support/tmp.js';
 
 const worker = pathToFileURL(fixture('workers/double-batch.js'));
 
@@ -103,6 +106,38 @@ test('a batch that cannot be made into a task is counted as failed and leaves no
   await batcher.flush();
   assert.is(batcher.pending, 0);
   assert.match(registry.expose(), /vigil_workers_failed_total\{pool="badtask"\} 2/);
+  await pools.destroyAll();
+});
+
+test('a pool with store: true writes through its own connection to the runtime\'s database, as its plugin', async () => {
+  const { pools, view } = setup();
+  const dir = tempDir();
+  const url = `sqlite:${join(dir.path, 'v.db')}`;
+  const main = await openStore(url);
+  try {
+    await main.run('CREATE TABLE capture_values (v INTEGER)');
+    pools.useStore(url);
+    const pool = view.pool<number, { stored: number; own: string }>({
+      filename: pathToFileURL(fixture('workers/store-task.js')), name: 'store', maxThreads: 2, store: true, workerData: { own: 'kept' },
+    });
+    const out = await Promise.all([1, 2, 3].map((v) => pool.run(v)));
+    assert.equal(out.map((o) => o.stored), [1, 2, 3]);
+    assert.is(out[0].own, 'kept', 'the pool\'s own workerData is still there');
+    assert.equal(await main.query('SELECT SUM(v) AS s FROM capture_values'), [{ s: 6 }]);
+  } finally {
+    await pools.destroyAll();
+    await main.close();
+    dir.cleanup();
+  }
+});
+
+test('with sqlite::memory: the threads have no store, and say why', async () => {
+  const { pools, view } = setup();
+  pools.useStore('sqlite::memory:');
+  const pool = view.pool<number, { unavailable: string }>({ filename: pathToFileURL(fixture('workers/store-task.js')), name: 'store', store: true });
+  assert.match((await pool.run(1)).unavailable, /sqlite::memory: exists in the main thread only/);
+  assert.throws(() => view.pool({ filename: pathToFileURL(fixture('workers/store-task.js')), name: 'store', store: true, workerData: 'x' }),
+    /workerData must be a plain object/);
   await pools.destroyAll();
 });
 
