@@ -161,6 +161,14 @@ async function generateLoad(spec: LoadSpec): Promise<LoadResult> {
   return { requests: latencies.length, errors, rps: latencies.length / elapsed, p50: at(0.5), p99: at(0.99) };
 }
 
+/** A load run, with the CPU this process (the proxy under test; the other one idles) spent per request. */
+async function measured(run: () => Promise<LoadResult>): Promise<LoadResult & { cpuPerRequest: number }> {
+  const before = process.cpuUsage();
+  const result = await run();
+  const used = process.cpuUsage(before);
+  return { ...result, cpuPerRequest: (used.user + used.system) / Math.max(1, result.requests) };
+}
+
 export const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 // ---- throughput --------------------------------------------------------------------------------------------------
@@ -183,17 +191,22 @@ async function throughputMain(): Promise<void> {
       await load.run(spec(gateway.port, 1));
       const bareRps: number[] = [];
       const vigilRps: number[] = [];
+      const bareCpu: number[] = [];
+      const vigilCpu: number[] = [];
       let errors = 0;
       for (let r = 0; r < ROUNDS; r++) {
-        const b = await load.run(spec(bare.port, seconds));
-        const v = await load.run(spec(gateway.port, seconds));
+        const b = await measured(() => load.run(spec(bare.port, seconds)));
+        const v = await measured(() => load.run(spec(gateway.port, seconds)));
         bareRps.push(b.rps);
         vigilRps.push(v.rps);
+        bareCpu.push(b.cpuPerRequest);
+        vigilCpu.push(v.cpuPerRequest);
         errors += b.errors + v.errors;
       }
       const ratio = median(vigilRps) / median(bareRps);
       console.log(`gateway throughput ${s.name}: ${Math.round(median(vigilRps))} req/s (ratio ${ratio.toFixed(2)} vs bare undici proxy; ` +
         `bare ${Math.round(median(bareRps))} req/s; budget ≥ ${s.budget.toFixed(2)}${errors ? `; ${errors} errors` : ''})`);
+      console.log(`  CPU per request in the proxy's process, all threads: ${median(vigilCpu).toFixed(0)} µs (bare ${median(bareCpu).toFixed(0)} µs)`);
     }
     const metrics = await gateway.rt.metrics();
     const sum = (re: RegExp) => [...metrics.matchAll(re)].reduce((n, m) => n + Number(m[1]), 0);

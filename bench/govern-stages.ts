@@ -1,7 +1,14 @@
-// Benchmark: where a governed record's CPU goes on the telemetry lane, stage by stage, single-threaded: decoding and
-// redacting (governBatch), building the stored row (recordRow), and the SQLite insert. Baseline: a bare
-// JSON.parse + JSON.stringify of the same two bodies, the least any governance must do.
+// Benchmark: where a captured exchange's CPU goes on the telemetry lane, stage by stage, single-threaded, on the
+// exchange the throughput benchmark sends (1 KB order JSON, three redactions, tenant label):
+//   pack      the main thread packs a batch for the worker (the only stage left on the traffic lane's thread);
+//   unpack    the worker reads the batch back;
+//   govern    decode, redact, label, meter (governBatch);
+//   rows      the stored row and the rollups;
+//   insert    the SQLite transaction, as the worker runs it.
+// Baseline: a bare JSON.parse + JSON.stringify of the same two bodies, the least a parse-based governance would do.
 // Prints `govern stage <name>: X µs/record (ratio X.XX vs baseline)`.
+//
+// Usage: node dist/bench/govern-stages.js [batches per round, default 200]
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,64 +16,76 @@ import type { RawExchange } from '@vigil/plugin-sdk';
 import { compilePolicy } from '../policies/compile.js';
 import type { PolicyConfig } from '../policies/schema.js';
 import governBatch from '../plugins/redaction/govern-worker.js';
+import { packExchanges, unpackExchanges } from '../plugins/capture/exchange-batch.js';
 import { captureMigrations } from '../plugins/capture/migrations.js';
-import { recordRow, RECORD_COLUMNS } from '../plugins/capture/record-writer.js';
+import { foldRollups, recordRow, RecordWriter } from '../plugins/capture/record-writer.js';
+import { uuidv7 } from '@vigil/plugin-sdk';
 import { openStore } from '../runtime/store/index.js';
+import { CAPTURED_PATH, ORDER_JSON, RULES } from './gateway-throughput.js';
 
-const N = 20_000;
-const policy: PolicyConfig = {
-  rules: [{
-    name: 'api', match: { path: '/api/**' },
-    redact: { headers: ['authorization'], json_fields: ['$.card.number', '$.*.ssn', '$.**.password'] },
-    labels: { tenant: 'header:X-Tenant' }, meter: { tokens: '$.usage.total_tokens' },
-  }],
-};
-const decision = compilePolicy(policy).decide('POST', '/api/orders');
+const BATCHES = Number(process.argv[2] ?? 200);
+const BATCH = 100;
+const policy = { rules: RULES } as unknown as PolicyConfig;
+const decision = compilePolicy(policy).decide('POST', CAPTURED_PATH);
 const enc = new TextEncoder();
-const requestText = JSON.stringify({
-  customer: { name: 'Ada Lovelace', email: 'ada@example.com', ssn: '123-45-6789', password: 'hunter2' },
-  card: { number: '4111111111111111', expiry: '12/29', holder: 'ADA LOVELACE' },
-  items: Array.from({ length: 8 }, (_, i) => ({ sku: `SKU-${1000 + i}`, qty: i + 1, price: 9.99 + i, note: 'gift wrap, no invoice in the box' })),
-});
-const responseText = JSON.stringify({ id: 'ord_123', status: 'accepted', usage: { total_tokens: 321 } });
-const exchanges: RawExchange[] = Array.from({ length: N }, (_, i) => ({
-  id: `r${i}`, time: Date.now(), method: 'POST', target: '/api/orders?token=abc', path: '/api/orders',
-  ruleIndexes: decision.ruleIndexes as number[], labels: { tenant: `t${i % 20}` },
-  requestHeaders: ['Content-Type', 'application/json', 'Authorization', 'Bearer secret', 'X-Tenant', `t${i % 20}`, 'User-Agent', 'bench/1.0', 'Accept', '*/*'],
-  responseHeaders: ['Content-Type', 'application/json', 'Content-Length', String(responseText.length)],
-  status: 200, durationMs: 3, requestBody: enc.encode(requestText), requestTruncated: false,
-  responseBody: enc.encode(responseText), responseTruncated: false,
-}));
+const ANSWER = JSON.stringify({ id: 'ord_12345', status: 'accepted', total: 129.5 });
 
-const perRecord = (t0: number) => ((performance.now() - t0) * 1000) / N;
-const dec = new TextDecoder();
-
-let t = performance.now();
-for (const e of exchanges) {
-  JSON.stringify(JSON.parse(dec.decode(e.requestBody!)));
-  JSON.stringify(JSON.parse(dec.decode(e.responseBody!)));
+/** A batch as the proxy publishes it: Node's raw headers, fresh ids, body copies. */
+function batch(): RawExchange[] {
+  return Array.from({ length: BATCH }, () => {
+    const time = Date.now();
+    return {
+      id: uuidv7(time), time, method: 'POST', target: CAPTURED_PATH, path: CAPTURED_PATH,
+      ruleIndexes: decision.ruleIndexes as number[], labels: { tenant: 'acme' },
+      requestHeaders: ['host', '127.0.0.1:8080', 'connection', 'keep-alive', 'x-tenant-id', 'acme', 'content-type', 'application/json', 'content-length', String(ORDER_JSON.length)],
+      responseHeaders: ['Content-Type', 'application/json', 'Content-Length', String(ANSWER.length), 'Date', new Date(time).toUTCString(), 'Keep-Alive', 'timeout=60'],
+      status: 200, durationMs: 1.25, requestBody: enc.encode(ORDER_JSON), requestTruncated: false,
+      responseBody: enc.encode(ANSWER), responseTruncated: false,
+    };
+  });
 }
-const baseline = perRecord(t);
-
-t = performance.now();
-const records = [];
-for (let i = 0; i < N; i += 512) records.push(...(await governBatch({ policy, exchanges: exchanges.slice(i, i + 512) })).records);
-const govern = perRecord(t);
-
-t = performance.now();
-const rows = records.map(recordRow);
-const rowsUs = perRecord(t);
 
 const dir = mkdtempSync(join(tmpdir(), 'vigil-bench-stages-'));
-const store = await openStore(`sqlite:${join(dir, 'db.sqlite')}`, {});
-const s = store.forPlugin('capture');
-await s.migrate(captureMigrations);
-t = performance.now();
-for (let i = 0; i < N; i += 512) await s.insertMany(s.table('records'), RECORD_COLUMNS, rows.slice(i, i + 512));
-const insertUs = perRecord(t);
-await store.close();
+const backend = await openStore(`sqlite:${join(dir, 'db.sqlite')}`, {});
+const store = backend.forPlugin('capture');
+await store.migrate(captureMigrations);
+const writer = new RecordWriter(store);
+
+const spent = { pack: 0, unpack: 0, govern: 0, rows: 0, insert: 0, baseline: 0 };
+const dec = new TextDecoder();
+for (let round = 0; round < BATCHES + 20; round++) {
+  const measured = round >= 20; // the first batches warm the JIT up
+  const exchanges = batch();
+  const lap = (stage: keyof typeof spent, t0: number) => { if (measured) spent[stage] += performance.now() - t0; };
+  let t = performance.now();
+  for (const e of exchanges) {
+    JSON.stringify(JSON.parse(dec.decode(e.requestBody!)));
+    JSON.stringify(JSON.parse(dec.decode(e.responseBody!)));
+  }
+  lap('baseline', t);
+  t = performance.now();
+  const packed = packExchanges(exchanges);
+  lap('pack', t);
+  t = performance.now();
+  const unpacked = unpackExchanges(packed);
+  lap('unpack', t);
+  t = performance.now();
+  const { records } = await governBatch({ policy, exchanges: unpacked });
+  lap('govern', t);
+  t = performance.now();
+  const rows = records.map(recordRow);
+  const rollups = foldRollups(records, 'tenant');
+  lap('rows', t);
+  t = performance.now();
+  await writer.write({ rows, rollups });
+  lap('insert', t);
+}
+await backend.close();
 rmSync(dir, { recursive: true, force: true });
 
-for (const [name, us] of [['govern (decode, redact, label, meter)', govern], ['recordRow (serialise)', rowsUs], ['sqlite insertMany', insertUs]] as const) {
-  console.log(`govern stage ${name}: ${us.toFixed(1)} µs/record (ratio ${(us / baseline).toFixed(2)} vs baseline parse+stringify of both bodies at ${baseline.toFixed(1)} µs)`);
+const perRecord = (ms: number) => (ms * 1000) / (BATCHES * BATCH);
+const baseline = perRecord(spent.baseline);
+for (const stage of ['pack', 'unpack', 'govern', 'rows', 'insert'] as const) {
+  const us = perRecord(spent[stage]);
+  console.log(`govern stage ${stage}: ${us.toFixed(2)} µs/record (ratio ${(us / baseline).toFixed(2)} vs baseline parse+stringify of both bodies at ${baseline.toFixed(2)} µs)`);
 }
