@@ -10,7 +10,7 @@ export const captureConfigSchema: JsonSchema = {
     max_body_bytes: { type: ['string', 'integer'], format: 'byte-size', default: '1mb', description: 'Bytes of each body copied for capture; longer bodies are marked truncated.' },
     queue: { type: 'integer', minimum: 1, default: 10000, description: 'Exchanges waiting for a worker before new ones are dropped (and counted).' },
     batch: { type: 'integer', minimum: 1, maximum: 10000, default: 512, description: 'Most exchanges per worker task and per store transaction; a batch is sent when full or 20 ms after its first exchange.' },
-    workers: { type: 'integer', minimum: 1, maximum: 64, default: 2, description: 'Governance worker threads (piscina); more than one lets batches be governed while others are stored.' },
+    workers: { type: 'integer', minimum: 1, maximum: 64, default: 2, description: 'Worker threads (piscina) that govern and store batches, each with its own store connection.' },
     retention: { ...duration, default: '7d', description: 'Records older than this are deleted.' },
     retention_interval: { ...duration, default: '10m', description: 'How often expired records and rollups are deleted.' },
     rollup_retention: { ...duration, default: '90d', description: 'Per-minute usage and latency rollups older than this are deleted.' },
