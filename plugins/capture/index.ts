@@ -87,11 +87,11 @@ export default definePlugin<CaptureConfig>({
           refused.inc(batch.failed);
           ctx.log.error('governance refused exchanges; they are not stored', { exchanges: batch.failed, error: batch.firstError });
         }
-        if (batch.rows && batch.rollups) await storeHere(batch.rows, batch.rollups);
-        stored.inc(batch.stored);
-        if (batch.storeFailed > 0) {
-          failed.inc(batch.storeFailed);
-          ctx.log.error('storing governed records failed', { records: batch.storeFailed, error: batch.storeError });
+        const outcome = batch.rows && batch.rollups ? await writeHere(batch.rows, batch.rollups) : batch;
+        stored.inc(outcome.stored);
+        if (outcome.storeFailed > 0) {
+          failed.inc(outcome.storeFailed);
+          ctx.log.error('storing governed records failed', { records: outcome.storeFailed, error: outcome.storeError });
         }
         for (const [route, tenant, n] of batch.tokens) tokens.labels(route, tenant).inc(n);
         // Exporters get the records even when the store failed: they are governed, and may be the only copy.
@@ -100,13 +100,12 @@ export default definePlugin<CaptureConfig>({
     });
     /** Where worker threads cannot open the store (`sqlite::memory:`), their rows are written here. */
     const writer = new RecordWriter(ctx.store);
-    const storeHere = async (rows: SqlValue[][], rollups: SqlValue[][]) => {
+    const writeHere = async (rows: SqlValue[][], rollups: SqlValue[][]): Promise<Pick<StoredRows, 'stored' | 'storeFailed' | 'storeError'>> => {
       try {
         await writer.write({ rows, rollups });
-        stored.inc(rows.length);
+        return { stored: rows.length, storeFailed: 0, storeError: null };
       } catch (err) {
-        failed.inc(rows.length);
-        ctx.log.error('storing governed records failed', { records: rows.length, error: err });
+        return { stored: 0, storeFailed: rows.length, storeError: err instanceof Error ? err.message : String(err) };
       }
     };
 

@@ -10,7 +10,9 @@ import { freshPostgresSchema, postgresAvailable } from '../../../support/postgre
 import { waitFor } from '../../../support/net.js';
 
 export interface Backend {
-  readonly name: 'sqlite' | 'postgres';
+  readonly name: string;
+  /** False for a database that ends with its runtime (`sqlite::memory:`). */
+  readonly persistent: boolean;
   /** The `storage` config section; undefined for the default SQLite file in the data directory. */
   storage(): Promise<{ url: string } | undefined>;
   cleanup(): Promise<void>;
@@ -18,12 +20,17 @@ export interface Backend {
 
 /** SQLite always; PostgreSQL when reachable (required in CI). `file` names the test file in schema names. */
 export async function captureBackends(file: string): Promise<Backend[]> {
-  const backends: Backend[] = [{ name: 'sqlite', storage: async () => undefined, cleanup: async () => {} }];
+  const backends: Backend[] = [
+    { name: 'sqlite', persistent: true, storage: async () => undefined, cleanup: async () => {} },
+    // In memory the database exists in the main thread only: workers hand their rows back to be written there.
+    { name: 'sqlite in memory', persistent: false, storage: async () => ({ url: 'sqlite::memory:' }), cleanup: async () => {} },
+  ];
   if (await postgresAvailable(file)) {
     const schemas: { drop(): Promise<void> }[] = [];
     let n = 0;
     backends.push({
       name: 'postgres',
+      persistent: true,
       async storage() {
         const schema = await freshPostgresSchema(`cap_${file}_${++n}`);
         schemas.push(schema);
