@@ -1,8 +1,8 @@
 // Benchmark: gateway p99 latency against a bare undici proxy, at a moderate closed-loop load (8 connections, below
 // saturation, so the figure is the time a request spends in the proxy rather than in a queue). Budget (DESIGN.md):
 // p99 ≤ the bare proxy's p99 + 1 ms. Measured on the restricted route and with full capture of a 1 KB JSON body
-// and three redactions; rounds alternate bare / gateway. Same harness as gateway-throughput.ts (upstream and load
-// generator in a child process, both proxies in this one).
+// and three redactions; rounds alternate bare / gateway. Same harness as gateway-throughput.ts (upstream in a child
+// process, load from wrk when installed, both proxies in this one).
 //
 // Usage: node dist/bench/gateway-latency.js [seconds per round, default 3]
 import {
@@ -41,7 +41,7 @@ try {
     const b = median(bareP99);
     console.log(`gateway p99 latency ${s.name}: ${v.toFixed(2)} ms (ratio ${(v / b).toFixed(2)} vs bare undici proxy; ` +
       `bare ${b.toFixed(2)} ms, difference ${(v - b >= 0 ? '+' : '') + (v - b).toFixed(2)} ms, budget ≤ +1.00 ms; ` +
-      `p50 ${median(vigilP50).toFixed(2)} vs ${median(bareP50).toFixed(2)} ms)`);
+      `p50 ${median(vigilP50).toFixed(2)} vs ${median(bareP50).toFixed(2)} ms; load from ${load.generator})`);
   }
 } finally {
   await gateway.rt.stop();

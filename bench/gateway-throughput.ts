@@ -3,13 +3,19 @@
 //
 // Both proxies run in this process, each a node:http server in front of an undici Pool with the same options, on
 // the same upstream. The bare one forwards (hop-by-hop fields dropped, streaming both ways) and does nothing else.
-// The gateway is the real runtime (proxy, capture with its governance worker and SQLite store) started through the
-// SDK harness. The upstream and the load generator run together in a child process (this file with --role=load),
-// so on a 2-core machine the proxy under test has a core of its own. Rounds alternate bare / gateway.
+// The gateway is the real runtime (proxy, capture with its governance workers and SQLite store) started through the
+// SDK harness. The upstream runs in a child process (this file with --role=load). The load comes from wrk when it
+// is installed (`apt-get install wrk`): written in C, it leaves the CPU to what is measured, as a load generator on
+// another machine would. Without wrk, the child generates the load with undici, which on a 2-core machine takes
+// about a core of its own and so weighs on both sides of the ratio. Every line says which one ran.
+// Rounds alternate bare / gateway.
 //
 // Also exported: the harness, for gateway-latency.ts.
 // Usage: node dist/bench/gateway-throughput.js [seconds per round, default 3]
-import { fork, type ChildProcess } from 'node:child_process';
+import { execFile, execFileSync, fork, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
@@ -102,7 +108,11 @@ export class LoadProcess {
     return new LoadProcess(child, port);
   }
 
+  /** `wrk` when it is installed, else `undici` (in the child). */
+  readonly generator: 'wrk' | 'undici' = wrkInstalled() ? 'wrk' : 'undici';
+
   run(spec: LoadSpec): Promise<LoadResult> {
+    if (this.generator === 'wrk') return runWrk(spec);
     return new Promise((resolve) => {
       this.child.once('message', (m) => resolve(m as LoadResult));
       this.child.send({ run: spec });
@@ -111,6 +121,53 @@ export class LoadProcess {
 
   stop(): void {
     this.child.kill();
+  }
+}
+
+// ---- wrk -------------------------------------------------------------------------------------------------------
+
+function wrkInstalled(): boolean {
+  try {
+    execFileSync('wrk', ['--version'], { stdio: 'ignore' });
+    return true;
+  } catch (err) {
+    // wrk prints its version and exits 1; only a missing binary is ENOENT.
+    return (err as { code?: string }).code !== 'ENOENT';
+  }
+}
+
+/** One wrk thread, `concurrency` connections, the spec's request; percentiles from `--latency`. */
+async function runWrk(spec: LoadSpec): Promise<LoadResult> {
+  const dir = mkdtempSync(join(tmpdir(), 'vigil-wrk-'));
+  const script = join(dir, 'request.lua');
+  const headers = spec.body === undefined ? { 'x-tenant-id': 'acme' } : { 'x-tenant-id': 'acme', 'content-type': 'application/json' };
+  writeFileSync(script, [
+    `wrk.method = ${JSON.stringify(spec.method)}`,
+    ...Object.entries(headers).map(([k, v]) => `wrk.headers[${JSON.stringify(k)}] = ${JSON.stringify(v)}`),
+    spec.body === undefined ? '' : `wrk.body = ${JSON.stringify(spec.body)}`,
+  ].join('\n'));
+  try {
+    const out = await new Promise<string>((resolve, reject) => {
+      execFile('wrk', ['-t1', `-c${spec.concurrency}`, `-d${spec.seconds}s`, '--latency', '-s', script, `http://127.0.0.1:${spec.port}${spec.path}`],
+        (err, stdout) => (err ? reject(err) : resolve(stdout)));
+    });
+    const field = (re: RegExp) => re.exec(out)?.[1];
+    const ms = (text: string | undefined) => {
+      const m = /^([\d.]+)(us|ms|s)$/.exec(text ?? '');
+      if (!m) throw new Error(`wrk: cannot read a latency from ${JSON.stringify(text)} in:\n${out}`);
+      return Number(m[1]) * (m[2] === 'us' ? 0.001 : m[2] === 's' ? 1000 : 1);
+    };
+    const requests = Number(field(/(\d+) requests in/));
+    const socketErrors = [...(field(/Socket errors: (.*)/) ?? '').matchAll(/\d+/g)].reduce((n, m) => n + Number(m[0]), 0);
+    return {
+      requests,
+      errors: Number(field(/Non-2xx or 3xx responses: (\d+)/) ?? 0) + socketErrors,
+      rps: Number(field(/Requests\/sec:\s+([\d.]+)/)),
+      p50: ms(field(/^\s+50%\s+(\S+)/m)),
+      p99: ms(field(/^\s+99%\s+(\S+)/m)),
+    };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
 }
 
@@ -205,7 +262,7 @@ async function throughputMain(): Promise<void> {
       }
       const ratio = median(vigilRps) / median(bareRps);
       console.log(`gateway throughput ${s.name}: ${Math.round(median(vigilRps))} req/s (ratio ${ratio.toFixed(2)} vs bare undici proxy; ` +
-        `bare ${Math.round(median(bareRps))} req/s; budget ≥ ${s.budget.toFixed(2)}${errors ? `; ${errors} errors` : ''})`);
+        `bare ${Math.round(median(bareRps))} req/s; budget ≥ ${s.budget.toFixed(2)}; load from ${load.generator}${errors ? `; ${errors} errors` : ''})`);
       console.log(`  CPU per request in the proxy's process, all threads: ${median(vigilCpu).toFixed(0)} µs (bare ${median(bareCpu).toFixed(0)} µs)`);
     }
     const metrics = await gateway.rt.metrics();

@@ -47,7 +47,7 @@ async function main(): Promise<void> {
     const ratio = median(wasmRps) / median(plainRps);
     console.log(`gateway throughput with a WASM policy (card-numbers on a 1 KB JSON route, full capture): ` +
       `${Math.round(median(wasmRps))} req/s (ratio ${ratio.toFixed(2)} vs the same route without one; ` +
-      `without: ${Math.round(median(plainRps))} req/s${errors ? `; ${errors} errors` : ''})`);
+      `without: ${Math.round(median(plainRps))} req/s; load from ${load.generator}${errors ? `; ${errors} errors` : ''})`);
 
     // Let both telemetry lanes finish what they hold before counting.
     await new Promise((r) => setTimeout(r, 1000));
