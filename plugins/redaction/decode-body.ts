@@ -33,6 +33,8 @@ const JSON_TYPE = /^application\/(?:json|[a-z0-9.+-]+\+json)$|^text\/json$/;
  * content-type and charset. With the headers restricted (`rawHeaders` null) the encoding is sniffed (gzip magic)
  * and the type guessed.
  *
+ * A JSON body is validated, redacted and metered by `options.json` in one pass over its text (policies/json-text.ts).
+ *
  * Fails closed: when `jsonRequired`, a body that is truncated, undecodable, not UTF-8 or not JSON comes back as
  * `dropped`, never as text that might hold what should have been redacted.
  * Binary content is never stored (`dropped`, reason names the type).
