@@ -131,11 +131,13 @@ test('a pool with store: true writes through its own connection to the runtime\'
   }
 });
 
-test('with sqlite::memory: the threads have no store, and say why', async () => {
+test('with sqlite::memory:, or without store: true, the threads have no store and say why', async () => {
   const { pools, view } = setup();
   pools.useStore('sqlite::memory:');
   const pool = view.pool<number, { unavailable: string }>({ filename: pathToFileURL(fixture('workers/store-task.js')), name: 'store', store: true });
   assert.match((await pool.run(1)).unavailable, /sqlite::memory: exists in the main thread only/);
+  const without = view.pool<number, { unavailable: string }>({ filename: pathToFileURL(fixture('workers/store-task.js')), name: 'nostore' });
+  assert.match((await without.run(1)).unavailable, /was not created with \{ store: true \}/);
   assert.throws(() => view.pool({ filename: pathToFileURL(fixture('workers/store-task.js')), name: 'store', store: true, workerData: 'x' }),
     /workerData must be a plain object/);
   await pools.destroyAll();
