@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type {
   DeliveryQueue, DeliveryQueueOptions, HttpRoutes, Jobs, JsonSchema, Logger, Metrics, PluginContext,
-  PluginDefinition, RuntimeInfo, Sandboxes, ServiceRegistry, Services, Store, WorkerPools,
+  PluginDefinition, PoolOptions, RuntimeInfo, Sandboxes, ServiceRegistry, Services, Store, WorkerPools,
 } from '@vigil/plugin-sdk';
 import type { MessageBus } from '../bus/message-bus.js';
 import { PluginError, PluginErrorCodes } from './errors.js';
@@ -67,7 +67,20 @@ export function createPluginContext(def: PluginDefinition, core: CoreServices, d
   const store = memo(() => requireCore('store', core.store));
   const http = memo(() => requireCore('http', core.http));
   const jobs = memo(() => requireCore('jobs', core.jobs));
-  const workers = memo(() => requireCore('workers', core.workers));
+  const workers = memo((): WorkerPools => {
+    const pools = requireCore('workers', core.workers);
+    if (needs.has('store')) return pools;
+    // A pool's threads may open the store only for a plugin that declared it, like ctx.store itself.
+    return {
+      ...pools,
+      pool: <I, O>(options: PoolOptions) => {
+        if (options.store) {
+          throw new PluginError(PluginErrorCodes.undeclared, name, `plugin ${name} asks for a worker pool with store: true without listing "store" in needs`);
+        }
+        return pools.pool<I, O>(options);
+      },
+    };
+  });
   const sandboxes = memo(() => requireCore('sandbox', core.sandboxes));
   const metrics = memo(() => core.metrics(name));
   const dataDir = memo(() => {

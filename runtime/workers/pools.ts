@@ -52,7 +52,7 @@ export class WorkerPoolRegistry {
     }
     const url = this.storeUrl;
     const info: WorkerStoreInfo = url === undefined
-      ? { unavailable: `plugin "${plugin}" has no store (add "store" to its needs)` }
+      ? { unavailable: `the runtime has no store for plugin "${plugin}"` }
       : url === 'sqlite::memory:'
         ? { unavailable: 'sqlite::memory: exists in the main thread only; use a database file to write from worker threads' }
         : { module: WORKER_STORE_MODULE, url, plugin };

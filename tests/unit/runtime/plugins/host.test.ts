@@ -113,6 +113,30 @@ test('core services must be declared in needs; services are looked up by name', 
   c.cleanup();
 });
 
+test('a worker pool may open the store only for a plugin that lists "store" in needs', async () => {
+  const c = core();
+  const made: string[] = [];
+  c.services.workers = (p) => ({ pool: (o) => { made.push(`${p}:${o.name}`); return {} as never; }, batcher: () => ({}) as never });
+  c.services.store = () => ({}) as never;
+  let refused = '';
+  const without = definePlugin({
+    name: 'nostore', version: '1', needs: ['workers'],
+    setup: (ctx) => {
+      ctx.workers.pool({ filename: 'x.js', name: 'plain' });
+      try { ctx.workers.pool({ filename: 'x.js', name: 'writer', store: true }); } catch (e) { refused = (e as Error).message; }
+    },
+  });
+  const withStore = definePlugin({
+    name: 'withstore', version: '1', needs: ['workers', 'store'],
+    setup: (ctx) => { ctx.workers.pool({ filename: 'x.js', name: 'writer', store: true }); },
+  });
+  const host = new PluginHost([{ def: without, config: {} }, { def: withStore, config: {} }], c.services, c.log);
+  await host.setup();
+  assert.match(refused, /plugin nostore asks for a worker pool with store: true without listing "store" in needs/);
+  assert.equal(made, ['nostore:plain', 'withstore:writer']);
+  c.cleanup();
+});
+
 test('contain() logs and counts a throwing callback instead of throwing', async () => {
   const c = core();
   let wrapped!: () => void;
