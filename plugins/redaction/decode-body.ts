@@ -65,13 +65,15 @@ export function decodeBody(
   }
   if (BINARY_TYPE.test(mediaType)) return dropped(`binary content (${mediaType}) is not stored`);
 
-  const text = decodeText(data, charsetOf(contentType), truncated);
-  if (text === null) return dropped(`invalid ${charsetOf(contentType) ?? 'UTF-8'} text${suffix}`);
-  if (text.length > 0 && text.includes('\u0000') && !JSON_TYPE.test(mediaType) && !jsonRequired) {
+  const charset = charsetOf(contentType);
+  const text = decodeText(data, charset, truncated);
+  if (text === null) return dropped(`invalid ${charset ?? 'UTF-8'} text${suffix}`);
+  const declaredJson = JSON_TYPE.test(mediaType);
+  // JSON (declared or required) is validated below, where a raw NUL is malformed; only other text is scanned here.
+  if (!declaredJson && !jsonRequired && text.includes('\u0000')) {
     return dropped(`binary content (${mediaType || 'no content-type'}) is not stored`);
   }
 
-  const declaredJson = JSON_TYPE.test(mediaType);
   // Truncated text is never parsed: a cut prefix can parse (`12` from `1234`) and would be stored as a lie.
   if (!truncated && (declaredJson || jsonRequired || (mediaType === '' && looksLikeJson(text)))) {
     const json = governJsonText(text, options.json);
