@@ -90,8 +90,9 @@ export interface CaptureService {
 }
 
 /**
- * The task of the redaction service's worker module (`workerModule`, a piscina task module): capture sends batches of
- * exchanges with the policy they were decided under; the worker answers one governed record per exchange.
+ * The task of the redaction service's worker module (`workerModule`, a piscina task module): capture's worker threads
+ * call it with batches of exchanges and the policy they were decided under; it answers one storable record per
+ * exchange.
  */
 export interface GovernTask {
   /** The proxy's policy (`service` ignored; rules' `wasm` paths absolute). */
