@@ -1,4 +1,5 @@
 export { openStore, parseStoreUrl } from './open-store.js';
+export { ThreadWriteLock } from './thread-write-lock.js';
 export type { StoreBackend, TxConnection } from './types.js';
 export { StoreError, StoreQueryError, StoreErrorCode } from './errors.js';
 export { pluginTableName } from './plugin-store.js';

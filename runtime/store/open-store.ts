@@ -4,6 +4,7 @@ import { Backend } from './backend.js';
 import { StoreError, StoreErrorCode } from './errors.js';
 import { PostgresDriver, redactUrl } from './postgres-driver.js';
 import { SqliteDriver } from './sqlite-driver.js';
+import type { ThreadWriteLock } from './thread-write-lock.js';
 import type { StoreBackend } from './types.js';
 
 export type StoreLocation = { kind: 'sqlite'; filename: string } | { kind: 'postgres'; url: string };
@@ -30,12 +31,16 @@ export function parseStoreUrl(url: string): StoreLocation {
 }
 
 /** Opens the store named by `url` (SQLite file, SQLite in memory, or PostgreSQL) and checks that it answers. */
-export async function openStore(
-  url: string, options: { log?: Logger; metrics?: Metrics; postgresConnections?: number } = {},
-): Promise<StoreBackend> {
+export async function openStore(url: string, options: {
+  log?: Logger;
+  metrics?: Metrics;
+  postgresConnections?: number;
+  /** SQLite: turns for writing, shared with this process's other connections to the file (thread-write-lock.ts). */
+  sqliteWriteLock?: ThreadWriteLock;
+} = {}): Promise<StoreBackend> {
   const location = parseStoreUrl(url);
   const driver = location.kind === 'sqlite'
-    ? await SqliteDriver.open(location.filename)
+    ? await SqliteDriver.open(location.filename, options.sqliteWriteLock)
     : await PostgresDriver.open(location.url, options.log, options.postgresConnections);
   return new Backend(driver, options);
 }

@@ -4,6 +4,7 @@ import { dirname } from 'node:path';
 import type { Row, SqlValue } from '@vigil/plugin-sdk';
 import { StoreError, StoreErrorCode } from './errors.js';
 import { SqliteConnection, sqliteMaxParams } from './sqlite-connection.js';
+import type { ThreadWriteLock } from './thread-write-lock.js';
 import type { Driver, TxConnection } from './types.js';
 import { WriteQueue } from './write-queue.js';
 
@@ -36,9 +37,14 @@ export class SqliteDriver implements Driver {
   readonly nowSql = "CAST((julianday('now') - 2440587.5) * 86400000.0 AS INTEGER)";
   private readonly writes = new WriteQueue();
 
-  private constructor(private readonly writer: SqliteConnection, private readonly reader: SqliteConnection | null) {}
+  private constructor(
+    private readonly writer: SqliteConnection,
+    private readonly reader: SqliteConnection | null,
+    private readonly threadLock: ThreadWriteLock | undefined,
+  ) {}
 
-  static async open(filename: string): Promise<SqliteDriver> {
+  /** `threadLock`: taken around every write, shared with the other threads' connections to the same file. */
+  static async open(filename: string, threadLock?: ThreadWriteLock): Promise<SqliteDriver> {
     const memory = filename === ':memory:';
     if (!memory) {
       await mkdir(dirname(filename), { recursive: true }).catch((err: Error) => {
@@ -66,7 +72,7 @@ export class SqliteDriver implements Driver {
       await reader?.close().catch(() => {});
       throw err;
     }
-    return new SqliteDriver(writer, reader);
+    return new SqliteDriver(writer, reader, memory ? undefined : threadLock);
   }
 
   query(sql: string, params: readonly SqlValue[]): Promise<Row[]> {
@@ -109,7 +115,8 @@ export class SqliteDriver implements Driver {
       return Promise.reject(new StoreError(StoreErrorCode.NESTED_TRANSACTION,
         'store: called the store from inside transaction(); use the tx argument of the callback for statements that belong to it (on SQLite this call would wait forever)'));
     }
-    return this.writes.run(fn);
+    const lock = this.threadLock;
+    return this.writes.run(lock ? () => lock.run(fn) : fn);
   }
 
   private txConnection(marker: ActiveTx): TxConnection {

@@ -10,6 +10,7 @@ const WORKER_STORE_MODULE = new URL('../store/worker-store.js', import.meta.url)
 export class WorkerPoolRegistry {
   private readonly pools = new Map<Piscina, string>();
   private storeUrl: string | undefined;
+  private storeWriteLock: SharedArrayBuffer | undefined;
   private readonly dropped;
   private readonly failed;
   private readonly batches;
@@ -26,9 +27,10 @@ export class WorkerPoolRegistry {
     });
   }
 
-  /** The store `store: true` pools open in their threads (the runtime's, once it is open). */
-  useStore(url: string): void {
+  /** The store `store: true` pools open in their threads (the runtime's, once it is open), and its SQLite write turns. */
+  useStore(url: string, writeLock?: SharedArrayBuffer): void {
     this.storeUrl = url;
+    this.storeWriteLock = writeLock;
   }
 
   forPlugin(plugin: string): WorkerPools {
@@ -55,7 +57,7 @@ export class WorkerPoolRegistry {
       ? { unavailable: `the runtime has no store for plugin "${plugin}"` }
       : url === 'sqlite::memory:'
         ? { unavailable: 'sqlite::memory: exists in the main thread only; use a database file to write from worker threads' }
-        : { module: WORKER_STORE_MODULE, url, plugin };
+        : { module: WORKER_STORE_MODULE, url, plugin, writeLock: this.storeWriteLock };
     return { ...(workerData as Record<string, unknown> | undefined), [WORKER_STORE_KEY]: info };
   }
 

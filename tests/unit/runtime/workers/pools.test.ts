@@ -6,7 +6,7 @@ import { MetricsRegistry } from '../../../../runtime/metrics/index.js';
 import { createLogger } from '../../../../runtime/log/logger.js';
 import { fixture } from '../../../support/paths.js';
 import { join } from 'node:path';
-import { openStore } from '../../../../runtime/store/index.js';
+import { openStore, ThreadWriteLock } from '../../../../runtime/store/index.js';
 import { tempDir } from '../../../support/tmp.js';
 
 const worker = pathToFileURL(fixture('workers/double-batch.js'));
@@ -113,17 +113,20 @@ test('a pool with store: true writes through its own connection to the runtime\'
   const { pools, view } = setup();
   const dir = tempDir();
   const url = `sqlite:${join(dir.path, 'v.db')}`;
-  const main = await openStore(url);
+  // The runtime's arrangement: this thread's connection and the pool's take turns through one lock.
+  const lock = new ThreadWriteLock();
+  const main = await openStore(url, { sqliteWriteLock: lock });
   try {
     await main.run('CREATE TABLE capture_values (v INTEGER)');
-    pools.useStore(url);
+    pools.useStore(url, lock.buffer);
     const pool = view.pool<number, { stored: number; own: string }>({
       filename: pathToFileURL(fixture('workers/store-task.js')), name: 'store', maxThreads: 2, store: true, workerData: { own: 'kept' },
     });
-    const out = await Promise.all([1, 2, 3].map((v) => pool.run(v)));
-    assert.equal(out.map((o) => o.stored), [1, 2, 3]);
+    const out = await Promise.all([1, 2, 3, 4, 5, 6].map((v) => pool.run(v)));
+    await Promise.all([7, 8].map((v) => main.run('INSERT INTO capture_values (v) VALUES (?)', [v])));
+    assert.equal(out.map((o) => o.stored), [1, 2, 3, 4, 5, 6]);
     assert.is(out[0].own, 'kept', 'the pool\'s own workerData is still there');
-    assert.equal(await main.query('SELECT SUM(v) AS s FROM capture_values'), [{ s: 6 }]);
+    assert.equal(await main.query('SELECT SUM(v) AS s FROM capture_values'), [{ s: 36 }]);
   } finally {
     await pools.destroyAll();
     await main.close();
