@@ -208,7 +208,8 @@ export class ProxiedExchange implements Dispatcher.DispatchHandler {
       requestTruncated: this.requestCopy?.truncated ?? false,
       responseBody: this.responseCopy !== null ? this.responseCopy.bytes() : decision.captureResponseBody ? EMPTY : null,
       responseTruncated: this.responseCopy?.truncated ?? false,
-      ...(this.error === undefined ? {} : { error: this.error }),
+      // Always present (undefined when there was none): every exchange object then has one shape.
+      error: this.error,
     });
   }
 }
