@@ -34,8 +34,9 @@ export class SqliteConnection {
   }
 
   async run(sql: string, params: readonly SqlValue[]): Promise<{ changes: number }> {
-    // node-sqlite3 leaves a statement that stopped at a row active, holding its transaction: those are never kept.
-    const statement = RETURNS_ROWS.test(sql) ? null : this.statements.get(sql) ?? await this.prepare(sql);
+    // node-sqlite3 leaves a statement that stopped at a row active, holding its transaction: those are never kept,
+    // so a cached statement needs no second look at its text.
+    const statement = this.statements.get(sql) ?? (RETURNS_ROWS.test(sql) ? null : await this.prepare(sql));
     return new Promise((resolve, reject) => {
       function onRun(this: sqlite3.RunResult, err: Error | null) {
         if (err) reject(queryError(err, sql));
