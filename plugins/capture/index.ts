@@ -6,7 +6,7 @@ import { captureConfigSchema } from './config-schema.js';
 import { captureConfigError } from './errors.js';
 import { packExchanges } from './exchange-batch.js';
 import { captureMigrations } from './migrations.js';
-import { RecordWriter } from './record-writer.js';
+import { RecordWriter, storeOutcome } from './record-writer.js';
 import { deleteExpired } from './retention.js';
 import { registerRecordRoutes } from './routes/records.js';
 import { registerOverviewRoute } from './routes/overview.js';
@@ -100,14 +100,7 @@ export default definePlugin<CaptureConfig>({
     });
     /** Where worker threads cannot open the store (`sqlite::memory:`), their rows are written here. */
     const writer = new RecordWriter(ctx.store);
-    const writeHere = async (rows: SqlValue[][], rollups: SqlValue[][]): Promise<Pick<StoredRows, 'stored' | 'storeFailed' | 'storeError'>> => {
-      try {
-        await writer.write({ rows, rollups });
-        return { stored: rows.length, storeFailed: 0, storeError: null };
-      } catch (err) {
-        return { stored: 0, storeFailed: rows.length, storeError: err instanceof Error ? err.message : String(err) };
-      }
-    };
+    const writeHere = (rows: SqlValue[][], rollups: SqlValue[][]) => storeOutcome(rows.length, () => writer.write({ rows, rollups }));
 
     registerRecordRoutes(ctx.http, ctx.store);
     registerOverviewRoute(ctx.http, ctx.store);

@@ -67,6 +67,23 @@ export class RecordWriter {
   }
 }
 
+/** What became of a batch's rows: one transaction, so all stored or all failed (with the error). */
+export interface StoreOutcome {
+  stored: number;
+  storeFailed: number;
+  storeError: string | null;
+}
+
+/** Runs `write` for `rows` records and reports the outcome instead of throwing: the lane counts and goes on. */
+export async function storeOutcome(rows: number, write: () => Promise<void>): Promise<StoreOutcome> {
+  try {
+    await write();
+    return { stored: rows, storeFailed: 0, storeError: null };
+  } catch (err) {
+    return { stored: 0, storeFailed: rows, storeError: err instanceof Error ? err.message : String(err) };
+  }
+}
+
 /**
  * Rollup rows for a batch: one per (minute, primary route, method, status class, tenant), in `ROLLUP_KEY` then
  * `ROLLUP_SUMS` order, with request, error and token counts, the duration sum and one count per latency bucket.

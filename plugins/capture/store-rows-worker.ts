@@ -6,12 +6,11 @@ import { workerData } from 'node:worker_threads';
 import type { GovernResult, GovernTask, StorableRecord } from '@vigil/plugin-sdk';
 import { workerStore, workerStoreAvailable } from '@vigil/plugin-sdk/worker';
 import { unpackExchanges } from './exchange-batch.js';
-import { foldRollups, recordRow, RecordWriter, ROLLUP } from './record-writer.js';
+import { foldRollups, recordRow, RecordWriter, ROLLUP, storeOutcome } from './record-writer.js';
 import type { StoreRowsTask, StoredRows, StoreRowsWorkerData } from './types.js';
 
 const data = workerData as StoreRowsWorkerData;
 const govern = ((await import(data.governModule)) as { default: (task: GovernTask) => Promise<GovernResult> }).default;
-let writer: Promise<RecordWriter> | undefined;
 
 /**
  * Governs a batch, stores its record rows and folded minute rollups, and reports the outcome. When the governance
@@ -25,22 +24,15 @@ export default async function storeRows(task: StoreRowsTask): Promise<StoredRows
   const rows = new Array(records.length);
   for (let i = 0; i < records.length; i++) rows[i] = recordRow(records[i]);
   const rollups = foldRollups(records, data.tenantLabel);
-  const out: StoredRows = {
-    stored: 0, storeFailed: 0, storeError: null, failed, firstError, sandboxFailures,
-    tokens: rollups.filter((r) => (r[ROLLUP.tokens] as number) > 0).map((r) => [r[ROLLUP.route] as string, r[ROLLUP.tenant] as string, r[ROLLUP.tokens] as number]),
+  const out = {
+    failed, firstError, sandboxFailures,
+    tokens: rollups.filter((r) => (r[ROLLUP.tokens] as number) > 0).map((r) => [r[ROLLUP.route] as string, r[ROLLUP.tenant] as string, r[ROLLUP.tokens] as number] as [string, string, number]),
+    // The record JSON is the last value of each row; exporters get it even when storing fails (it may be the only copy).
+    ...(task.withRecords ? { records: rows.map((row) => row[row.length - 1] as string) } : {}),
   };
-  // The record JSON is the last value of each row; exporters get it even when storing fails (it may be the only copy).
-  if (task.withRecords) out.records = rows.map((row) => row[row.length - 1] as string);
-  if (!workerStoreAvailable()) return { ...out, rows, rollups };
-  try {
-    writer ??= workerStore().then((store) => new RecordWriter(store)).catch((err: unknown) => { writer = undefined; throw err; });
-    await (await writer).write({ rows, rollups });
-    out.stored = rows.length;
-  } catch (err) {
-    out.storeFailed = rows.length;
-    out.storeError = err instanceof Error ? err.message : String(err);
-  }
-  return out;
+  if (!workerStoreAvailable()) return { ...out, stored: 0, storeFailed: 0, storeError: null, rows, rollups };
+  // workerStore() opens this thread's connection once (a failed open is tried again by the next batch).
+  return { ...out, ...await storeOutcome(rows.length, async () => new RecordWriter(await workerStore()).write({ rows, rollups })) };
 }
 
 async function governAll(task: StoreRowsTask): Promise<{

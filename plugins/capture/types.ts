@@ -1,5 +1,6 @@
 import type { SqlValue } from '@vigil/plugin-sdk';
 import type { PackedExchanges } from './exchange-batch.js';
+import type { StoreOutcome } from './record-writer.js';
 
 export interface CaptureConfig {
   max_body_bytes: string | number;
@@ -29,13 +30,8 @@ export interface StoreRowsTask {
   withRecords: boolean;
 }
 
-/** A capture pool result: what became of one batch. */
-export interface StoredRows {
-  /** Records the worker stored through its own connection. */
-  stored: number;
-  /** Records the worker could not store, and the error. */
-  storeFailed: number;
-  storeError: string | null;
+/** A capture pool result: what became of one batch (`stored`/`storeFailed`: through the worker's own connection). */
+export interface StoredRows extends StoreOutcome {
   /** Rows for the main thread to store: only when the worker has no store of its own (`sqlite::memory:`). */
   rows?: SqlValue[][];
   rollups?: SqlValue[][];
