@@ -90,13 +90,13 @@ export class Runtime {
     const needs = new Set(entries.flatMap((e) => e.def.needs ?? []));
     if (needs.has('store') || needs.has('jobs')) {
       // Drivers (sqlite3, pg) load only when a plugin needs the store.
-      const [{ openStore, ThreadWriteLock }, { createScheduler, createJobQueues }] = await Promise.all([import('./store/index.js'), import('./jobs/index.js')]);
+      const [{ openStore, storeForThreads, ThreadWriteLock }, { createScheduler, createJobQueues }] = await Promise.all([import('./store/index.js'), import('./jobs/index.js')]);
       const configured = core.storage.url ?? `sqlite:${resolve(dataDir, 'vigil.db')}`;
       const url = configured.startsWith('sqlite:') && !configured.startsWith('sqlite::') ? `sqlite:${resolve(configured.slice(7))}` : configured;
       // Worker threads that write this database take turns with this thread's connection (thread-write-lock.ts).
       const sqliteWriteLock = new ThreadWriteLock();
       this.store = await openStore(url, { log: this.log.child({ component: 'store' }), metrics: this.metrics.core, sqliteWriteLock });
-      this.workers.useStore(url, sqliteWriteLock.buffer);
+      this.workers.useStore(storeForThreads(url, sqliteWriteLock.buffer));
       const owner = `${process.pid}@${Date.now().toString(36)}`;
       const jobsLog = this.log.child({ component: 'jobs' });
       const contain = (err: unknown, where: { job: string | number; queue?: string; plugin?: string }) =>

@@ -30,6 +30,18 @@ export function parseStoreUrl(url: string): StoreLocation {
     : `store: storage URL "${redactUrl(url)}" has no scheme; ${accepted}`);
 }
 
+/** How worker threads reach the store: its URL and SQLite write turns, or why they cannot. */
+export type ThreadStore = { url: string; writeLock?: SharedArrayBuffer } | { unavailable: string };
+
+/** `sqlite::memory:` is one connection's own database: no other thread can open it. */
+export function storeForThreads(url: string, writeLock?: SharedArrayBuffer): ThreadStore {
+  const location = parseStoreUrl(url);
+  if (location.kind === 'sqlite' && location.filename === ':memory:') {
+    return { unavailable: 'sqlite::memory: exists in the main thread only; use a database file to write from worker threads' };
+  }
+  return { url, writeLock };
+}
+
 /** Opens the store named by `url` (SQLite file, SQLite in memory, or PostgreSQL) and checks that it answers. */
 export async function openStore(url: string, options: {
   log?: Logger;

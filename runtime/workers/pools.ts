@@ -2,6 +2,7 @@ import { Piscina } from 'piscina';
 import { cpus } from 'node:os';
 import type { Batcher, BatcherOptions, Logger, Metrics, PoolOptions, WorkerPool, WorkerPools } from '@vigil/plugin-sdk';
 import { WORKER_STORE_KEY, type WorkerStoreInfo } from '@vigil/plugin-sdk/worker';
+import type { ThreadStore } from '../store/open-store.js';
 import { PoolBatcher } from './batcher.js';
 
 const WORKER_STORE_MODULE = new URL('../store/worker-store.js', import.meta.url).href;
@@ -9,8 +10,7 @@ const WORKER_STORE_MODULE = new URL('../store/worker-store.js', import.meta.url)
 /** Owns every piscina pool of the runtime, so they are all destroyed on stop. */
 export class WorkerPoolRegistry {
   private readonly pools = new Map<Piscina, string>();
-  private storeUrl: string | undefined;
-  private storeWriteLock: SharedArrayBuffer | undefined;
+  private store: ThreadStore = { unavailable: 'the runtime has no store' };
   private readonly dropped;
   private readonly failed;
   private readonly batches;
@@ -27,10 +27,9 @@ export class WorkerPoolRegistry {
     });
   }
 
-  /** The store `store: true` pools open in their threads (the runtime's, once it is open), and its SQLite write turns. */
-  useStore(url: string, writeLock?: SharedArrayBuffer): void {
-    this.storeUrl = url;
-    this.storeWriteLock = writeLock;
+  /** The store `store: true` pools open in their threads: the runtime's, once it is open (`storeForThreads`). */
+  useStore(store: ThreadStore): void {
+    this.store = store;
   }
 
   forPlugin(plugin: string): WorkerPools {
@@ -52,12 +51,8 @@ export class WorkerPoolRegistry {
     if (workerData !== undefined && (workerData === null || typeof workerData !== 'object' || Array.isArray(workerData))) {
       throw new TypeError(`worker pool of plugin "${plugin}": with store: true, workerData must be a plain object`);
     }
-    const url = this.storeUrl;
-    const info: WorkerStoreInfo = url === undefined
-      ? { unavailable: `the runtime has no store for plugin "${plugin}"` }
-      : url === 'sqlite::memory:'
-        ? { unavailable: 'sqlite::memory: exists in the main thread only; use a database file to write from worker threads' }
-        : { module: WORKER_STORE_MODULE, url, plugin, writeLock: this.storeWriteLock };
+    const store = this.store;
+    const info: WorkerStoreInfo = 'unavailable' in store ? store : { module: WORKER_STORE_MODULE, url: store.url, plugin, writeLock: store.writeLock };
     return { ...(workerData as Record<string, unknown> | undefined), [WORKER_STORE_KEY]: info };
   }
 

@@ -6,7 +6,7 @@ import { MetricsRegistry } from '../../../../runtime/metrics/index.js';
 import { createLogger } from '../../../../runtime/log/logger.js';
 import { fixture } from '../../../support/paths.js';
 import { join } from 'node:path';
-import { openStore, ThreadWriteLock } from '../../../../runtime/store/index.js';
+import { openStore, storeForThreads, ThreadWriteLock } from '../../../../runtime/store/index.js';
 import { tempDir } from '../../../support/tmp.js';
 
 const worker = pathToFileURL(fixture('workers/double-batch.js'));
@@ -118,7 +118,7 @@ test('a pool with store: true writes through its own connection to the runtime\'
   const main = await openStore(url, { sqliteWriteLock: lock });
   try {
     await main.run('CREATE TABLE capture_values (v INTEGER)');
-    pools.useStore(url, lock.buffer);
+    pools.useStore(storeForThreads(url, lock.buffer));
     const pool = view.pool<number, { stored: number; own: string }>({
       filename: pathToFileURL(fixture('workers/store-task.js')), name: 'store', maxThreads: 2, store: true, workerData: { own: 'kept' },
     });
@@ -136,7 +136,7 @@ test('a pool with store: true writes through its own connection to the runtime\'
 
 test('with sqlite::memory:, or without store: true, the threads have no store and say why', async () => {
   const { pools, view } = setup();
-  pools.useStore('sqlite::memory:');
+  pools.useStore(storeForThreads('sqlite::memory:'));
   const pool = view.pool<number, { unavailable: string }>({ filename: pathToFileURL(fixture('workers/store-task.js')), name: 'store', store: true });
   assert.match((await pool.run(1)).unavailable, /sqlite::memory: exists in the main thread only/);
   const without = view.pool<number, { unavailable: string }>({ filename: pathToFileURL(fixture('workers/store-task.js')), name: 'nostore' });
