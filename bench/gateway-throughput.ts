@@ -22,7 +22,15 @@ import { fileURLToPath } from 'node:url';
 import { Pool, type Dispatcher } from 'undici';
 import { startTestRuntime, type TestRuntime } from '@vigil/plugin-sdk/testing';
 
-export interface LoadSpec { port: number; method: 'GET' | 'POST'; path: string; body?: string; concurrency: number; seconds: number }
+export interface LoadSpec {
+  port: number; method: 'GET' | 'POST'; path: string; body?: string; concurrency: number; seconds: number;
+  /**
+   * Paced load: each connection waits a random 0 to 2 × this many milliseconds between a response and its next
+   * request, so the rate is about concurrency / (pacing + latency) and stays below saturation. Without it, each
+   * connection sends its next request as soon as the last one ended (closed loop, saturating).
+   */
+  pacingMs?: number;
+}
 export interface LoadResult { requests: number; errors: number; rps: number; p50: number; p99: number }
 
 /** 1 KB of order JSON with a card, a CVC and an IBAN for the three redactions. */
@@ -145,6 +153,8 @@ async function runWrk(spec: LoadSpec): Promise<LoadResult> {
     `wrk.method = ${JSON.stringify(spec.method)}`,
     ...Object.entries(headers).map(([k, v]) => `wrk.headers[${JSON.stringify(k)}] = ${JSON.stringify(v)}`),
     spec.body === undefined ? '' : `wrk.body = ${JSON.stringify(spec.body)}`,
+    // wrk measures latency from when the request is written, after the delay.
+    spec.pacingMs === undefined ? '' : `function delay() return math.random(0, ${Math.round(2 * spec.pacingMs)}) end`,
   ].join('\n'));
   try {
     const out = await new Promise<string>((resolve, reject) => {
@@ -208,6 +218,7 @@ async function generateLoad(spec: LoadSpec): Promise<LoadResult> {
         errors++;
       }
       latencies.push(performance.now() - t0);
+      if (spec.pacingMs !== undefined) await new Promise((r) => setTimeout(r, Math.random() * 2 * spec.pacingMs!));
     }
   };
   await Promise.all(Array.from({ length: spec.concurrency }, loop));
