@@ -17,8 +17,8 @@ export interface WebhookExporterOptions {
 const DETAIL_BYTES = 512;
 
 /**
- * POSTs each batch as `{ "records": [...] }`. With a secret, `X-Vigil-Signature: sha256=<hex>` is the HMAC-SHA256
- * of the exact body bytes, and `X-Vigil-Timestamp` the send time in Unix seconds.
+ * POSTs each batch as `{ "records": [...] }`, with `X-Vigil-Timestamp` the send time in Unix seconds. With a secret,
+ * `X-Vigil-Signature: sha256=<hex>` is the HMAC-SHA256 of the timestamp, a dot and the exact body bytes.
  */
 export function createWebhookExporter(options: WebhookExporterOptions, deps: ExporterDeps): Exporter<ExportRecord> {
   const agent = new Agent({ keepAliveTimeout: 10_000, connections: 2 });
@@ -31,13 +31,14 @@ export function createWebhookExporter(options: WebhookExporterOptions, deps: Exp
     async send(batch, signal) {
       if (closed) throw new ExporterClosedError(options.name);
       const body = Buffer.from(JSON.stringify({ records: batch }), 'utf8');
+      const timestamp = String(Math.floor(Date.now() / 1000));
       const headers: Record<string, string> = {
         ...fixedHeaders,
         'content-type': 'application/json',
         'user-agent': 'vigil-exporters',
-        'x-vigil-timestamp': String(Math.floor(Date.now() / 1000)),
+        'x-vigil-timestamp': timestamp,
       };
-      if (options.secret) headers['x-vigil-signature'] = signBody(options.secret, body);
+      if (options.secret) headers['x-vigil-signature'] = signBody(options.secret, timestamp, body);
       let response;
       try {
         response = await request(options.url, { method: 'POST', body, headers, signal, dispatcher: agent });

@@ -9,7 +9,7 @@ import { fixture } from '../../../support/paths.js';
 import { waitFor } from '../../../support/net.js';
 import { tempDir } from '../../../support/tmp.js';
 import { verifyBodySignature } from '../../../../plugins/exporters/webhook-signature.js';
-import { startReceiver } from './support/http-receiver.js';
+import { signedHeaders, startReceiver } from './support/http-receiver.js';
 import { governedRecord } from './support/governed-records.js';
 
 const SECRET = 'hook-secret';
@@ -55,7 +55,7 @@ test('in a real runtime, file, webhook, otlp and exec exporters all receive the 
     assert.equal(hookIds(), expected);
     assert.equal(otlpIds(), expected);
     assert.equal(idsInFile(piped), expected);
-    for (const q of hook.requests) assert.ok(verifyBodySignature(SECRET, q.body, q.headers['x-vigil-signature'] as string));
+    for (const q of hook.requests) assert.ok(verifyBodySignature(SECRET, q.body, signedHeaders(q)));
     const everything = [readFileSync(archive, 'utf8'), readFileSync(piped, 'utf8'),
       ...hook.requests.map((q) => q.body.toString()), ...collector.requests.map((q) => q.body.toString())].join('\n');
     assert.not.match(everything, RAW_SECRET);

@@ -9,7 +9,7 @@ import { createDeliveryQueue } from '../../../../runtime/delivery/delivery-queue
 import { freePort, waitFor } from '../../../support/net.js';
 import { RecordingMetrics } from '../../runtime/delivery/support/recording-metrics.js';
 import { recordingLogger } from '../../runtime/delivery/support/recording-logger.js';
-import { startReceiver } from './support/http-receiver.js';
+import { signedHeaders, startReceiver } from './support/http-receiver.js';
 import { governedRecords } from './support/governed-records.js';
 
 const SECRET = 's3cret-ünïcode';
@@ -33,12 +33,32 @@ test('POSTs { records } as JSON, signed with an HMAC-SHA256 of the exact body by
   assert.is(req.headers['content-type'], 'application/json');
   assert.is(req.headers.authorization, 'Bearer abc');
   assert.equal(JSON.parse(req.body.toString('utf8')), { records: batch });
-  assert.ok(verifyBodySignature(SECRET, req.body, req.headers['x-vigil-signature'] as string), 'signature verifies over the raw body');
-  assert.not.ok(verifyBodySignature('other', req.body, req.headers['x-vigil-signature'] as string));
+  const signed = signedHeaders(req);
+  assert.ok(verifyBodySignature(SECRET, req.body, signed), 'signature verifies over the raw body');
+  assert.not.ok(verifyBodySignature('other', req.body, signed));
   // Computed here independently of the exporter's code: what a receiver in any language would do.
-  assert.is(req.headers['x-vigil-signature'], `sha256=${createHmac('sha256', SECRET).update(req.body).digest('hex')}`);
-  const ts = Number(req.headers['x-vigil-timestamp']);
+  const timestamp = req.headers['x-vigil-timestamp'] as string;
+  assert.is(req.headers['x-vigil-signature'], `sha256=${createHmac('sha256', SECRET).update(`${timestamp}.${req.body.toString('utf8')}`).digest('hex')}`);
+  const ts = Number(timestamp);
   assert.ok(Number.isInteger(ts) && Math.abs(ts - Date.now() / 1000) < 600, `timestamp ${ts}`);
+});
+
+test('the signature covers the timestamp: a replay under a fresh timestamp, a stale one or a changed body fails', async () => {
+  const receiver = await startReceiver();
+  const exporter = createWebhookExporter({ name: 'siem', url: receiver.url, secret: SECRET }, { log: recordingLogger() });
+  await exporter.send(governedRecords(1), signal());
+  await exporter.shutdown();
+  await receiver.close();
+  const [req] = receiver.requests;
+  const signed = signedHeaders(req);
+  const sent = Number(signed.timestamp);
+  assert.ok(verifyBodySignature(SECRET, req.body, signed, { nowSeconds: sent + 299 }), 'within the tolerance');
+  assert.not.ok(verifyBodySignature(SECRET, req.body, signed, { nowSeconds: sent + 301 }), 'stale: a replay of an old request');
+  assert.not.ok(verifyBodySignature(SECRET, req.body, { ...signed, timestamp: String(sent + 60) }, { nowSeconds: sent + 60 }),
+    'the same signature under a fresh timestamp');
+  assert.not.ok(verifyBodySignature(SECRET, Buffer.concat([req.body, Buffer.from(' ')]), signed, { nowSeconds: sent }), 'a changed body');
+  assert.not.ok(verifyBodySignature(SECRET, req.body, { ...signed, timestamp: `${sent}.5` }, { nowSeconds: sent }), 'a malformed timestamp');
+  assert.not.ok(verifyBodySignature(SECRET, req.body, { ...signed, timestamp: undefined }));
 });
 
 test('without a secret no signature header is sent', async () => {
@@ -114,7 +134,7 @@ test('through a delivery queue: 503 then 200 is retried and delivered once', asy
   await receiver.close();
   assert.is(receiver.requests.length, 2);
   assert.equal(idsOf(receiver.requests[1].body), ['rec-0', 'rec-1', 'rec-2']);
-  assert.ok(verifyBodySignature(SECRET, receiver.requests[1].body, receiver.requests[1].headers['x-vigil-signature'] as string));
+  assert.ok(verifyBodySignature(SECRET, receiver.requests[1].body, signedHeaders(receiver.requests[1])));
   assert.is(metrics.value('vigil_export_sent_total', 'siem'), 3);
   assert.is(metrics.value('vigil_export_failed_total', 'siem'), 0);
 });

@@ -47,3 +47,9 @@ export function startReceiver(
     });
   });
 }
+
+/** The two headers a webhook receiver verifies, as `verifyBodySignature` takes them. */
+export function signedHeaders(req: ReceivedRequest): { signature: string | undefined; timestamp: string | undefined } {
+  const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
+  return { signature: one(req.headers['x-vigil-signature']), timestamp: one(req.headers['x-vigil-timestamp']) };
+}
