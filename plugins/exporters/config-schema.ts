@@ -88,7 +88,7 @@ const typeKeys: Record<ExporterType, { properties: Record<string, JsonSchema>; r
   webhook: {
     properties: {
       url: httpUrl,
-      secret: { type: 'string', minLength: 1, description: 'Signs each body: X-Vigil-Signature: sha256=<hex HMAC>.' },
+      secret: { type: 'string', minLength: 1, description: 'Signs each request: X-Vigil-Signature: sha256=<hex HMAC of "<X-Vigil-Timestamp>.<body>">.' },
       headers: stringMap,
     },
     required: ['url'],
