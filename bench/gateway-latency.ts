@@ -3,17 +3,18 @@
 // Latency is measured below saturation, at the same paced request rate on both sides: a fraction of what the bare
 // proxy serves flat out, measured first in the same run. Under a closed loop every proxy is saturated and its p99 is
 // the time requests wait in its queue, which only restates throughput (see gateway-throughput.ts, which prints it);
-// at a paced rate the p99 is what a request spends in the proxy. Measured on the restricted route and with full
+// at a paced rate the p99 is what a request spends in the proxy. The difference is the median over pairs of rounds.
+// Measured on the restricted route and with full
 // capture of a 1 KB JSON body and three redactions; rounds alternate bare / gateway. Same harness as
 // gateway-throughput.ts (upstream in a child process, load from wrk when installed, both proxies in this one).
 //
 // Usage: node dist/bench/gateway-latency.js [seconds per round, default 3] [load fraction, default 0.4]
 import {
-  CAPTURED_PATH, LoadProcess, median, ORDER_JSON, RESTRICTED_PATH, startBareProxy, startGateway, type LoadSpec,
+  CAPTURED_PATH, LoadProcess, median, ORDER_JSON, RESTRICTED_PATH, startBareProxy, startGateway, type LoadResult, type LoadSpec,
 } from './gateway-throughput.js';
 
 const seconds = Number(process.argv[2] ?? 3);
-const ROUNDS = 5;
+const ROUNDS = 7;
 const CONNECTIONS = 16;
 /** The paced rate, as a fraction of the bare proxy's saturated throughput. */
 const LOAD_FRACTION = Number(process.argv[3] ?? 0.4);
@@ -33,17 +34,22 @@ try {
     await load.run({ ...base(gateway.port, 2), concurrency: 32 });
     const pacingMs = (CONNECTIONS / (capacity * LOAD_FRACTION)) * 1000;
     const spec = (port: number): LoadSpec => ({ ...base(port, seconds), pacingMs });
-    const bareRuns = [];
-    const vigilRuns = [];
+    const bareRuns: LoadResult[] = [];
+    const vigilRuns: LoadResult[] = [];
     for (let r = 0; r < ROUNDS; r++) {
       bareRuns.push(await load.run(spec(bare.port)));
       vigilRuns.push(await load.run(spec(gateway.port)));
     }
-    const m = (runs: { p99: number; p50: number; rps: number }[], k: 'p99' | 'p50' | 'rps') => median(runs.map((x) => x[k]));
+    const m = (runs: LoadResult[], k: 'p99' | 'p50' | 'rps') => median(runs.map((x) => x[k]));
     const v = m(vigilRuns, 'p99');
     const b = m(bareRuns, 'p99');
+    // Each gateway round against the bare round just before it (a drifting machine moves both alike).
+    const differences = vigilRuns.map((x, i) => x.p99 - bareRuns[i].p99);
+    const d = median(differences);
+    const signed = (x: number) => (x >= 0 ? '+' : '') + x.toFixed(2);
     console.log(`gateway p99 latency ${s.name}: ${v.toFixed(2)} ms (ratio ${(v / b).toFixed(2)} vs bare undici proxy; ` +
-      `bare ${b.toFixed(2)} ms, difference ${(v - b >= 0 ? '+' : '') + (v - b).toFixed(2)} ms, budget ≤ +1.00 ms; ` +
+      `bare ${b.toFixed(2)} ms, difference ${signed(d)} ms (median of ${ROUNDS} paired rounds, range ${signed(Math.min(...differences))} to ` +
+      `${signed(Math.max(...differences))}), budget ≤ +1.00 ms; ` +
       `p50 ${m(vigilRuns, 'p50').toFixed(2)} vs ${m(bareRuns, 'p50').toFixed(2)} ms; load from ${load.generator})`);
     console.log(`  at ${Math.round(m(vigilRuns, 'rps'))} vs ${Math.round(m(bareRuns, 'rps'))} req/s paced over ${CONNECTIONS} connections ` +
       `(${Math.round(LOAD_FRACTION * 100)} % of the bare proxy's ${Math.round(capacity)} req/s flat out)`);

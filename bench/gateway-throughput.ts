@@ -9,7 +9,8 @@
 // another machine would. Without wrk, the child generates the load with undici, which on a 2-core machine takes
 // about a core of its own and so weighs on both sides of the ratio. Every line says which one ran.
 // Both warm up for 5 s first (JIT), then rounds alternate bare / gateway; after each gateway round the telemetry
-// lane settles its backlog (counted in the gateway's CPU), so none of its work falls into a bare round.
+// lane settles its backlog (counted in the gateway's CPU), so none of its work falls into a bare round. The ratio is
+// the median over the pairs of rounds.
 //
 // Also exported: the harness, for gateway-latency.ts.
 // Usage: node dist/bench/gateway-throughput.js [seconds per round, default 3]
@@ -275,7 +276,7 @@ export const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Ma
 
 async function throughputMain(): Promise<void> {
   const seconds = Number(process.argv[2] ?? 3);
-  const ROUNDS = 5;
+  const ROUNDS = 7;
   const CONCURRENCY = 32;
   /** Long enough for both proxies' and the governance workers' code to be optimised: steady state is measured. */
   const WARMUP_SECONDS = 5;
@@ -313,8 +314,11 @@ async function throughputMain(): Promise<void> {
         vigilP99.push(v.p99);
         errors += b.errors + v.errors;
       }
-      const ratio = median(vigilRps) / median(bareRps);
-      console.log(`gateway throughput ${s.name}: ${Math.round(median(vigilRps))} req/s (ratio ${ratio.toFixed(2)} vs bare undici proxy; ` +
+      // Each gateway round against the bare round just before it: a machine whose speed drifts (a shared VM) moves
+      // both alike, so the median of the pairs' ratios is steadier than the ratio of the medians.
+      const ratios = vigilRps.map((v, i) => v / bareRps[i]);
+      console.log(`gateway throughput ${s.name}: ${Math.round(median(vigilRps))} req/s (ratio ${median(ratios).toFixed(2)} vs bare undici proxy, ` +
+        `median of ${ROUNDS} paired rounds, range ${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}; ` +
         `bare ${Math.round(median(bareRps))} req/s; budget ≥ ${s.budget.toFixed(2)}; load from ${load.generator}${errors ? `; ${errors} errors` : ''})`);
       console.log(`  CPU per request in the proxy's process, all threads: ${median(vigilCpu).toFixed(0)} µs (bare ${median(bareCpu).toFixed(0)} µs); ` +
         `p99 flat out ${median(vigilP99).toFixed(2)} ms (bare ${median(bareP99).toFixed(2)} ms)`);
