@@ -1,4 +1,4 @@
-import type { Logger, Metrics, Sandboxes } from '@vigil/plugin-sdk';
+import { sandboxFailuresCounter, type Logger, type Metrics, type Sandboxes } from '@vigil/plugin-sdk';
 import type { JsSandbox } from '../sandbox/js/index.js';
 
 /**
@@ -11,9 +11,7 @@ export class SandboxHost {
   private readonly restarts;
 
   constructor(metrics: Metrics, private readonly log: Logger) {
-    this.failures = metrics.counter('vigil_sandbox_failures_total', {
-      help: 'Sandboxed calls that failed, by sandbox and reason.', labelNames: ['sandbox', 'reason'],
-    });
+    this.failures = sandboxFailuresCounter(metrics);
     this.restarts = metrics.counter('vigil_sandbox_restarts_total', {
       help: 'Sandbox processes or workers replaced, by sandbox and cause.', labelNames: ['sandbox', 'cause'],
     });

@@ -20,6 +20,7 @@ export { VigilError, PermanentError, HttpError, ConfigValueError, isPermanent } 
 export type { DeliveryQueue, DeliveryQueueOptions } from './delivery.js';
 export { parseDuration, tryParseDuration, parseByteSize, tryParseByteSize } from './units.js';
 export type { Sandboxes, SandboxFunction, SandboxCallResult, SandboxFailureReason } from './sandboxes.js';
+export { sandboxFailuresCounter } from './sandboxes.js';
 export type { RawExchange, GovernedRecord, StorableRecord, CaptureService, GovernTask, GovernResult } from './gateway.js';
 export { recordJson } from './gateway.js';
 export { uuidv7 } from './ids.js';

@@ -1,3 +1,5 @@
+import type { Counter, Metrics } from './metrics.js';
+
 /**
  * User code in the runtime's sandboxes (`needs: ['sandbox']`). JavaScript functions run in isolated-vm isolates
  * inside child processes: 250 ms and 64 MB per call by default, no require, process, import or network; data in and
@@ -24,4 +26,13 @@ export interface Sandboxes {
    * `reason` is `compile` or `forbidden` when the file cannot become a function.
    */
   loadFunction(source: string, filename?: string): Promise<SandboxFunction>;
+}
+
+/**
+ * `vigil_sandbox_failures_total{sandbox,reason}`: the runtime and every plugin that runs user code (WASM policies,
+ * WASM exporters, JavaScript functions) count their failed calls in this one family, registered through here so
+ * its help and labels are written once.
+ */
+export function sandboxFailuresCounter(metrics: Metrics): Counter {
+  return metrics.counter('vigil_sandbox_failures_total', { help: 'Sandboxed calls that failed, by sandbox and reason.', labelNames: ['sandbox', 'reason'] });
 }

@@ -1,4 +1,4 @@
-import { definePlugin, parseByteSize, parseDuration } from '@vigil/plugin-sdk';
+import { definePlugin, parseByteSize, parseDuration, sandboxFailuresCounter } from '@vigil/plugin-sdk';
 import { compilePolicy } from '../../policies/compile.js';
 import type { PolicyConfig } from '../../policies/schema.js';
 import type { GovernedRecord, RawExchange, SqlValue } from '@vigil/plugin-sdk';
@@ -53,10 +53,7 @@ export default definePlugin<CaptureConfig>({
     const failed = outcomes.labels('store_failed');
     const dropped = outcomes.labels('dropped');
     const refused = outcomes.labels('govern_failed');
-    // The runtime and the exporters register the same family; same name, type and labels is the same metric.
-    const sandboxFailures = ctx.metrics.counter('vigil_sandbox_failures_total', {
-      help: 'Sandboxed calls that failed, by sandbox and reason.', labelNames: ['sandbox', 'reason'],
-    });
+    const sandboxFailures = sandboxFailuresCounter(ctx.metrics);
     const tokens = ctx.metrics.counter('vigil_tokens_total', { help: 'Tokens metered from governed records (meter.tokens).', labelNames: ['route', 'tenant'] });
 
     const redaction = ctx.services.get('redaction');

@@ -1,5 +1,5 @@
 import type { Counter, DeliveryQueue, PluginContext, PluginInstance, SubscribeOptions } from '@vigil/plugin-sdk';
-import { parseDuration } from '@vigil/plugin-sdk';
+import { parseDuration, sandboxFailuresCounter } from '@vigil/plugin-sdk';
 import { EXPORTABLE_TOPICS, type ExporterConfig } from './config-schema.js';
 import type { Exporter, ExportRecord } from './exporter.js';
 import { ExportersConfigError } from './errors.js';
@@ -28,9 +28,7 @@ export async function createExportPipeline(ctx: PluginContext, configs: readonly
   const stages = new Map<string, Stage>();
   let sandboxFailures: Counter | undefined;
   const sandboxFailure = (reason: string): void => {
-    sandboxFailures ??= ctx.metrics.counter('vigil_sandbox_failures_total', {
-      help: 'Sandboxed calls that failed, by sandbox and reason.', labelNames: ['sandbox', 'reason'],
-    });
+    sandboxFailures ??= sandboxFailuresCounter(ctx.metrics);
     sandboxFailures.labels('wasm', reason).inc();
   };
   const built: Exporter<ExportRecord>[] = [];
