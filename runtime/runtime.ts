@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Logger } from '@vigil/plugin-sdk';
@@ -95,8 +96,10 @@ export class Runtime {
       const url = configured.startsWith('sqlite:') && !configured.startsWith('sqlite::') ? `sqlite:${resolve(configured.slice(7))}` : configured;
       // Worker threads that write this database take turns with this thread's connection (thread-write-lock.ts).
       const sqliteWriteLock = new ThreadWriteLock();
-      this.store = await openStore(url, { log: this.log.child({ component: 'store' }), metrics: this.metrics.core, sqliteWriteLock });
-      this.workers.useStore(storeForThreads(url, sqliteWriteLock.buffer));
+      // Worker threads' own connections report their operations to this store's metrics on a channel of its own.
+      const metricsChannel = `vigil-store-metrics:${randomUUID()}`;
+      this.store = await openStore(url, { log: this.log.child({ component: 'store' }), metrics: this.metrics.core, sqliteWriteLock, threadMetricsChannel: metricsChannel });
+      this.workers.useStore(storeForThreads(url, { writeLock: sqliteWriteLock.buffer, metricsChannel }));
       const owner = `${process.pid}@${Date.now().toString(36)}`;
       const jobsLog = this.log.child({ component: 'jobs' });
       const contain = (err: unknown, where: { job: string | number; queue?: string; plugin?: string }) =>

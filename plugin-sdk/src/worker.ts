@@ -9,7 +9,10 @@ export const WORKER_STORE_KEY = 'vigilStore';
 
 /** What the runtime puts under `WORKER_STORE_KEY`. */
 export type WorkerStoreInfo =
-  | { readonly module: string; readonly url: string; readonly plugin: string; readonly writeLock?: SharedArrayBuffer }
+  | {
+    readonly module: string; readonly url: string; readonly plugin: string;
+    readonly writeLock?: SharedArrayBuffer; readonly metricsChannel?: string;
+  }
   | { readonly unavailable: string };
 
 let opened: Promise<Store> | undefined;
@@ -39,8 +42,6 @@ async function open(): Promise<Store> {
   const where = info();
   if (where === undefined) throw new Error('workerStore(): this worker pool was not created with { store: true }');
   if ('unavailable' in where) throw new Error(`workerStore(): ${where.unavailable}`);
-  const { openWorkerStore } = (await import(where.module)) as {
-    openWorkerStore(url: string, plugin: string, writeLock?: SharedArrayBuffer): Promise<Store>;
-  };
-  return openWorkerStore(where.url, where.plugin, where.writeLock);
+  const { openWorkerStore } = (await import(where.module)) as { openWorkerStore(where: WorkerStoreInfo): Promise<Store> };
+  return openWorkerStore(where);
 }

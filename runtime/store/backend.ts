@@ -1,11 +1,11 @@
-import type { Logger, Metrics, Migration, Queryable, Row, SqlValue, Store, Transaction } from '@vigil/plugin-sdk';
+import type { Logger, Migration, Queryable, Row, SqlValue, Store, Transaction } from '@vigil/plugin-sdk';
 import { closedError } from './errors.js';
 import { buildInsertChunks } from './insert-statements.js';
 import { applyMigrations, type MigrationTarget } from './migrate.js';
 import { PlaceholderCache } from './placeholders.js';
 import { PluginStore } from './plugin-store.js';
 import { bindParams } from './sql-values.js';
-import { StoreInstruments, type StoreOp } from './store-metrics.js';
+import type { StoreOp, StoreTimer } from './store-metrics.js';
 import type { Driver, StoreBackend, TxConnection } from './types.js';
 
 /**
@@ -16,7 +16,7 @@ export class Backend implements StoreBackend {
   readonly dialect;
   readonly nowSql;
   private readonly placeholders;
-  private readonly instruments: StoreInstruments | null;
+  private readonly timer: StoreTimer | null;
   private readonly log: Logger | undefined;
   private active = 0;
   private idleWaiters: (() => void)[] = [];
@@ -25,11 +25,11 @@ export class Backend implements StoreBackend {
   /** Untracked, unmeasured access for work already admitted (a migration keeps going while close() waits for it). */
   private readonly inner: MigrationTarget;
 
-  constructor(private readonly driver: Driver, options: { log?: Logger; metrics?: Metrics } = {}) {
+  constructor(private readonly driver: Driver, options: { log?: Logger; timer?: StoreTimer } = {}) {
     this.dialect = driver.dialect;
     this.nowSql = driver.nowSql;
     this.placeholders = new PlaceholderCache(driver.dialect);
-    this.instruments = options.metrics ? new StoreInstruments(options.metrics) : null;
+    this.timer = options.timer ?? null;
     this.log = options.log;
     this.inner = {
       dialect: this.dialect,
@@ -89,6 +89,7 @@ export class Backend implements StoreBackend {
       this.closed = true;
       if (this.active > 0) await new Promise<void>((resolve) => this.idleWaiters.push(resolve));
       await this.driver.close();
+      this.timer?.close();
     })();
     return this.closing;
   }
@@ -116,7 +117,7 @@ export class Backend implements StoreBackend {
   }
 
   private measure<T>(op: StoreOp, work: () => Promise<T>): Promise<T> {
-    return this.instruments ? this.instruments.measure(op, work) : work();
+    return this.timer ? this.timer.measure(op, work) : work();
   }
 
   /** Admits one operation unless closed, and lets close() wait for it. */

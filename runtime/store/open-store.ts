@@ -4,6 +4,7 @@ import { Backend } from './backend.js';
 import { StoreError, StoreErrorCode } from './errors.js';
 import { PostgresDriver, redactUrl } from './postgres-driver.js';
 import { SqliteDriver } from './sqlite-driver.js';
+import { ReportingTimer, StoreInstruments } from './store-metrics.js';
 import type { ThreadWriteLock } from './thread-write-lock.js';
 import type { StoreBackend } from './types.js';
 
@@ -30,22 +31,30 @@ export function parseStoreUrl(url: string): StoreLocation {
     : `store: storage URL "${redactUrl(url)}" has no scheme; ${accepted}`);
 }
 
-/** How worker threads reach the store: its URL and SQLite write turns, or why they cannot. */
-export type ThreadStore = { url: string; writeLock?: SharedArrayBuffer } | { unavailable: string };
+/**
+ * How worker threads reach the store: its URL, SQLite write turns, and the channel their operations are reported on
+ * for the main thread's metrics (`threadMetricsChannel` of `openStore`); or why they cannot.
+ */
+export type ThreadStore = { url: string; writeLock?: SharedArrayBuffer; metricsChannel?: string } | { unavailable: string };
 
 /** `sqlite::memory:` is one connection's own database: no other thread can open it. */
-export function storeForThreads(url: string, writeLock?: SharedArrayBuffer): ThreadStore {
+export function storeForThreads(url: string, shared: { writeLock?: SharedArrayBuffer; metricsChannel?: string } = {}): ThreadStore {
   const location = parseStoreUrl(url);
   if (location.kind === 'sqlite' && location.filename === ':memory:') {
     return { unavailable: 'sqlite::memory: exists in the main thread only; use a database file to write from worker threads' };
   }
-  return { url, writeLock };
+  return { url, ...shared };
 }
 
 /** Opens the store named by `url` (SQLite file, SQLite in memory, or PostgreSQL) and checks that it answers. */
 export async function openStore(url: string, options: {
   log?: Logger;
+  /** Operations counted and timed in `vigil_store_*` (store-metrics.ts). */
   metrics?: Metrics;
+  /** With `metrics`: worker threads' connections report their operations on this `BroadcastChannel` too. */
+  threadMetricsChannel?: string;
+  /** In a worker thread, without `metrics`: report each operation on this channel to the main thread's. */
+  reportMetricsTo?: string;
   postgresConnections?: number;
   /** SQLite: turns for writing, shared with this process's other connections to the file (thread-write-lock.ts). */
   sqliteWriteLock?: ThreadWriteLock;
@@ -54,5 +63,8 @@ export async function openStore(url: string, options: {
   const driver = location.kind === 'sqlite'
     ? await SqliteDriver.open(location.filename, options.sqliteWriteLock)
     : await PostgresDriver.open(location.url, options.log, options.postgresConnections);
-  return new Backend(driver, options);
+  const timer = options.metrics
+    ? new StoreInstruments(options.metrics, options.threadMetricsChannel)
+    : options.reportMetricsTo !== undefined ? new ReportingTimer(options.reportMetricsTo) : undefined;
+  return new Backend(driver, { log: options.log, timer });
 }

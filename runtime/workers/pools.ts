@@ -52,7 +52,7 @@ export class WorkerPoolRegistry {
       throw new TypeError(`worker pool of plugin "${plugin}": with store: true, workerData must be a plain object`);
     }
     const store = this.store;
-    const info: WorkerStoreInfo = 'unavailable' in store ? store : { module: WORKER_STORE_MODULE, url: store.url, plugin, writeLock: store.writeLock };
+    const info: WorkerStoreInfo = 'unavailable' in store ? store : { module: WORKER_STORE_MODULE, plugin, ...store };
     return { ...(workerData as Record<string, unknown> | undefined), [WORKER_STORE_KEY]: info };
   }
 

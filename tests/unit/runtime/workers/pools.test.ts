@@ -8,6 +8,7 @@ import { fixture } from '../../../support/paths.js';
 import { join } from 'node:path';
 import { openStore, storeForThreads, ThreadWriteLock } from '../../../../runtime/store/index.js';
 import { tempDir } from '../../../support/tmp.js';
+import { waitFor } from '../../../support/net.js';
 
 const worker = pathToFileURL(fixture('workers/double-batch.js'));
 
@@ -110,15 +111,17 @@ test('a batch that cannot be made into a task is counted as failed and leaves no
 });
 
 test('a pool with store: true writes through its own connection to the runtime\'s database, as its plugin', async () => {
-  const { pools, view } = setup();
+  const { pools, view, registry } = setup();
   const dir = tempDir();
   const url = `sqlite:${join(dir.path, 'v.db')}`;
-  // The runtime's arrangement: this thread's connection and the pool's take turns through one lock.
+  // The runtime's arrangement: this thread's connection and the pool's take turns through one lock, and the pool's
+  // operations are counted in this thread's store metrics.
   const lock = new ThreadWriteLock();
-  const main = await openStore(url, { sqliteWriteLock: lock });
+  const metricsChannel = `test-store-metrics:${process.pid}:${Date.now()}`;
+  const main = await openStore(url, { sqliteWriteLock: lock, metrics: registry.core, threadMetricsChannel: metricsChannel });
   try {
     await main.run('CREATE TABLE capture_values (v INTEGER)');
-    pools.useStore(storeForThreads(url, lock.buffer));
+    pools.useStore(storeForThreads(url, { writeLock: lock.buffer, metricsChannel }));
     const pool = view.pool<number, { stored: number; own: string }>({
       filename: pathToFileURL(fixture('workers/store-task.js')), name: 'store', maxThreads: 2, store: true, workerData: { own: 'kept' },
     });
@@ -127,6 +130,9 @@ test('a pool with store: true writes through its own connection to the runtime\'
     assert.equal(out.map((o) => o.stored), [1, 2, 3, 4, 5, 6]);
     assert.is(out[0].own, 'kept', 'the pool\'s own workerData is still there');
     assert.equal(await main.query('SELECT SUM(v) AS s FROM capture_values'), [{ s: 36 }]);
+    // 1 CREATE and 2 INSERTs here, 6 INSERTs in the pool's threads (reported asynchronously, over a channel).
+    await waitFor(() => /^vigil_store_queries_total\{op="run"\} 9$/m.test(registry.expose()), { what: 'the threads\' 6 writes to be counted here' });
+    assert.match(registry.expose(), /^vigil_store_query_duration_seconds_count\{op="run"\} 9$/m);
   } finally {
     await pools.destroyAll();
     await main.close();
