@@ -92,6 +92,10 @@ for (const backend of backends) {
       const metrics = await h.rt.metrics();
       assert.is(metric(metrics, /^vigil_tokens_total\{route="\/api\/\*\*",tenant="acme"\} (\S+)$/m), 1234);
       assert.is(metric(metrics, /^vigil_capture_records_total\{outcome="stored"\} (\S+)$/m), 4);
+      // Records and their rollups go in as one transaction per batch, from the worker threads where they can open
+      // the store: counted here all the same (reported over a channel, so perhaps a moment after the outcome).
+      await waitFor(async () => metric(await h.rt.metrics(), /^vigil_store_queries_total\{op="transaction"\} (\S+)$/m) >= 1,
+        { what: 'the records\' transaction in vigil_store_queries_total' });
     } finally {
       await h.stop();
     }
