@@ -9,13 +9,29 @@ import { randomFillSync } from 'node:crypto';
  * storing a record. They also sort by creation time, which is how records are listed.
  */
 
-const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
+/** Lowercase hex digits of each byte, as character codes: `HEX[2 * b]` and `HEX[2 * b + 1]`. */
+const HEX = new Uint8Array(512);
+for (let b = 0; b < 256; b++) {
+  const digits = b.toString(16).padStart(2, '0');
+  HEX[2 * b] = digits.charCodeAt(0);
+  HEX[2 * b + 1] = digits.charCodeAt(1);
+}
 /** Random bytes are drawn in blocks: one `randomFillSync` per 256 ids instead of one per id. */
 const POOL_IDS = 256;
 const pool = new Uint8Array(8 * POOL_IDS);
 let poolOffset = pool.length;
 let lastMs = -1;
 let counter = 0;
+/**
+ * The id's characters are written here and read out as one string: concatenating 20 pieces allocated about ten
+ * times the id's own size on every request the proxy captures.
+ */
+const text = Buffer.alloc(36, '-');
+
+function putByte(at: number, byte: number): void {
+  text[at] = HEX[2 * byte];
+  text[at + 1] = HEX[2 * byte + 1];
+}
 
 /** A new UUIDv7 string (lowercase, hyphenated), greater than every id this process made before it. */
 export function uuidv7(now: number = Date.now()): string {
@@ -36,9 +52,17 @@ export function uuidv7(now: number = Date.now()): string {
   const ms = lastMs;
   const high = Math.floor(ms / 0x1000000); // top 24 of the 48 bits
   const low = ms % 0x1000000;
-  return HEX[(high >>> 16) & 0xff] + HEX[(high >>> 8) & 0xff] + HEX[high & 0xff]
-    + HEX[(low >>> 16) & 0xff] + '-' + HEX[(low >>> 8) & 0xff] + HEX[low & 0xff]
-    + '-' + HEX[0x70 | (counter >>> 8)] + HEX[counter & 0xff]
-    + '-' + HEX[0x80 | (pool[r] & 0x3f)] + HEX[pool[r + 1]]
-    + '-' + HEX[pool[r + 2]] + HEX[pool[r + 3]] + HEX[pool[r + 4]] + HEX[pool[r + 5]] + HEX[pool[r + 6]] + HEX[pool[r + 7]];
+  // xxxxxxxx-xxxx-7xxx-yxxx-xxxxxxxxxxxx: the hyphens at 8, 13, 18 and 23 stay from the fill.
+  putByte(0, (high >>> 16) & 0xff);
+  putByte(2, (high >>> 8) & 0xff);
+  putByte(4, high & 0xff);
+  putByte(6, (low >>> 16) & 0xff);
+  putByte(9, (low >>> 8) & 0xff);
+  putByte(11, low & 0xff);
+  putByte(14, 0x70 | (counter >>> 8));
+  putByte(16, counter & 0xff);
+  putByte(19, 0x80 | (pool[r] & 0x3f));
+  putByte(21, pool[r + 1]);
+  for (let k = 2; k < 8; k++) putByte(20 + 2 * k, pool[r + k]);
+  return text.toString('latin1', 0, 36);
 }
