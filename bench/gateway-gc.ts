@@ -1,0 +1,67 @@
+// Benchmark: the main thread's garbage collection per request, gateway against a bare undici proxy. No budget of
+// its own; it explains the p99 budget (gateway-latency.ts): on a small machine a scavenge pauses the event loop for
+// several milliseconds, so how often the traffic lane allocates enough to trigger one shows up directly in p99.
+//
+// Same harness as gateway-throughput.ts, at the latency benchmark's paced rate (here a fixed 1,500 req/s over 16
+// connections, below saturation on a 2-core machine). GC is counted with a PerformanceObserver on `gc` entries,
+// which covers the whole process: the idle proxy allocates nothing meanwhile. Rounds alternate bare / restricted
+// route / full capture of a 1 KB JSON body with three redactions.
+// Prints, per side, scavenges per 1,000 requests (steady: it follows bytes allocated per request) and the time they
+// paused the event loop; the ratio is gateway / bare.
+//
+// Usage: node dist/bench/gateway-gc.js [seconds per round, default 5]
+import { constants, PerformanceObserver, type PerformanceEntry } from 'node:perf_hooks';
+import {
+  CAPTURED_PATH, drained, LoadProcess, median, ORDER_JSON, RESTRICTED_PATH, startBareProxy, startGateway, type LoadSpec,
+} from './gateway-throughput.js';
+
+const seconds = Number(process.argv[2] ?? 5);
+const ROUNDS = 3;
+const CONNECTIONS = 16;
+const RATE = 1_500;
+
+let minor: number[] = [];
+const observer = new PerformanceObserver((list) => {
+  for (const e of list.getEntries() as (PerformanceEntry & { detail?: { kind?: number } })[]) {
+    if (e.detail?.kind === constants.NODE_PERFORMANCE_GC_MINOR) minor.push(e.duration);
+  }
+});
+observer.observe({ entryTypes: ['gc'] });
+
+const load = await LoadProcess.start();
+const bare = await startBareProxy(load.upstreamPort);
+const gateway = await startGateway(load.upstreamPort);
+try {
+  const sides = [
+    { name: 'bare', port: bare.port, path: CAPTURED_PATH },
+    { name: 'restricted', port: gateway.port, path: RESTRICTED_PATH },
+    { name: 'full capture', port: gateway.port, path: CAPTURED_PATH },
+  ];
+  const spec = (port: number, path: string, secs: number): LoadSpec =>
+    ({ port, method: 'POST', path, body: ORDER_JSON, concurrency: CONNECTIONS, seconds: secs, pacingMs: (CONNECTIONS / RATE) * 1000 });
+  for (const s of sides) await load.run(spec(s.port, s.path, 3));
+  await drained(gateway.rt);
+  const perThousand = new Map<string, number[]>(sides.map((s) => [s.name, []]));
+  const pausePerThousand = new Map<string, number[]>(sides.map((s) => [s.name, []]));
+  for (let r = 0; r < ROUNDS; r++) {
+    for (const s of sides) {
+      minor = [];
+      const result = await load.run(spec(s.port, s.path, seconds));
+      // The telemetry lane's own work after the round belongs to it.
+      if (s.port === gateway.port) await drained(gateway.rt);
+      perThousand.get(s.name)!.push((minor.length * 1000) / result.requests);
+      pausePerThousand.get(s.name)!.push((minor.reduce((a, d) => a + d, 0) * 1000) / result.requests);
+    }
+  }
+  const base = median(perThousand.get('bare')!);
+  for (const s of sides) {
+    const n = median(perThousand.get(s.name)!);
+    console.log(`gateway gc ${s.name}: ${n.toFixed(2)} scavenges per 1,000 requests (ratio ${(n / base).toFixed(2)} vs bare undici proxy; ` +
+      `${median(pausePerThousand.get(s.name)!).toFixed(1)} ms of scavenge pauses per 1,000 requests; paced at ${RATE} req/s; load from ${load.generator})`);
+  }
+} finally {
+  observer.disconnect();
+  await gateway.rt.stop();
+  await bare.close();
+  load.stop();
+}
