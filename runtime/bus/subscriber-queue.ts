@@ -35,10 +35,13 @@ export class SubscriberQueue<T> {
     this.items.push(message);
     if (!this.running) {
       this.running = true;
-      setImmediate(() => void this.drain());
+      setImmediate(this.drainSoon);
     }
     return true;
   }
+
+  /** Made once: a closure per scheduled drain was garbage on every publish. */
+  private readonly drainSoon = (): void => this.drain();
 
   private take(): T[] {
     const end = Math.min(this.items.length, this.head + this.batchSize);
@@ -50,16 +53,27 @@ export class SubscriberQueue<T> {
     return batch;
   }
 
-  private async drain(): Promise<void> {
+  /**
+   * Delivers batch after batch until the queue is empty. Synchronous while the handler is (no promise per tick on
+   * the publisher's thread); a handler's promise holds the next batch back until it settles.
+   */
+  private drain(): void {
     while (this.depth > 0) {
       const batch = this.take();
+      let result: unknown;
       try {
-        const r = this.handler(batch);
-        if (r && typeof (r as Promise<void>).then === 'function') await r;
-        this.delivered.inc(batch.length);
+        result = this.handler(batch);
       } catch (err) {
         this.onError(err);
+        continue;
       }
+      if (result && typeof (result as Promise<void>).then === 'function') {
+        (result as Promise<void>)
+          .then(() => this.delivered.inc(batch.length), (err: unknown) => this.onError(err))
+          .then(this.drainSoon);
+        return;
+      }
+      this.delivered.inc(batch.length);
     }
     this.running = false;
     for (const w of this.idleWaiters.splice(0)) w();

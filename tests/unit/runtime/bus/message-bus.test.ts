@@ -57,6 +57,27 @@ test('a throwing handler is contained and attributed to its plugin; later batche
   assert.match(String(errors[0][1]), /kaput/);
 });
 
+test('an async handler takes one batch at a time, in order; a rejected one is contained and not counted delivered', async () => {
+  const { bus, registry, errors } = makeBus();
+  const got: unknown[] = [];
+  let inHandler = 0;
+  let overlapped = false;
+  bus.subscribe('slow', 'test.async', async (batch) => {
+    if (++inHandler > 1) overlapped = true;
+    await new Promise((r) => setTimeout(r, 5));
+    inHandler--;
+    if (batch.includes('bad')) throw new Error('async kaput');
+    got.push(...batch);
+  }, { batch: 1 });
+  for (const m of ['a', 'bad', 'b', 'c']) bus.publish('test.async', m);
+  await bus.drain(1000);
+  assert.equal(got, ['a', 'b', 'c']);
+  assert.not.ok(overlapped, 'the next batch waited for the previous promise');
+  assert.is(errors.length, 1);
+  assert.match(String(errors[0][1]), /async kaput/);
+  assert.match(registry.expose(), /vigil_bus_delivered_total\{topic="test.async",subscriber="slow"\} 3/);
+});
+
 test('unsubscribe stops delivery and hasSubscribers reflects it', async () => {
   const { bus } = makeBus();
   const got: unknown[] = [];
