@@ -7,13 +7,20 @@ import type { Store } from './store.js';
 /** Where the runtime puts, in a `store: true` pool's `workerData`, how to open the plugin's store. */
 export const WORKER_STORE_KEY = 'vigilStore';
 
-/** What the runtime puts under `WORKER_STORE_KEY`. */
-export type WorkerStoreInfo =
-  | {
-    readonly module: string; readonly url: string; readonly plugin: string;
-    readonly writeLock?: SharedArrayBuffer; readonly metricsChannel?: string;
-  }
-  | { readonly unavailable: string };
+/** How a worker thread reaches the runtime's store. */
+export interface SharedStore {
+  readonly url: string;
+  /** SQLite write turns, shared with the process's other connections to the file. */
+  readonly writeLock?: SharedArrayBuffer;
+  /** The channel the thread's store operations are reported on, for the runtime's `vigil_store_*` metrics. */
+  readonly metricsChannel?: string;
+}
+
+/** The store worker threads can open, or why they cannot (`sqlite::memory:`). */
+export type ThreadStore = SharedStore | { readonly unavailable: string };
+
+/** What the runtime puts under `WORKER_STORE_KEY`: the shared store, the module that opens it, and for which plugin. */
+export type WorkerStoreInfo = (SharedStore & { readonly module: string; readonly plugin: string }) | { readonly unavailable: string };
 
 let opened: Promise<Store> | undefined;
 

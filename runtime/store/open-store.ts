@@ -7,6 +7,9 @@ import { SqliteDriver } from './sqlite-driver.js';
 import { ReportingTimer, StoreInstruments } from './store-metrics.js';
 import type { ThreadWriteLock } from './thread-write-lock.js';
 import type { StoreBackend } from './types.js';
+import type { SharedStore, ThreadStore } from '@vigil/plugin-sdk/worker';
+
+export type { ThreadStore };
 
 export type StoreLocation = { kind: 'sqlite'; filename: string } | { kind: 'postgres'; url: string };
 
@@ -32,13 +35,11 @@ export function parseStoreUrl(url: string): StoreLocation {
 }
 
 /**
- * How worker threads reach the store: its URL, SQLite write turns, and the channel their operations are reported on
- * for the main thread's metrics (`threadMetricsChannel` of `openStore`); or why they cannot.
+ * How worker threads reach the store at `url`, with what they share with this thread (write turns, the metrics
+ * channel of `openStore`'s `threadMetricsChannel`). `sqlite::memory:` is one connection's own database: no other
+ * thread can open it.
  */
-export type ThreadStore = { url: string; writeLock?: SharedArrayBuffer; metricsChannel?: string } | { unavailable: string };
-
-/** `sqlite::memory:` is one connection's own database: no other thread can open it. */
-export function storeForThreads(url: string, shared: { writeLock?: SharedArrayBuffer; metricsChannel?: string } = {}): ThreadStore {
+export function storeForThreads(url: string, shared: Omit<SharedStore, 'url'> = {}): ThreadStore {
   const location = parseStoreUrl(url);
   if (location.kind === 'sqlite' && location.filename === ':memory:') {
     return { unavailable: 'sqlite::memory: exists in the main thread only; use a database file to write from worker threads' };

@@ -1,4 +1,5 @@
 import type { Store } from '@vigil/plugin-sdk';
+import type { SharedStore } from '@vigil/plugin-sdk/worker';
 import { openStore } from './open-store.js';
 import { ThreadWriteLock } from './thread-write-lock.js';
 
@@ -14,7 +15,7 @@ const WORKER_POSTGRES_CONNECTIONS = 2;
  * writers through `writeLock` (thread-write-lock.ts). PostgreSQL: a small pool of the thread's own. It lives as long
  * as the thread. Its operations count in the main thread's `vigil_store_*` metrics, reported on `metricsChannel`.
  */
-export async function openWorkerStore(where: { url: string; plugin: string; writeLock?: SharedArrayBuffer; metricsChannel?: string }): Promise<Store> {
+export async function openWorkerStore(where: SharedStore & { plugin: string }): Promise<Store> {
   const sqliteWriteLock = where.writeLock ? new ThreadWriteLock(where.writeLock) : undefined;
   const store = await openStore(where.url, { postgresConnections: WORKER_POSTGRES_CONNECTIONS, sqliteWriteLock, reportMetricsTo: where.metricsChannel });
   return store.forPlugin(where.plugin);
