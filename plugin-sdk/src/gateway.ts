@@ -71,13 +71,16 @@ export interface StorableRecord extends Omit<GovernedRecord, 'request_body' | 'r
   response_body_json: string;
 }
 
-/** A storable record as the JSON of its `GovernedRecord` (same keys, same order). */
-export function recordJson(r: StorableRecord): string {
+/**
+ * A storable record as the JSON of its `GovernedRecord` (same keys, same order). `parts` are fields the caller has
+ * serialised already (to store them in columns of their own), so they are not serialised twice.
+ */
+export function recordJson(r: StorableRecord, parts: { route?: string; labels?: string } = {}): string {
   const s = JSON.stringify;
-  return `{"id":${s(r.id)},"time":${s(r.time)},"method":${s(r.method)},"path":${s(r.path)},"route":${s(r.route)},`
+  return `{"id":${s(r.id)},"time":${s(r.time)},"method":${s(r.method)},"path":${s(r.path)},"route":${parts.route ?? s(r.route)},`
     + `"query":${s(r.query)},"status":${s(r.status)},"duration_ms":${s(r.duration_ms)},"headers":${s(r.headers)},`
     + `"response_headers":${s(r.response_headers)},"request_body":${r.request_body_json},"response_body":${r.response_body_json},`
-    + `"labels":${s(r.labels)},"matched_rules":${s(r.matched_rules)},"tokens":${s(r.tokens)},"sampled":${s(r.sampled)},`
+    + `"labels":${parts.labels ?? s(r.labels)},"matched_rules":${s(r.matched_rules)},"tokens":${s(r.tokens)},"sampled":${s(r.sampled)},`
     + `"truncated":${s(r.truncated)},"dropped_reason":${s(r.dropped_reason)}}`;
 }
 

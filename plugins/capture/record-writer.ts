@@ -39,7 +39,9 @@ const durationOf = (r: RecordFields): number => (Number.isFinite(r.duration_ms) 
 
 /** The `capture_records` row of a record, in `RECORD_COLUMNS` order; the record's JSON is the last value. */
 export function recordRow(r: StorableRecord): SqlValue[] {
-  return [r.id, Math.floor(r.time), JSON.stringify(r.route), primaryRoute(r), r.status, JSON.stringify(r.labels), recordJson(r)];
+  const route = JSON.stringify(r.route);
+  const labels = JSON.stringify(r.labels);
+  return [r.id, Math.floor(r.time), route, primaryRoute(r), r.status, labels, recordJson(r, { route, labels })];
 }
 
 /**
