@@ -11,11 +11,15 @@
 // Both warm up for 5 s first (JIT), then rounds alternate bare / gateway; after each gateway round the telemetry
 // lane settles its backlog (counted in the gateway's CPU), so none of its work falls into a bare round. The ratio is
 // the median over the pairs of rounds.
+// Each scenario also prints how the proxy's CPU splits: the event loop's own (the traffic lane) against all threads
+// (the telemetry lane's workers and SQLite's thread pool besides). On a machine where the workers share the cores
+// with the load and the upstream, the throughput ratio pays for all of it, and the event loop's cost per request
+// rises too (it wakes for fewer events at a time), so neither figure alone predicts a machine with spare cores.
 //
 // Also exported: the harness, for gateway-latency.ts.
 // Usage: node dist/bench/gateway-throughput.js [seconds per round, default 3]
 import { execFile, execFileSync, fork, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -231,13 +235,32 @@ async function generateLoad(spec: LoadSpec): Promise<LoadResult> {
   return { requests: latencies.length, errors, rps: latencies.length / elapsed, p50: at(0.5), p99: at(0.99) };
 }
 
-/** A load run, with the CPU this process (the proxy under test; the other one idles) spent per request. */
-async function measured(run: () => Promise<LoadResult>, after?: () => Promise<unknown>): Promise<LoadResult & { cpuPerRequest: number }> {
+/**
+ * CPU time of the calling thread so far, in µs, or NaN where /proc cannot tell. Called on the main thread, it is
+ * the event loop's: the traffic lane's, without the telemetry lane's workers (clock ticks of 10 ms, USER_HZ 100).
+ */
+function threadCpuMicros(): number {
+  try {
+    const stat = readFileSync('/proc/thread-self/stat', 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10_000;
+  } catch {
+    return NaN;
+  }
+}
+
+/**
+ * A load run, with the CPU this process (the proxy under test; the other one idles) spent per request: on all its
+ * threads, and on the event loop's alone.
+ */
+async function measured(run: () => Promise<LoadResult>, after?: () => Promise<unknown>): Promise<LoadResult & { cpuPerRequest: number; loopCpuPerRequest: number }> {
   const before = process.cpuUsage();
+  const loopBefore = threadCpuMicros();
   const result = await run();
   await after?.();
   const used = process.cpuUsage(before);
-  return { ...result, cpuPerRequest: (used.user + used.system) / Math.max(1, result.requests) };
+  const requests = Math.max(1, result.requests);
+  return { ...result, cpuPerRequest: (used.user + used.system) / requests, loopCpuPerRequest: (threadCpuMicros() - loopBefore) / requests };
 }
 
 /** The telemetry lane's counts: exchanges the proxy published, and what became of them so far. */
@@ -300,6 +323,9 @@ async function throughputMain(): Promise<void> {
       const vigilCpu: number[] = [];
       const bareP99: number[] = [];
       const vigilP99: number[] = [];
+      const loopRatios: number[] = [];
+      const bareLoopCpu: number[] = [];
+      const vigilLoopCpu: number[] = [];
       let drainMs = 0;
       let errors = 0;
       for (let r = 0; r < ROUNDS; r++) {
@@ -312,6 +338,9 @@ async function throughputMain(): Promise<void> {
         vigilCpu.push(v.cpuPerRequest);
         bareP99.push(b.p99);
         vigilP99.push(v.p99);
+        loopRatios.push(b.loopCpuPerRequest / v.loopCpuPerRequest);
+        bareLoopCpu.push(b.loopCpuPerRequest);
+        vigilLoopCpu.push(v.loopCpuPerRequest);
         errors += b.errors + v.errors;
       }
       // Each gateway round against the bare round just before it: a machine whose speed drifts (a shared VM) moves
@@ -322,6 +351,10 @@ async function throughputMain(): Promise<void> {
         `bare ${Math.round(median(bareRps))} req/s; budget ≥ ${s.budget.toFixed(2)}; load from ${load.generator}${errors ? `; ${errors} errors` : ''})`);
       console.log(`  CPU per request in the proxy's process, all threads: ${median(vigilCpu).toFixed(0)} µs (bare ${median(bareCpu).toFixed(0)} µs); ` +
         `p99 flat out ${median(vigilP99).toFixed(2)} ms (bare ${median(bareP99).toFixed(2)} ms)`);
+      if (Number.isFinite(median(loopRatios))) {
+        console.log(`  of which on the event loop (the traffic lane): ${median(vigilLoopCpu).toFixed(0)} µs (bare ${median(bareLoopCpu).toFixed(0)} µs), ` +
+          `bare / gateway ${median(loopRatios).toFixed(2)} (median of ${ROUNDS} paired rounds)`);
+      }
       const lane = await telemetryLane(gateway.rt);
       console.log(`  telemetry lane over the measured rounds: ${lane.published - laneBefore.published} exchanges, ` +
         `${lane.stored - laneBefore.stored} records stored, ${lane.dropped - laneBefore.dropped} dropped; ` +
