@@ -28,7 +28,10 @@ export interface RawExchange {
   requestTruncated: boolean;
   responseBody: Uint8Array | null;
   responseTruncated: boolean;
-  /** Upstream error code when status is 0 / 502 / 504. */
+  /**
+   * Why the exchange ended without the upstream's full answer: the code of the gateway's own error response
+   * (`VIGIL_ERR_PROXY_UPSTREAM_TIMEOUT`, …; status 502 / 504 / 400), or `client_aborted`. Absent otherwise.
+   */
   error?: string;
 }
 
@@ -58,6 +61,13 @@ export interface GovernedRecord {
   truncated: boolean;
   /** Why a captured body is missing although it was selected, e.g. `request_body: truncated at capture limit…`. */
   dropped_reason: string | null;
+  /**
+   * Null when the upstream's answer went through whole; else why not: the code of the error response the gateway
+   * gave instead (`VIGIL_ERR_PROXY_UPSTREAM_UNREACHABLE`, `…_UPSTREAM_TIMEOUT`, `…_UPSTREAM_BAD_RESPONSE`,
+   * `…_BAD_REQUEST`, `…_INTERNAL`), or `client_aborted` when the client left first. It tells a 502 the upstream
+   * sent from one the gateway made.
+   */
+  error: string | null;
 }
 
 /**
@@ -81,7 +91,7 @@ export function recordJson(r: StorableRecord, parts: { route?: string; labels?: 
     + `"query":${s(r.query)},"status":${s(r.status)},"duration_ms":${s(r.duration_ms)},"headers":${s(r.headers)},`
     + `"response_headers":${s(r.response_headers)},"request_body":${r.request_body_json},"response_body":${r.response_body_json},`
     + `"labels":${parts.labels ?? s(r.labels)},"matched_rules":${s(r.matched_rules)},"tokens":${s(r.tokens)},"sampled":${s(r.sampled)},`
-    + `"truncated":${s(r.truncated)},"dropped_reason":${s(r.dropped_reason)}}`;
+    + `"truncated":${s(r.truncated)},"dropped_reason":${s(r.dropped_reason)},"error":${s(r.error)}}`;
 }
 
 /** What the telemetry lane (the `capture` plugin) offers the traffic lane (the `proxy` plugin). */

@@ -11,6 +11,7 @@ const namedAttributes: Record<string, string> = {
   method: 'http.method',
   path: 'url.path',
   status: 'http.status_code',
+  error: 'error.type',
 };
 /** Map-valued fields flattened to one attribute per key under a prefix. */
 const prefixedMaps: Record<string, { prefix: string; lowerKeys: boolean }> = {

@@ -45,6 +45,7 @@ function metadataOnly(exchange: RawExchange, decision: RouteDecision, err: unkno
     headers: null, response_headers: null, request_body_json: 'null', response_body_json: 'null', labels: {},
     matched_rules: decision.matchedRules.slice(), tokens: null, sampled: false, truncated: false,
     dropped_reason: `governance failed (${err instanceof Error ? err.message : String(err)}); only metadata was kept`,
+    error: errorOf(exchange),
   };
 }
 
@@ -102,7 +103,13 @@ function governOrThrow(exchange: RawExchange, decision: RouteDecision, options: 
     sampled: keepBodies,
     truncated: (captureRequest && exchange.requestTruncated) || (captureResponse && exchange.responseTruncated),
     dropped_reason: reasons.length === 0 ? null : reasons.join('; '),
+    error: errorOf(exchange),
   };
+}
+
+/** The exchange's error code; anything but a string (any plugin may publish exchanges) reads as none. */
+function errorOf(exchange: RawExchange): string | null {
+  return typeof exchange.error === 'string' ? exchange.error : null;
 }
 
 /** A kept body as JSON text: the governed document itself for JSON, a string literal for text. */

@@ -388,6 +388,7 @@ control_plane: { listen: 127.0.0.1:${control}, token: gateway-test-token }
     assert.ok(text.includes('"keep"'));
     assert.equal(record.labels, { tenant: 'acme' });
     assert.equal(record.matched_rules, ['all-traffic', 'payments']);
+    assert.is(record.error, null);
   } finally {
     up.server.closeAllConnections();
     up.server.close();

@@ -54,7 +54,9 @@ for (const backend of backends) {
       const sampledOut = exchange(policy, { target: '/api/sampled/a', status: 200, requestBody: { a: 1 }, responseBody: { b: 2 } });
       const keptError = exchange(policy, { target: '/api/sampled/b', status: 502, requestBody: { a: 1 }, responseBody: { error: 'bad gateway' } });
 
-      const [r, p, s, e] = await h.feed([full, restricted, sampledOut, keptError]);
+      const timedOut = exchange(policy, { target: '/api/sampled/c', status: 504, error: 'VIGIL_ERR_PROXY_UPSTREAM_TIMEOUT', responseBody: null });
+
+      const [r, p, s, e, t] = await h.feed([full, restricted, sampledOut, keptError, timedOut]);
 
       assert.equal(r.request_body, {
         card: { number: '[REDACTED]', expiry: '12/29' },
@@ -79,19 +81,22 @@ for (const backend of backends) {
       assert.is(s.request_body, null, 'sample: 0 keeps no body of a success');
       assert.is(e.sampled, true);
       assert.equal(e.response_body, { error: 'bad gateway' }, 'keep_errors keeps 5xx bodies');
+      assert.is(e.error, null, 'a 502 the upstream sent');
+      assert.is(t.error, 'VIGIL_ERR_PROXY_UPSTREAM_TIMEOUT', 'a 504 the gateway made says so');
+      assert.is(r.error, null);
 
       // The API serves exactly what was published, and nothing unredacted anywhere.
       const one = await h.get(`/api/gateway/records/${full.id}`);
       assert.is(one.status, 200);
       assert.equal(one.body, r);
       const list = await h.get<{ data: unknown[] }>('/api/gateway/records?limit=200');
-      assert.is(list.body.data.length, 4);
+      assert.is(list.body.data.length, 5);
       const everything = JSON.stringify([list.body, h.received]);
       for (const secret of SECRETS) assert.not.ok(everything.includes(secret), `${secret} leaked`);
 
       const metrics = await h.rt.metrics();
       assert.is(metric(metrics, /^vigil_tokens_total\{route="\/api\/\*\*",tenant="acme"\} (\S+)$/m), 1234);
-      assert.is(metric(metrics, /^vigil_capture_records_total\{outcome="stored"\} (\S+)$/m), 4);
+      assert.is(metric(metrics, /^vigil_capture_records_total\{outcome="stored"\} (\S+)$/m), 5);
       // Records and their rollups go in as one transaction per batch, from the worker threads where they can open
       // the store: counted here all the same (reported over a channel, so perhaps a moment after the outcome).
       await waitFor(async () => metric(await h.rt.metrics(), /^vigil_store_queries_total\{op="transaction"\} (\S+)$/m) >= 1,

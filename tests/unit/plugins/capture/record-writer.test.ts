@@ -34,6 +34,7 @@ function record(over: Partial<StorableRecord> = {}): StorableRecord {
     sampled: true,
     truncated: false,
     dropped_reason: null,
+    error: null,
     ...over,
   };
 }
@@ -92,7 +93,7 @@ test('recordRow: the columns filters need, and the whole record as JSON last', (
   assert.equal(stored, parsed(r));
   assert.is(stored.request_body_json, undefined);
   assert.equal(Object.keys(stored), ['id', 'time', 'method', 'path', 'route', 'query', 'status', 'duration_ms', 'headers',
-    'response_headers', 'request_body', 'response_body', 'labels', 'matched_rules', 'tokens', 'sampled', 'truncated', 'dropped_reason']);
+    'response_headers', 'request_body', 'response_body', 'labels', 'matched_rules', 'tokens', 'sampled', 'truncated', 'dropped_reason', 'error']);
 });
 
 test('foldRollups: one row per minute, route, method, status class and tenant, with sums and bucket counts', () => {

@@ -39,6 +39,15 @@ test('record fields come from the exchange and the decision', () => {
   assert.is(r.duration_ms, 12.5);
   assert.is(r.dropped_reason, null);
   assert.is(r.truncated, false);
+  assert.is(r.error, null);
+});
+
+test('the error the gateway answered with is kept (a 504 it made is told from one the upstream sent); a non-string reads as none', () => {
+  const d = decision([{ name: 'all', match: { path: '/**' } }]);
+  assert.is(governExchange(exchange({ status: 504, error: 'VIGIL_ERR_PROXY_UPSTREAM_TIMEOUT' }), d, always).error, 'VIGIL_ERR_PROXY_UPSTREAM_TIMEOUT');
+  assert.is(governExchange(exchange({ status: 0, error: 'client_aborted' }), d, always).error, 'client_aborted');
+  assert.is(governExchange(exchange({ status: 504 }), d, always).error, null);
+  assert.is(governExchange(exchange({ error: { code: 'x' } as unknown as string }), d, always).error, null);
 });
 
 test('JSON fields are redacted in request and response bodies; the rest is kept', () => {

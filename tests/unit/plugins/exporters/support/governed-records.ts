@@ -21,6 +21,7 @@ export function governedRecord(n: number, overrides: Partial<GovernedRecord> = {
     sampled: true,
     truncated: false,
     dropped_reason: null,
+    error: null,
     ...overrides,
   };
 }
