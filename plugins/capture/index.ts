@@ -70,6 +70,9 @@ export default definePlugin<CaptureConfig>({
       workerData,
       // Workers write their own rows: binding and inserting would otherwise take the traffic lane's thread.
       store: true,
+      // The telemetry lane never slows the traffic lane, CPU included: on a saturated machine the workers yield it to
+      // the event loop, and a backlog they cannot work off ends in counted drops at the batcher.
+      background: true,
     });
     const batcher = ctx.workers.batcher<RawExchange, StoredRows, StoreRowsTask>(pool, {
       // Each task carries the policy current when it is sent; its exchanges' buffers move to the worker.

@@ -1,11 +1,14 @@
 import { Piscina } from 'piscina';
 import { cpus } from 'node:os';
+import { pathToFileURL } from 'node:url';
 import type { Batcher, BatcherOptions, Logger, Metrics, PoolOptions, WorkerPool, WorkerPools } from '@vigil/plugin-sdk';
 import { WORKER_STORE_KEY, type WorkerStoreInfo } from '@vigil/plugin-sdk/worker';
 import type { ThreadStore } from '../store/open-store.js';
 import { PoolBatcher } from './batcher.js';
+import { BACKGROUND_TASK_KEY } from './thread-priority.js';
 
 const WORKER_STORE_MODULE = new URL('../store/worker-store.js', import.meta.url).href;
+const BACKGROUND_TASK_MODULE = new URL('./background-task.js', import.meta.url).href;
 
 /** Owns every piscina pool of the runtime, so they are all destroyed on stop. */
 export class WorkerPoolRegistry {
@@ -36,8 +39,7 @@ export class WorkerPoolRegistry {
     const log = this.log.child({ plugin });
     const { dropped, failed, batches } = this;
     return {
-      pool: <I, O>(options: PoolOptions): WorkerPool<I, O> =>
-        this.create<I, O>(options.store ? { ...options, workerData: this.withStore(options.workerData, plugin) } : options),
+      pool: <I, O>(options: PoolOptions): WorkerPool<I, O> => this.create<I, O>(this.arranged(options, plugin)),
       batcher: <I, O, T = I[]>(pool: WorkerPool<T, O>, options: BatcherOptions<I, O, T>): Batcher<I> => {
         const name = (pool as { name?: string }).name ?? plugin;
         return new PoolBatcher(pool, options, {
@@ -47,13 +49,27 @@ export class WorkerPoolRegistry {
     };
   }
 
-  private withStore(workerData: unknown, plugin: string): Record<string, unknown> {
+  /**
+   * The pool as piscina runs it: with `store`, the thread's store under WORKER_STORE_KEY; with `background`, the
+   * background task module in front of the plugin's (whose URL goes under BACKGROUND_TASK_KEY).
+   */
+  private arranged(options: PoolOptions, plugin: string): PoolOptions {
+    if (!options.store && !options.background) return options;
+    const { workerData } = options;
     if (workerData !== undefined && (workerData === null || typeof workerData !== 'object' || Array.isArray(workerData))) {
-      throw new TypeError(`worker pool of plugin "${plugin}": with store: true, workerData must be a plain object`);
+      const why = options.store ? 'store: true' : 'background: true';
+      throw new TypeError(`worker pool of plugin "${plugin}": with ${why}, workerData must be a plain object`);
     }
-    const store = this.store;
-    const info: WorkerStoreInfo = 'unavailable' in store ? store : { module: WORKER_STORE_MODULE, plugin, ...store };
-    return { ...(workerData as Record<string, unknown> | undefined), [WORKER_STORE_KEY]: info };
+    const data: Record<string, unknown> = { ...(workerData as Record<string, unknown> | undefined) };
+    if (options.store) {
+      const store = this.store;
+      const info: WorkerStoreInfo = 'unavailable' in store ? store : { module: WORKER_STORE_MODULE, plugin, ...store };
+      data[WORKER_STORE_KEY] = info;
+    }
+    if (!options.background) return { ...options, workerData: data };
+    const task = options.filename instanceof URL ? options.filename.href : options.filename;
+    data[BACKGROUND_TASK_KEY] = task.startsWith('file:') ? task : pathToFileURL(task).href;
+    return { ...options, filename: BACKGROUND_TASK_MODULE, workerData: data };
   }
 
   private create<I, O>(options: PoolOptions): WorkerPool<I, O> {

@@ -6,6 +6,8 @@ import { MetricsRegistry } from '../../../../runtime/metrics/index.js';
 import { createLogger } from '../../../../runtime/log/logger.js';
 import { fixture } from '../../../support/paths.js';
 import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { lowerThreadPriority } from '../../../../runtime/workers/thread-priority.js';
 import { openStore, storeForThreads, ThreadWriteLock } from '../../../../runtime/store/index.js';
 import { tempDir } from '../../../support/tmp.js';
 import { waitFor } from '../../../support/net.js';
@@ -150,6 +152,38 @@ test('with sqlite::memory:, or without store: true, the threads have no store an
   assert.throws(() => view.pool({ filename: pathToFileURL(fixture('workers/store-task.js')), name: 'store', store: true, workerData: 'x' }),
     /workerData must be a plain object/);
   await pools.destroyAll();
+});
+
+/** The calling thread's nice value, from /proc (Linux). */
+function niceOfThisThread(): number {
+  const stat = readFileSync('/proc/thread-self/stat', 'utf8');
+  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+}
+
+type NiceOut = { nice: number; own: string | null; store: boolean };
+
+test('a background pool\'s threads run at nice 19, the event loop and other pools\' threads at normal priority', async () => {
+  if (process.platform !== 'linux') { console.log('  skipped: thread priorities are per thread on Linux only'); return; }
+  const { pools, view } = setup();
+  const task = pathToFileURL(fixture('workers/thread-nice.js'));
+  const before = niceOfThisThread();
+  try {
+    const background = view.pool<null, NiceOut>({ filename: task, name: 'telemetry', background: true, workerData: { own: 'kept' } });
+    const normal = view.pool<null, NiceOut>({ filename: task, name: 'normal' });
+    const withStore = view.pool<null, NiceOut>({ filename: fixture('workers/thread-nice.js'), name: 'both', background: true, store: true });
+    assert.equal(await background.run(null), { nice: 19, own: 'kept', store: false });
+    assert.equal(await normal.run(null), { nice: before, own: null, store: false });
+    assert.equal(await withStore.run(null), { nice: 19, own: null, store: true }, 'a plain path works too, and store: true still applies');
+    assert.is(niceOfThisThread(), before, 'the main thread kept its priority');
+    assert.throws(() => view.pool({ filename: task, name: 'bad', background: true, workerData: 7 }), /with background: true, workerData must be a plain object/);
+  } finally {
+    await pools.destroyAll();
+  }
+});
+
+test('lowering a thread\'s priority is left alone off Linux, where it would move the whole process', () => {
+  assert.is(lowerThreadPriority('darwin'), false);
+  assert.is(lowerThreadPriority('win32'), false);
 });
 
 test.run();
