@@ -4,5 +4,8 @@ import { workerData } from 'node:worker_threads';
 import { BACKGROUND_TASK_KEY, lowerThreadPriority } from './thread-priority.js';
 
 lowerThreadPriority();
-const task = ((await import((workerData as Record<string, string>)[BACKGROUND_TASK_KEY])) as { default: (input: unknown) => unknown }).default;
+const url = (workerData as Record<string, string>)[BACKGROUND_TASK_KEY];
+const task = ((await import(url)) as { default?: unknown }).default;
+// piscina would name this module in its error; the plugin author needs to hear about theirs.
+if (typeof task !== 'function') throw new TypeError(`worker pool task module ${url} has no default export function`);
 export default task;

@@ -83,6 +83,9 @@ export class WorkerPoolRegistry {
       // Workers must not keep a stopping process alive.
       idleTimeout: 30_000,
     });
+    // A thread that dies outside a task (its module throws as it loads, say) is reported here; unheard, piscina's
+    // 'error' event would end the process. The tasks it was given reject with the same error.
+    piscina.on('error', (err: unknown) => this.log.error('worker pool thread failed', { pool: options.name, error: err }));
     this.pools.set(piscina, options.name);
     const pools = this.pools;
     return {

@@ -154,6 +154,18 @@ test('with sqlite::memory:, or without store: true, the threads have no store an
   await pools.destroyAll();
 });
 
+test('a task module that throws as it loads fails its tasks and is logged; the process goes on', async () => {
+  const { pools, view, lines } = setup();
+  try {
+    const broken = view.pool<null, never>({ filename: pathToFileURL(fixture('workers/throws-on-load.js')), name: 'broken', maxThreads: 1 });
+    await broken.run(null).then(() => assert.unreachable('ran'), (err: Error) => assert.match(err.message, /task module failed to load/));
+    await waitFor(() => lines.some((l) => l.includes('worker pool thread failed') && l.includes('broken')), { what: 'the failure in the log' });
+    assert.equal(await view.pool<unknown[], number[]>({ filename: worker, name: 'double', maxThreads: 1 }).run([4]), [8]);
+  } finally {
+    await pools.destroyAll();
+  }
+});
+
 /** The calling thread's nice value, from /proc (Linux). */
 function niceOfThisThread(): number {
   const stat = readFileSync('/proc/thread-self/stat', 'utf8');
@@ -176,6 +188,8 @@ test('a background pool\'s threads run at nice 19, the event loop and other pool
     assert.equal(await withStore.run(null), { nice: 19, own: null, store: true }, 'a plain path works too, and store: true still applies');
     assert.is(niceOfThisThread(), before, 'the main thread kept its priority');
     assert.throws(() => view.pool({ filename: task, name: 'bad', background: true, workerData: 7 }), /with background: true, workerData must be a plain object/);
+    const noTask = view.pool<null, never>({ filename: pathToFileURL(fixture('workers/no-default.js')), name: 'notask', background: true });
+    await noTask.run(null).then(() => assert.unreachable('ran'), (err: Error) => assert.match(err.message, /no-default\.js has no default export function/));
   } finally {
     await pools.destroyAll();
   }
