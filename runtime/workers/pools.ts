@@ -67,15 +67,14 @@ export class WorkerPoolRegistry {
       data[WORKER_STORE_KEY] = info;
     }
     if (!options.background) return { ...options, workerData: data };
-    const task = options.filename instanceof URL ? options.filename.href : options.filename;
-    data[BACKGROUND_TASK_KEY] = task.startsWith('file:') ? task : pathToFileURL(task).href;
+    data[BACKGROUND_TASK_KEY] = moduleUrl(options.filename);
     return { ...options, filename: BACKGROUND_TASK_MODULE, workerData: data };
   }
 
   private create<I, O>(options: PoolOptions): WorkerPool<I, O> {
     const maxThreads = options.maxThreads ?? Math.max(1, Math.min(4, cpus().length - 1));
     const piscina = new Piscina({
-      filename: options.filename instanceof URL ? options.filename.href : options.filename,
+      filename: moduleUrl(options.filename),
       minThreads: Math.min(options.minThreads ?? 1, maxThreads),
       maxThreads,
       maxQueue: options.maxQueue ?? maxThreads * 4,
@@ -103,4 +102,10 @@ export class WorkerPoolRegistry {
     this.pools.clear();
     await Promise.allSettled(all.map((p) => p.destroy()));
   }
+}
+
+/** A task module as a file URL, whether the plugin named it by URL or by path. */
+function moduleUrl(filename: string | URL): string {
+  if (filename instanceof URL) return filename.href;
+  return filename.startsWith('file:') ? filename : pathToFileURL(filename).href;
 }

@@ -4,7 +4,7 @@ import { setPriority } from 'node:os';
 export const BACKGROUND_TASK_KEY = 'vigilBackgroundTask';
 
 /** The nice value of background threads: the lowest priority there is. */
-export const BACKGROUND_NICE = 19;
+const BACKGROUND_NICE = 19;
 
 /**
  * Moves the calling thread to the lowest CPU priority. Linux only: there a thread's priority is its own, and
