@@ -2,7 +2,10 @@ import type { CommandDefinition } from '@vigil/plugin-sdk';
 import type { Runtime } from '../../runtime.js';
 import { reportStartupError } from '../report-error.js';
 
-/** `vigil run -config FILE`: starts the runtime and stops it cleanly on SIGINT or SIGTERM. */
+/**
+ * `vigil run -config FILE`: starts the runtime and stops it cleanly on SIGINT or SIGTERM, or when the `vigil` process
+ * that started this one with its V8 flags (process-entry.ts) is gone: its IPC channel to us closes.
+ */
 export const runCommand: CommandDefinition = {
   name: 'run',
   summary: 'Run Vigil with a config file (gateway, LLM platform, host monitor: whatever the file enables)',
@@ -18,15 +21,16 @@ export const runCommand: CommandDefinition = {
     } catch (err) {
       return reportStartupError(err, io);
     }
-    const signal = await new Promise<NodeJS.Signals>((resolve) => {
+    const reason = await new Promise<string>((resolve) => {
       process.once('SIGINT', () => resolve('SIGINT'));
       process.once('SIGTERM', () => resolve('SIGTERM'));
+      if (process.channel) process.once('disconnect', () => resolve('parent process gone'));
     });
     // A second signal while draining means "now".
     const force = () => { runtime.log.warn('second signal: exiting without draining'); process.exit(130); };
     process.once('SIGINT', force);
     process.once('SIGTERM', force);
-    runtime.log.info('stopping', { signal });
+    runtime.log.info('stopping', { reason });
     await runtime.stop();
     runtime.log.info('stopped');
     // Exit explicitly: a stray handle in a third-party plugin must not keep a stopped gateway alive.
