@@ -9,7 +9,7 @@
 // Prints, per side, scavenges per 1,000 requests (steady: it follows bytes allocated per request) and the time they
 // paused the event loop; the ratio is gateway / bare.
 //
-// Usage: node dist/bench/gateway-gc.js [seconds per round, default 5]
+// Usage: node --max-semi-space-size=64 dist/bench/gateway-gc.js [seconds per round, default 5]
 import { constants, PerformanceObserver, type PerformanceEntry } from 'node:perf_hooks';
 import {
   CAPTURED_PATH, drained, LoadProcess, median, ORDER_JSON, RESTRICTED_PATH, startBareProxy, startGateway, type LoadSpec,

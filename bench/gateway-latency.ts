@@ -8,7 +8,7 @@
 // capture of a 1 KB JSON body and three redactions; rounds alternate bare / gateway. Same harness as
 // gateway-throughput.ts (upstream in a child process, load from wrk when installed, both proxies in this one).
 //
-// Usage: node dist/bench/gateway-latency.js [seconds per round, default 3] [load fraction, default 0.4]
+// Usage: node --max-semi-space-size=64 dist/bench/gateway-latency.js [seconds per round, default 3] [load fraction, default 0.4]
 import {
   CAPTURED_PATH, LoadProcess, median, ORDER_JSON, RESTRICTED_PATH, startBareProxy, startGateway, type LoadResult, type LoadSpec,
 } from './gateway-throughput.js';

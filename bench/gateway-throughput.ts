@@ -16,8 +16,11 @@
 // with the load and the upstream, the throughput ratio pays for all of it, and the event loop's cost per request
 // rises too (it wakes for fewer events at a time), so neither figure alone predicts a machine with spare cores.
 //
-// Also exported: the harness, for gateway-latency.ts.
-// Usage: node dist/bench/gateway-throughput.js [seconds per round, default 3]
+// This process should run with the V8 flags `vigil run` serves with (runtime/cli/respawn.ts), as `npm run bench`
+// starts it; run without them, both proxies collect garbage more often than a served gateway, and the harness says so.
+//
+// Also exported: the harness, for gateway-latency.ts and the other gateway benchmarks.
+// Usage: node --max-semi-space-size=64 dist/bench/gateway-throughput.js [seconds per round, default 3]
 import { execFile, execFileSync, fork, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -27,6 +30,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { Pool, type Dispatcher } from 'undici';
 import { startTestRuntime, type TestRuntime } from '@vigil/plugin-sdk/testing';
+import { missingFlags, RUN_V8_FLAGS } from '../runtime/cli/respawn.js';
 
 export interface LoadSpec {
   port: number; method: 'GET' | 'POST'; path: string; body?: string; concurrency: number; seconds: number;
@@ -114,6 +118,8 @@ export class LoadProcess {
   private constructor(private readonly child: ChildProcess, readonly upstreamPort: number) {}
 
   static async start(): Promise<LoadProcess> {
+    const missing = missingFlags(RUN_V8_FLAGS, process.execArgv, process.env.NODE_OPTIONS);
+    if (missing.length) console.log(`note: without vigil run's V8 flags (${missing.join(' ')}); npm run bench passes them`);
     const child = fork(fileURLToPath(import.meta.url), ['--role=load'], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     const port = await new Promise<number>((resolve, reject) => {
       child.once('message', (m) => resolve((m as { upstreamPort: number }).upstreamPort));

@@ -6,7 +6,7 @@
 // under test keeps a core), rounds alternated. The policy runs on the telemetry lane, so what it can cost the
 // traffic lane is CPU taken from the proxy; the telemetry lane's own outcome (stored, dropped, policy failures) is
 // printed after the ratio.
-// Usage: node dist/bench/gateway-wasm-policy.js [seconds per round, default 3]
+// Usage: node --max-semi-space-size=64 dist/bench/gateway-wasm-policy.js [seconds per round, default 3]
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
