@@ -7,6 +7,9 @@
  * Advisory: SQLite's own locking still makes every write correct. So a holder that never releases (a thread
  * terminated in the middle of a write) is overtaken after `staleMs`, instead of blocking every writer for good.
  */
+/** The longest delay setTimeout keeps (2^31 − 1 ms, about 24.8 days). */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 export class ThreadWriteLock {
   private readonly cell: Int32Array;
 
@@ -35,8 +38,9 @@ export class ThreadWriteLock {
       }
       const wait = Atomics.waitAsync(this.cell, 0, 1, left);
       if (!wait.async) continue;
-      // A pending waitAsync does not keep a thread's event loop alive; this timer does, for as long as the wait.
-      const keepAlive = setTimeout(() => {}, left);
+      // A pending waitAsync does not keep a thread's event loop alive; this timer does, until the wait settles. It
+      // must not fire first: a timer due at `left` could, and the thread would exit before the wait timed out.
+      const keepAlive = setTimeout(() => {}, MAX_TIMER_MS);
       try {
         await wait.value;
       } finally {
