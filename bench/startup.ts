@@ -20,8 +20,13 @@ async function timeToHealth(args: string[], port: number, env: NodeJS.ProcessEnv
       await new Promise((r) => setTimeout(r, 5));
     }
   } finally {
-    child.kill('SIGKILL');
-    await new Promise((r) => child.once('close', r));
+    // SIGTERM, waited for: `vigil run` may serve from a child process (runtime/cli/respawn.ts), which SIGKILL would
+    // leave draining on its own while the next measurement starts.
+    const closed = new Promise((r) => child.once('close', r));
+    child.kill('SIGTERM');
+    const force = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    await closed;
+    clearTimeout(force);
   }
 }
 
