@@ -7,9 +7,9 @@ import { constants } from 'node:os';
  *
  * A 64 MB semi-space, against Node's 16 MB default: the traffic lane allocates a few KB per request, and with the
  * default young generation each scavenge paused the event loop for several milliseconds, often enough to set the
- * gateway's p99. `bench/gateway-gc.ts` (2 vCPUs, 1,500 req/s paced) measured scavenge pauses of 12.5–22.5 ms per
- * 1,000 requests with the default and 1.3–3.4 ms with this. The price is memory: a gateway capturing 5,600 req/s in
- * full held 430 MB resident against 362 MB with the default.
+ * gateway's p99. `bench/gateway-gc.ts` (2 vCPUs, 1,500 req/s paced) measured scavenge pauses of 11.6–22.5 ms per 1,000
+ * requests with the default and 1.3–8.4 ms with this (3 runs each). The price is memory: a gateway capturing 5,600
+ * req/s in full held 430 MB resident against 362 MB with the default.
  */
 export const RUN_V8_FLAGS: readonly string[] = ['--max-semi-space-size=64'];
 
