@@ -35,7 +35,15 @@ function vigilChildren(vigil: VigilProcess): { pid: number; argv: string[] }[] {
   seenChildren.push(...found.map((c) => c.pid));
   return found;
 }
-const stopped = (pid: number) => waitFor(() => !existsSync(`/proc/${pid}`), { what: `process ${pid} to end` });
+/** Gone, or a zombie (ended, not yet reaped by whoever adopted it). */
+function ended(pid: number): boolean {
+  try {
+    return /^ Z /.test(readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\)/, ''));
+  } catch {
+    return true;
+  }
+}
+const stopped = (pid: number) => waitFor(() => ended(pid), { what: `process ${pid} to end` });
 
 test('without the flag, it serves from a child started with --max-semi-space-size=64; SIGTERM drains it once, exit 0', async () => {
   const { vigil, base } = await start();
@@ -73,7 +81,7 @@ test('with the flag in NODE_OPTIONS (any value), it serves from the one process'
 
 // A failed assertion must not leave a server behind (its output pipes would keep this file running).
 test.after(async () => {
-  for (const pid of seenChildren) if (existsSync(`/proc/${pid}`)) process.kill(pid, 'SIGKILL');
+  for (const pid of seenChildren) if (!ended(pid)) process.kill(pid, 'SIGKILL');
   for (const v of running) await v.stop('SIGKILL');
   work.cleanup();
 });
