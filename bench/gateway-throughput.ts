@@ -30,7 +30,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { Pool, type Dispatcher } from 'undici';
 import { startTestRuntime, type TestRuntime } from '@vigil/plugin-sdk/testing';
-import { missingFlags, RUN_V8_FLAGS } from '../runtime/cli/respawn.js';
+import { missingFlags } from '../runtime/cli/respawn.js';
 
 export interface LoadSpec {
   port: number; method: 'GET' | 'POST'; path: string; body?: string; concurrency: number; seconds: number;
@@ -118,7 +118,7 @@ export class LoadProcess {
   private constructor(private readonly child: ChildProcess, readonly upstreamPort: number) {}
 
   static async start(): Promise<LoadProcess> {
-    const missing = missingFlags(RUN_V8_FLAGS, process.execArgv, process.env.NODE_OPTIONS);
+    const missing = missingFlags();
     if (missing.length) console.log(`note: without vigil run's V8 flags (${missing.join(' ')}); npm run bench passes them`);
     const child = fork(fileURLToPath(import.meta.url), ['--role=load'], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     const port = await new Promise<number>((resolve, reject) => {

@@ -16,8 +16,15 @@ export const RUN_V8_FLAGS: readonly string[] = ['--max-semi-space-size=64'];
 /** V8 accepts `_` for `-` in a flag's name. */
 const flagName = (arg: string): string => arg.split('=')[0].replaceAll('_', '-');
 
-/** The flags of `wanted` that neither Node's command line nor NODE_OPTIONS names: one the operator set stays theirs. */
-export function missingFlags(wanted: readonly string[], execArgv: readonly string[], nodeOptions = ''): string[] {
+/**
+ * The flags of `wanted` (by default `vigil run`'s) that neither Node's command line nor NODE_OPTIONS names, in this
+ * process by default: one the operator set, with any value, stays theirs.
+ */
+export function missingFlags(
+  wanted: readonly string[] = RUN_V8_FLAGS,
+  execArgv: readonly string[] = process.execArgv,
+  nodeOptions = process.env.NODE_OPTIONS ?? '',
+): string[] {
   const present = new Set([...execArgv, ...nodeOptions.split(/\s+/)].filter(Boolean).map(flagName));
   return wanted.filter((flag) => !present.has(flagName(flag)));
 }

@@ -15,7 +15,8 @@ const work = tempDir();
 function children(pid: number): { pid: number; argv: string[] }[] {
   if (!existsSync(`/proc/${pid}`)) return [];
   const list = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim();
-  return list ? list.split(' ').map(Number).map((p) => ({ pid: p, argv: readFileSync(`/proc/${p}/cmdline`, 'utf8').replace(/\0$/, '').split('\0') })) : [];
+  const argv = (p: number) => readFileSync(`/proc/${p}/cmdline`, 'utf8').replace(/\0$/, '').split('\0');
+  return list ? list.split(' ').map(Number).map((p) => ({ pid: p, argv: argv(p) })) : [];
 }
 
 const running: VigilProcess[] = [];
@@ -23,7 +24,8 @@ const running: VigilProcess[] = [];
 async function start(env: NodeJS.ProcessEnv = {}): Promise<{ vigil: VigilProcess; base: string }> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const file = writeConfig(work.path, `data_dir: ${work.path}/data-${port}\ncontrol_plane: { listen: 127.0.0.1:${port}, token: t0k }\n`, `vigil-${port}.yaml`);
+  const yaml = `data_dir: ${work.path}/data-${port}\ncontrol_plane: { listen: 127.0.0.1:${port}, token: t0k }\n`;
+  const file = writeConfig(work.path, yaml, `vigil-${port}.yaml`);
   const vigil = await startVigil(file, base, { env });
   running.push(vigil);
   return { vigil, base };

@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { missingFlags } from '../../../../runtime/cli/respawn.js';
+import { missingFlags, RUN_V8_FLAGS } from '../../../../runtime/cli/respawn.js';
 
 const wanted = ['--max-semi-space-size=64', '--stack-size=2000'];
 
@@ -16,6 +16,10 @@ test('a flag named with any value, in either place, is the operator\'s', () => {
 
 test('V8 spells a flag with _ or -: both count', () => {
   assert.equal(missingFlags(wanted, ['--max_semi_space_size=32'], '--stack_size=1'), []);
+});
+
+test('by default: vigil run\'s flags against this process', () => {
+  assert.equal(missingFlags(), missingFlags(RUN_V8_FLAGS, process.execArgv, process.env.NODE_OPTIONS ?? ''));
 });
 
 test.run();
