@@ -22,7 +22,7 @@
 // Also exported: the harness, for gateway-latency.ts and the other gateway benchmarks.
 // Usage: node --max-semi-space-size=64 dist/bench/gateway-throughput.js [seconds per round, default 3]
 import { execFile, execFileSync, fork, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -31,6 +31,7 @@ import { fileURLToPath } from 'node:url';
 import { Pool, type Dispatcher } from 'undici';
 import { startTestRuntime, type TestRuntime } from '@vigil/plugin-sdk/testing';
 import { missingFlags } from '../runtime/cli/respawn.js';
+import { procStatFields } from '../tests/support/proc-stat.js';
 
 export interface LoadSpec {
   port: number; method: 'GET' | 'POST'; path: string; body?: string; concurrency: number; seconds: number;
@@ -247,8 +248,7 @@ async function generateLoad(spec: LoadSpec): Promise<LoadResult> {
  */
 function threadCpuMicros(): number {
   try {
-    const stat = readFileSync('/proc/thread-self/stat', 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const fields = procStatFields('/proc/thread-self/stat');
     return (Number(fields[11]) + Number(fields[12])) * 10_000;
   } catch {
     return NaN;

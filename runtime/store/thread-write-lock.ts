@@ -1,3 +1,6 @@
+/** The longest delay setTimeout keeps (2^31 − 1 ms, about 24.8 days). */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 /**
  * Turns for the SQLite writers of one database among this process's threads (the main thread's connection and each
  * worker thread's). Without it, two writers collide inside SQLite, whose busy handler polls and sleeps on libuv's
@@ -7,9 +10,6 @@
  * Advisory: SQLite's own locking still makes every write correct. So a holder that never releases (a thread
  * terminated in the middle of a write) is overtaken after `staleMs`, instead of blocking every writer for good.
  */
-/** The longest delay setTimeout keeps (2^31 − 1 ms, about 24.8 days). */
-const MAX_TIMER_MS = 2 ** 31 - 1;
-
 export class ThreadWriteLock {
   private readonly cell: Int32Array;
 

@@ -5,6 +5,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { existsSync, readFileSync } from 'node:fs';
 import { freePort, waitFor } from '../support/net.js';
+import { procStatFields } from '../support/proc-stat.js';
 import { tempDir } from '../support/tmp.js';
 import { startVigil, writeConfig, type VigilProcess } from '../support/vigil-process.js';
 
@@ -40,7 +41,7 @@ function vigilChildren(vigil: VigilProcess): { pid: number; argv: string[] }[] {
 /** Gone, or a zombie (ended, not yet reaped by whoever adopted it). */
 function ended(pid: number): boolean {
   try {
-    return /^ Z /.test(readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\)/, ''));
+    return procStatFields(`/proc/${pid}/stat`)[0] === 'Z';
   } catch {
     return true;
   }

@@ -6,7 +6,7 @@ import { MetricsRegistry } from '../../../../runtime/metrics/index.js';
 import { createLogger } from '../../../../runtime/log/logger.js';
 import { fixture } from '../../../support/paths.js';
 import { join } from 'node:path';
-import { readFileSync } from 'node:fs';
+import { procStatFields } from '../../../support/proc-stat.js';
 import { lowerThreadPriority } from '../../../../runtime/workers/thread-priority.js';
 import { openStore, storeForThreads, ThreadWriteLock } from '../../../../runtime/store/index.js';
 import { tempDir } from '../../../support/tmp.js';
@@ -168,8 +168,7 @@ test('a task module that throws as it loads fails its tasks and is logged; the p
 
 /** The calling thread's nice value, from /proc (Linux). */
 function niceOfThisThread(): number {
-  const stat = readFileSync('/proc/thread-self/stat', 'utf8');
-  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+  return Number(procStatFields('/proc/thread-self/stat')[16]);
 }
 
 type NiceOut = { nice: number; own: string | null; store: boolean };
