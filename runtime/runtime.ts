@@ -29,7 +29,7 @@ type Health = 'starting' | 'ok' | 'stopping';
 /** A running Vigil: core services plus the plugin host. Created by `Runtime.start`. */
 export class Runtime {
   private health: Health = 'starting';
-  private stopping: Promise<void> | undefined;
+  private stopping: Promise<{ busyPools: string[] }> | undefined;
   private store: StoreBackend | undefined;
   private scheduler: Scheduler | undefined;
   private queues: JobQueues | undefined;
@@ -159,13 +159,17 @@ export class Runtime {
     }
   }
 
-  /** Stops upstream-first within `shutdown_timeout`; safe to call twice and after a failed start. */
-  stop(): Promise<void> {
+  /**
+   * Stops upstream-first within `shutdown_timeout`; safe to call twice and after a failed start. Resolves with the
+   * worker pools whose tasks were still running at the deadline: their threads are left as they are, and the process
+   * must then end by a signal (`exitBySignal`), because ending them mid-call would abort it.
+   */
+  stop(): Promise<{ busyPools: string[] }> {
     this.stopping ??= this.shutdown();
     return this.stopping;
   }
 
-  private async shutdown(): Promise<void> {
+  private async shutdown(): Promise<{ busyPools: string[] }> {
     this.health = 'stopping';
     const deadline = Date.now() + this.shutdownMs;
     const left = () => Math.max(100, deadline - Date.now());
@@ -174,11 +178,13 @@ export class Runtime {
     await this.queues?.stop();
     await this.host?.stop(left());
     await this.bus.drain(Math.min(left(), 2000));
-    await this.workers.destroyAll();
+    const busyPools = await this.workers.destroyAll(left());
+    if (busyPools.length) this.log.error('worker pools still running tasks at the shutdown timeout', { pools: busyPools });
     await this.sandboxes.close();
     await this.controlPlane?.close();
     await this.store?.close();
     this.disposeProcessMetrics?.();
+    return { busyPools };
   }
 }
 

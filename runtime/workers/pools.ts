@@ -12,7 +12,7 @@ const BACKGROUND_TASK_MODULE = new URL('./background-task.js', import.meta.url).
 
 /** Owns every piscina pool of the runtime, so they are all destroyed on stop. */
 export class WorkerPoolRegistry {
-  private readonly pools = new Map<Piscina, string>();
+  private readonly pools = new Map<Piscina, TrackedPool>();
   private store: ThreadStore = { unavailable: 'the runtime has no store' };
   private readonly dropped;
   private readonly failed;
@@ -26,7 +26,7 @@ export class WorkerPoolRegistry {
     this.batches = metrics.counter('vigil_workers_batches_total', { help: 'Batches handed to a worker pool.', labelNames: ['pool'] });
     metrics.gauge('vigil_workers_queued', {
       help: 'Tasks waiting for a worker thread.', labelNames: ['pool'],
-      collect: (g) => { for (const [p, name] of this.pools) g.labels(name).set(p.queueSize); },
+      collect: (g) => { for (const { piscina, name } of this.pools.values()) g.labels(name).set(piscina.queueSize); },
     });
   }
 
@@ -85,23 +85,50 @@ export class WorkerPoolRegistry {
     // A thread that dies outside a task (its module throws as it loads, say) is reported here; unheard, piscina's
     // 'error' event would end the process. The tasks it was given reject with the same error.
     piscina.on('error', (err: unknown) => this.log.error('worker pool thread failed', { pool: options.name, error: err }));
-    this.pools.set(piscina, options.name);
+    const tracked: TrackedPool = { name: options.name, piscina, running: new Set() };
+    this.pools.set(piscina, tracked);
     const pools = this.pools;
     return {
       name: options.name,
-      run: (input: I, runOptions?: { transferList?: readonly unknown[] }) =>
-        piscina.run(input, runOptions?.transferList ? { transferList: runOptions.transferList as never } : undefined) as Promise<O>,
+      run: (input: I, runOptions?: { transferList?: readonly unknown[] }) => {
+        const task = piscina.run(input, runOptions?.transferList ? { transferList: runOptions.transferList as never } : undefined) as Promise<O>;
+        const settled = task.then(() => {}, () => {});
+        tracked.running.add(settled);
+        void settled.then(() => tracked.running.delete(settled));
+        return task;
+      },
       get threads() { return piscina.threads.length; },
       get queued() { return piscina.queueSize; },
       async destroy() { pools.delete(piscina); await piscina.destroy(); },
     } as WorkerPool<I, O> & { name: string };
   }
 
-  async destroyAll(): Promise<void> {
-    const all = [...this.pools.keys()];
+  /**
+   * Ends every pool's threads once its tasks have settled, waiting `timeoutMs` at most. A pool whose tasks are still
+   * running then is left as it is, and its name is returned: ending a thread in the middle of a native call
+   * (node-sqlite3's statements) aborts the whole process, so such a process must end by a signal instead.
+   */
+  async destroyAll(timeoutMs = 10_000): Promise<string[]> {
+    const all = [...this.pools.values()];
     this.pools.clear();
-    await Promise.allSettled(all.map((p) => p.destroy()));
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<void>((resolve) => { timer = setTimeout(resolve, timeoutMs); });
+    const busy: string[] = [];
+    await Promise.all(all.map(async (pool) => {
+      await Promise.race([Promise.allSettled(pool.running), deadline]);
+      if (pool.running.size) busy.push(pool.name);
+      else await pool.piscina.destroy().catch(() => {});
+    }));
+    clearTimeout(timer);
+    return busy;
   }
+}
+
+interface TrackedPool {
+  name: string;
+  piscina: Piscina;
+  /** Tasks handed to the pool and not yet settled. */
+  running: Set<Promise<void>>;
 }
 
 /** A task module as a file URL, whether the plugin named it by URL or by path. */

@@ -1,6 +1,9 @@
 import type { CommandDefinition } from '@vigil/plugin-sdk';
 import type { Runtime } from '../../runtime.js';
+import { exitBySignal } from '../exit-by-signal.js';
 import { reportStartupError } from '../report-error.js';
+
+type StopReason = 'SIGINT' | 'SIGTERM' | 'parent process gone';
 
 /**
  * `vigil run -config FILE`: starts the runtime and stops it cleanly on SIGINT or SIGTERM, or when the `vigil` process
@@ -21,17 +24,18 @@ export const runCommand: CommandDefinition = {
     } catch (err) {
       return reportStartupError(err, io);
     }
-    const reason = await new Promise<string>((resolve) => {
+    const reason = await new Promise<StopReason>((resolve) => {
       process.once('SIGINT', () => resolve('SIGINT'));
       process.once('SIGTERM', () => resolve('SIGTERM'));
       if (process.channel) process.once('disconnect', () => resolve('parent process gone'));
     });
     // A second signal while draining means "now".
-    const force = () => { runtime.log.warn('second signal: exiting without draining'); process.exit(130); };
-    process.once('SIGINT', force);
-    process.once('SIGTERM', force);
+    for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+      process.once(signal, () => { runtime.log.warn('second signal: exiting without draining'); void exitBySignal(signal); });
+    }
     runtime.log.info('stopping', { reason });
-    await runtime.stop();
+    const { busyPools } = await runtime.stop();
+    if (busyPools.length) return exitBySignal(reason === 'SIGINT' ? 'SIGINT' : 'SIGTERM');
     runtime.log.info('stopped');
     // Exit explicitly: a stray handle in a third-party plugin must not keep a stopped gateway alive.
     process.exit(0);

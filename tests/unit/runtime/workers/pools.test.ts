@@ -29,6 +29,26 @@ test('a pool runs tasks on real worker threads', async () => {
   await pools.destroyAll();
 });
 
+test('destroyAll lets running tasks finish, then ends the threads', async () => {
+  const { pools, view } = setup();
+  const pool = view.pool<unknown[], number[]>({ filename: worker, name: 'double', maxThreads: 1 });
+  const task = pool.run(['slow', 1]);
+  await waitFor(() => pool.threads === 1 && pool.queued === 0, { what: 'the task to reach its thread' });
+  assert.equal(await pools.destroyAll(5000), []);
+  assert.equal(await task, [2], 'the task ran to its end instead of being cut off');
+  assert.is(pool.threads, 0);
+});
+
+test('a pool still running tasks at the timeout is named and left running, never cut off mid-call', async () => {
+  const { pools, view } = setup();
+  const pool = view.pool<unknown[], number[]>({ filename: worker, name: 'slowpool', maxThreads: 1 });
+  const task = pool.run(['slow', 3]);
+  await waitFor(() => pool.threads === 1 && pool.queued === 0, { what: 'the task to reach its thread' });
+  assert.equal(await pools.destroyAll(20), ['slowpool']);
+  assert.equal(await task, [6]);
+  await pool.destroy();
+});
+
 test('the batcher groups items by count and by time, and reports results with their batch', async () => {
   const { pools, view } = setup();
   const pool = view.pool<unknown[], number[]>({ filename: worker, name: 'double', maxThreads: 1 });
