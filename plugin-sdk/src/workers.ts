@@ -34,6 +34,10 @@ export interface WorkerPool<I, O> {
   readonly threads: number;
   /** Tasks waiting for a thread. */
   readonly queued: number;
+  /**
+   * Ends the pool: queued tasks reject, running ones finish first (a thread ended in the middle of a native call, a
+   * SQLite statement say, can abort the whole process). The runtime does this for every pool when it stops.
+   */
   destroy(): Promise<void>;
 }
 

@@ -99,7 +99,7 @@ export class WorkerPoolRegistry {
       },
       get threads() { return piscina.threads.length; },
       get queued() { return piscina.queueSize; },
-      async destroy() { pools.delete(piscina); await piscina.destroy(); },
+      async destroy() { pools.delete(piscina); await Promise.allSettled(tracked.running); await piscina.destroy(); },
     } as WorkerPool<I, O> & { name: string };
   }
 

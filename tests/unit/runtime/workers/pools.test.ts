@@ -45,8 +45,11 @@ test('a pool still running tasks at the timeout is named and left running, never
   const task = pool.run(['slow', 3]);
   await waitFor(() => pool.threads === 1 && pool.queued === 0, { what: 'the task to reach its thread' });
   assert.equal(await pools.destroyAll(20), ['slowpool']);
+  // The plugin's own destroy() waits for the task too.
+  const destroyed = pool.destroy();
   assert.equal(await task, [6]);
-  await pool.destroy();
+  await destroyed;
+  assert.is(pool.threads, 0);
 });
 
 test('the batcher groups items by count and by time, and reports results with their batch', async () => {
