@@ -35,7 +35,7 @@ export interface WorkerPool<I, O> {
   /** Tasks waiting for a thread. */
   readonly queued: number;
   /**
-   * Ends the pool: queued tasks reject, running ones finish first (a thread ended in the middle of a native call, a
+   * Ends the pool's threads once the tasks given to it have settled (a thread ended in the middle of a native call, a
    * SQLite statement say, can abort the whole process). The runtime does this for every pool when it stops.
    */
   destroy(): Promise<void>;
