@@ -15,6 +15,7 @@ import { PluginHost } from './plugins/host.js';
 import { SandboxHost } from './sandboxes.js';
 import type { CoreServices } from './plugins/context.js';
 import { planRuntime, type PlanOptions, type RuntimePlan } from './plan.js';
+import { planReload } from './reload-plan.js';
 import { VERSION } from './version.js';
 
 export interface StartOptions extends PlanOptions {
@@ -25,6 +26,8 @@ export interface StartOptions extends PlanOptions {
 }
 
 type Health = 'starting' | 'ok' | 'stopping';
+/** How a config reload ended (`Runtime.reload`). */
+export type ReloadOutcome = 'applied' | 'unchanged' | 'restart_required' | 'failed';
 
 /** A running Vigil: core services plus the plugin host. Created by `Runtime.start`. */
 export class Runtime {
@@ -42,12 +45,17 @@ export class Runtime {
   readonly workers: WorkerPoolRegistry;
   private readonly sandboxes: SandboxHost;
   private readonly pluginErrors;
+  private readonly reloads;
   private readonly shutdownMs: number;
 
-  private constructor(readonly plan: RuntimePlan, private readonly options: StartOptions) {
+  private constructor(private plan: RuntimePlan, private readonly options: StartOptions) {
     const core = plan.core;
     this.log = createLogger({ level: core.log.level, format: core.log.format, write: options.logWrite });
     this.shutdownMs = parseDuration(core.shutdown_timeout);
+    this.reloads = this.metrics.core.counter('vigil_config_reloads_total', {
+      help: 'Config reloads (SIGHUP), by outcome: applied, unchanged, restart_required, or failed (invalid file or a plugin refused).',
+      labelNames: ['outcome'],
+    });
     this.pluginErrors = this.metrics.core.counter('vigil_plugin_errors_total', {
       help: 'Errors raised inside plugin callbacks and contained by the runtime.', labelNames: ['plugin'],
     });
@@ -157,6 +165,57 @@ export class Runtime {
       (this.options.announce ?? ((l) => process.stdout.write(l + '\n')))(
         `Dashboard: ${this.url}/?token=${token.generated}\n(This token is shown once; only its hash is kept in ${dataDir}. Set control_plane.token to choose your own.)`);
     }
+  }
+
+  /**
+   * Reads the config file again and hands each plugin whose section changed its new section, in start order. Nothing
+   * changes when the file is invalid or when anything changed that only a restart applies (core keys, plugins
+   * enabled or disabled, a plugin without `reload`); the log says which. A plugin that refuses keeps its old section.
+   * Never throws: the outcome is logged and counted in `vigil_config_reloads_total`.
+   */
+  async reload(): Promise<ReloadOutcome> {
+    const outcome = await this.tryReload();
+    this.reloads.labels(outcome).inc();
+    return outcome;
+  }
+
+  private async tryReload(): Promise<ReloadOutcome> {
+    const file = this.plan.file;
+    if (!file || !this.host || this.health !== 'ok') {
+      this.log.warn('config reload skipped: the runtime is not running from a config file');
+      return 'failed';
+    }
+    let next: RuntimePlan;
+    try {
+      next = await planRuntime(file, this.options);
+    } catch (err) {
+      this.log.error('config reload failed: the file is invalid; nothing changed', { file, error: err });
+      return 'failed';
+    }
+    const host = this.host;
+    const { reload, restart } = planReload(this.plan, next, (name) => host.canReload(name));
+    if (restart.length) {
+      this.log.warn('config reload: these changes apply only on a restart; nothing changed', { file, restart });
+      return 'restart_required';
+    }
+    if (!reload.length) {
+      this.log.info('config reload: nothing changed', { file });
+      return 'unchanged';
+    }
+    const applied: string[] = [];
+    for (const entry of reload) {
+      try {
+        await host.reload(entry.def.name, entry.config);
+        this.plan = { ...this.plan, entries: this.plan.entries.map((e) => (e.def.name === entry.def.name ? entry : e)) };
+        applied.push(entry.def.name);
+      } catch (err) {
+        this.log.error('config reload: a plugin kept its running config', { file, plugin: entry.def.name, error: err });
+      }
+    }
+    if (!applied.length) return 'failed';
+    this.plan = { ...this.plan, loaded: next.loaded };
+    this.log.info('config reloaded', { file, plugins: applied });
+    return applied.length === reload.length ? 'applied' : 'failed';
   }
 
   /**

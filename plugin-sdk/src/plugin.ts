@@ -7,6 +7,12 @@ export interface PluginInstance {
   start?(): void | Promise<void>;
   /** Drain and release. Called upstream-first. The host calls it at most once, and also for a plugin whose start never ran. */
   stop?(): void | Promise<void>;
+  /**
+   * Take a changed config section while running (`vigil run` reloads its file on SIGHUP). `config` has passed the
+   * plugin's schema and `checkConfig`. Apply all of it, or throw, having changed nothing, with a message that says
+   * what needs a restart instead. Without this method, any change to the plugin's section needs a restart.
+   */
+  reload?(config: unknown): void | Promise<void>;
 }
 
 /** A command-line command owned by a plugin: `vigil <name> …`. Commands run without starting the runtime. */

@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
 import { ConfigValueError, definePlugin } from '@vigil/plugin-sdk';
 import { compilePolicy } from '../../policies/compile.js';
 import { PolicyError } from '../../policies/errors.js';
@@ -54,6 +55,20 @@ export default definePlugin<ProxyConfig>({
     return {
       start: () => lane.start(),
       stop: () => lane.stop(),
+      /** The rules change live; the listener, the upstream and the label names (metric dimensions) need a restart. */
+      reload(next) {
+        const changed = next as ProxyConfig;
+        if (!isDeepStrictEqual(changed.service, config.service)) throw new Error('service: a changed listener or upstream applies only on a restart');
+        const nextPolicyConfig = policyOf(changed, ctx.resolvePath);
+        const nextPolicy = compilePolicy(nextPolicyConfig);
+        const names = new LabelDimensions(nextPolicy.rules).names;
+        if (names.length !== dimensions.names.length || names.some((n) => !dimensions.names.includes(n))) {
+          throw new Error(`rules: the label names (${dimensions.names.join(', ') || 'none'} → ${names.join(', ') || 'none'}) are the traffic metrics' dimensions and change only on a restart`);
+        }
+        capture.usePolicy(nextPolicyConfig);
+        lane.usePolicy(nextPolicy);
+        config = changed;
+      },
     };
   },
 });

@@ -60,6 +60,8 @@ export class ProxiedExchange implements Dispatcher.DispatchHandler {
   private responseHeaders: string[] | null = null;
   private error: string | undefined;
   private readonly time: number;
+  /** The rules the decision's indexes point into, kept in case a reload swaps the lane's. */
+  private readonly rules: readonly RuleConfig[];
 
   constructor(
     private readonly lane: LaneContext,
@@ -70,6 +72,7 @@ export class ProxiedExchange implements Dispatcher.DispatchHandler {
     private readonly capture: boolean,
   ) {
     this.time = capture ? Date.now() : 0;
+    this.rules = lane.rules;
   }
 
   /** Sends the request upstream (`target` null: it cannot be forwarded, answered 400). */
@@ -177,7 +180,7 @@ export class ProxiedExchange implements Dispatcher.DispatchHandler {
       const { decision, req, lane } = this;
       const seconds = (performance.now() - this.startedAt) / 1000;
       const last = decision.ruleIndexes.length - 1;
-      const route = last < 0 ? 'unmatched' : lane.rules[decision.ruleIndexes[last]].match.path;
+      const route = last < 0 ? 'unmatched' : this.rules[decision.ruleIndexes[last]].match.path;
       const status = this.status === 0 ? CLIENT_CLOSED_STATUS : this.status;
       // Label headers are read once: for the metric dimensions and, when captured, for the exchange.
       const labels = this.capture || lane.dimensions.names.length > 0 ? extractLabels(decision, req.rawHeaders) : NO_LABELS;

@@ -41,9 +41,10 @@ export class TrafficLane implements LaneContext {
   readonly metrics: TrafficMetrics;
   readonly dimensions: LabelDimensions;
   readonly bus: Bus;
-  readonly rules: readonly RuleConfig[];
+  /** The running policy's rules; an exchange keeps the ones it was decided by (`usePolicy` swaps both). */
+  rules: readonly RuleConfig[];
   stopping = false;
-  private readonly policy: CompiledPolicy;
+  private policy: CompiledPolicy;
   private readonly options: ProxyOptions;
   private readonly log: Logger;
   private readonly reportError: (err: unknown) => void;
@@ -90,6 +91,15 @@ export class TrafficLane implements LaneContext {
     });
     this.server = server;
     this.log.info('gateway listening', { address: this.url, upstream: this.options.origin + this.options.basePath });
+  }
+
+  /**
+   * Decides requests from now on by `policy` (a reload). Requests in flight finish under the policy they started
+   * with. The label dimensions stay: the traffic metrics' label names are fixed while the process runs.
+   */
+  usePolicy(policy: CompiledPolicy): void {
+    this.policy = policy;
+    this.rules = policy.rules;
   }
 
   /** Where the proxy listens, e.g. `http://127.0.0.1:8080` (empty before start). */

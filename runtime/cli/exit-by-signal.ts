@@ -4,7 +4,7 @@
  * that can no longer run JavaScript, and the whole process aborts with a fatal error (and a core dump where enabled).
  * A process ended by the signal it was sent is what shells and service managers expect after such a signal anyway.
  */
-export function exitBySignal(signal: 'SIGINT' | 'SIGTERM' | 'SIGHUP'): Promise<never> {
+export function exitBySignal(signal: 'SIGINT' | 'SIGTERM'): Promise<never> {
   // With no listener left, Node stops watching the signal and its disposition returns to the default.
   process.removeAllListeners(signal);
   process.kill(process.pid, signal);

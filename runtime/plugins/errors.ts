@@ -8,6 +8,7 @@ export const PluginErrorCodes = {
   cycle: 'VIGIL_ERR_PLUGIN_CYCLE',
   setup: 'VIGIL_ERR_PLUGIN_SETUP',
   start: 'VIGIL_ERR_PLUGIN_START',
+  reload: 'VIGIL_ERR_PLUGIN_RELOAD',
   undeclared: 'VIGIL_ERR_PLUGIN_UNDECLARED_SERVICE',
   serviceMissing: 'VIGIL_ERR_SERVICE_MISSING',
   serviceTaken: 'VIGIL_ERR_SERVICE_TAKEN',

@@ -57,6 +57,25 @@ export class PluginHost {
     }
   }
 
+  /** Whether the running plugin `name` can take a changed config section (`PluginInstance.reload`). */
+  canReload(name: string): boolean {
+    return typeof this.slotOf(name)?.instance?.reload === 'function';
+  }
+
+  /** Hands the running plugin `name` its changed section; a refusal throws a PluginError naming the plugin. */
+  async reload(name: string, config: unknown): Promise<void> {
+    const slot = this.slotOf(name);
+    try {
+      await slot?.instance?.reload?.(config);
+    } catch (err) {
+      throw new PluginError(PluginErrorCodes.reload, name, `plugin ${name} refused its new config: ${describe(err)}`, err);
+    }
+  }
+
+  private slotOf(name: string): Slot | undefined {
+    return this.slots.find((s) => s.def.name === name && s.started && !s.stopped);
+  }
+
   /**
    * Stops every plugin that was set up, upstream-first, each at most once, within `timeoutMs` overall. A plugin
    * whose stop throws or hangs is logged and skipped so the others still drain.

@@ -1,4 +1,4 @@
-// How `vigil run` ends. It ends cleanly even when it cannot drain: a capture worker thread is in the middle of a SQLite statement
+// `vigil run` ends cleanly even when it cannot drain: a capture worker thread is in the middle of a SQLite statement
 // (held here by another connection's write lock), and the operator sends a second signal, or the shutdown timeout
 // passes. Ending that thread mid-statement would abort the whole process (node-sqlite3 calls back into a thread that
 // can no longer run JavaScript), so the process ends by the signal instead, with the code a shell expects.
@@ -96,18 +96,6 @@ test('a shutdown timeout while a worker thread waits in a statement names the po
   } finally {
     await lock.release();
   }
-});
-
-test('SIGHUP drains and stops as SIGTERM does (exit 0), and says that it does not reload', async () => {
-  const port = await freePort();
-  const file = writeConfig(work.path, `control_plane: { listen: 127.0.0.1:${port}, token: t0k }\ndata_dir: ${work.path}/data-${port}\n`, `hup-${port}.yaml`);
-  const vigil = await startVigil(file, `http://127.0.0.1:${port}`);
-  running.push(vigil);
-  const { code, signal } = await vigil.stop('SIGHUP');
-  assert.equal({ code, signal }, { code: 0, signal: null }, output(vigil));
-  assert.match(vigil.stderr(), /SIGHUP: vigil run does not reload its configuration/);
-  assert.match(vigil.stderr(), /"msg":"stopping","reason":"SIGHUP"/);
-  assert.match(vigil.stderr(), /"msg":"stopped"/);
 });
 
 test.run();

@@ -3,13 +3,13 @@ import type { Runtime } from '../../runtime.js';
 import { exitBySignal } from '../exit-by-signal.js';
 import { reportStartupError } from '../report-error.js';
 
-/** SIGHUP too: a closed terminal or a reload habit must not end the process without draining (Node's default). */
-const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+const STOP_SIGNALS = ['SIGINT', 'SIGTERM'] as const;
 type StopReason = (typeof STOP_SIGNALS)[number] | 'parent process gone';
 
 /**
- * `vigil run -config FILE`: starts the runtime and stops it cleanly on SIGINT, SIGTERM or SIGHUP, or when the
- * `vigil` process that started this one with its V8 flags (process-entry.ts) is gone: its IPC channel to us closes.
+ * `vigil run -config FILE`: starts the runtime, reloads its config file on SIGHUP, and stops it cleanly on SIGINT or
+ * SIGTERM, or when the `vigil` process that started this one with its V8 flags (process-entry.ts) is gone: its IPC
+ * channel to us closes.
  */
 export const runCommand: CommandDefinition = {
   name: 'run',
@@ -26,6 +26,10 @@ export const runCommand: CommandDefinition = {
     } catch (err) {
       return reportStartupError(err, io);
     }
+    // Reloads run one after another; each reads the file as it is then.
+    let reloads: Promise<unknown> = Promise.resolve();
+    const reload = () => { runtime.log.info('SIGHUP: reloading the config file'); reloads = reloads.then(() => runtime.reload()); };
+    process.on('SIGHUP', reload);
     const reason = await new Promise<StopReason>((resolve) => {
       for (const signal of STOP_SIGNALS) process.once(signal, () => resolve(signal));
       if (process.channel) process.once('disconnect', () => resolve('parent process gone'));
@@ -34,7 +38,9 @@ export const runCommand: CommandDefinition = {
     for (const signal of STOP_SIGNALS) {
       process.once(signal, () => { runtime.log.warn('second signal: exiting without draining'); void exitBySignal(signal); });
     }
-    if (reason === 'SIGHUP') runtime.log.warn('SIGHUP: vigil run does not reload its configuration; it drains and stops as on SIGTERM');
+    // Still listened to (added before the reload is removed), so a SIGHUP while draining cannot end the process.
+    process.on('SIGHUP', () => runtime.log.warn('SIGHUP while stopping: no reload'));
+    process.off('SIGHUP', reload);
     runtime.log.info('stopping', { reason });
     const { busyPools } = await runtime.stop();
     if (busyPools.length) return exitBySignal(reason === 'parent process gone' ? 'SIGTERM' : reason);
