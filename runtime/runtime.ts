@@ -182,7 +182,7 @@ export class Runtime {
   private async tryReload(): Promise<ReloadOutcome> {
     const file = this.plan.file;
     if (!file || !this.host || this.health !== 'ok') {
-      this.log.warn('config reload skipped: the runtime is not running from a config file');
+      this.log.warn(`config reload skipped: ${file ? `the runtime is ${this.health}` : 'the runtime has no config file'}`);
       return 'failed';
     }
     let next: RuntimePlan;
