@@ -7,7 +7,7 @@ export interface RouteDecision {
   readonly ruleIndexes: readonly number[];
   /** Their names. */
   readonly matchedRules: readonly string[];
-  /** Their `match.path` globs, without repeats, in file order. */
+  /** Their `match.path` globs, without repeats, each in the place of the last rule that has it. */
   readonly routes: readonly string[];
   readonly captureRequestBody: boolean;
   readonly captureResponseBody: boolean;
@@ -74,7 +74,11 @@ export function mergeRules(rules: readonly CompiledRuleParts[], indexes: readonl
     if (c.sample !== undefined) sample = c.sample;
     if (c.keep_errors === true) keepErrors = true;
     if (rule.meterTokens) meterTokens = rule.meterTokens;
-    if (!routes.includes(c.match.path)) routes.push(c.match.path);
+    // A repeated glob moves to its last rule's place, so the last route is the last matching rule's glob: the
+    // `route` of the traffic metrics and the one records are filed under agree.
+    const seen = routes.indexOf(c.match.path);
+    if (seen >= 0) routes.splice(seen, 1);
+    routes.push(c.match.path);
   }
 
   return Object.freeze({

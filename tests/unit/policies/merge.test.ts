@@ -31,6 +31,16 @@ test('every matching rule applies, in file order', () => {
   assert.equal(d.routes, ['/**', '/api/*', '/api/**']);
 });
 
+test('a repeated glob takes its last rule\'s place, so the last route is the last matching rule\'s glob', () => {
+  const d = policy(
+    { name: 'all', match: { path: '/**' } },
+    { name: 'api', match: { path: '/api/**' } },
+    { name: 'all-again', match: { path: '/**' }, sample: 0.5 },
+  ).decide('GET', '/api/x');
+  assert.equal(d.matchedRules, ['all', 'api', 'all-again']);
+  assert.equal(d.routes, ['/api/**', '/**']);
+});
+
 test('restrict only narrows: a later rule cannot undo an earlier restriction', () => {
   const d = policy(
     { name: 'lock', match: { path: '/admin/**' }, restrict: ['request_body', 'headers'] },
