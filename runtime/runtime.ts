@@ -233,8 +233,8 @@ export class Runtime {
     const deadline = Date.now() + this.shutdownMs;
     const left = () => Math.max(100, deadline - Date.now());
     // No new scheduled or queued work, then plugins upstream-first so each stage drains into the next.
-    await this.scheduler?.stop();
-    await this.queues?.stop();
+    await this.scheduler?.stop(left());
+    await this.queues?.stop(left());
     await this.host?.stop(left());
     await this.bus.drain(Math.min(left(), 2000));
     const busyPools = await this.workers.destroyAll(left());

@@ -26,8 +26,8 @@ export interface JobQueues {
   /** See `Jobs.queue`; `name` is the full queue name (the plugin facade prefixes `<plugin>.`). */
   queue<P>(name: string, handler: (job: QueuedJob<P>) => Promise<void>, options?: QueueRegistration): JobQueue<P>;
   start(): Promise<void>;
-  /** Idempotent; stops claiming and waits (bounded) for running handlers. */
-  stop(): Promise<void>;
+  /** Idempotent; stops claiming jobs and waits for running handlers, `timeoutMs` at most (default: `stopTimeoutMs`). */
+  stop(timeoutMs?: number): Promise<void>;
   /** Counts per state of any queue, also one registered by another process. */
   stats(name: string): Promise<Record<JobState, number>>;
 }
@@ -100,10 +100,10 @@ export function createJobQueues(store: StoreBackend, options: JobQueuesOptions):
       for (const worker of workers.values()) worker.start();
     },
 
-    stop() {
+    stop(timeoutMs = stopTimeoutMs) {
       stopping ??= (async () => {
-        const results = await Promise.all([...workers.values()].map((w) => w.stop(stopTimeoutMs)));
-        if (results.includes(false)) log.warn('jobs: handlers still running at stop; their jobs return to the queue when their leases end', { waitedMs: stopTimeoutMs });
+        const results = await Promise.all([...workers.values()].map((w) => w.stop(timeoutMs)));
+        if (results.includes(false)) log.warn('jobs: handlers still running at stop; their jobs return to the queue when their leases end', { waitedMs: timeoutMs });
       })();
       return stopping;
     },

@@ -25,8 +25,8 @@ export interface Scheduler {
   /** See `Jobs.every`: one run of an id at a time and at most one per interval, among all processes sharing the store. */
   every(id: string, intervalMs: number, fn: () => Promise<void> | void, options?: EveryOptions): void;
   start(): Promise<void>;
-  /** Idempotent; stops new runs and waits (bounded) for running ones. */
-  stop(): Promise<void>;
+  /** Idempotent; stops new runs and waits for running ones, `timeoutMs` at most (default: `stopTimeoutMs`). */
+  stop(timeoutMs?: number): Promise<void>;
 }
 
 /** setTimeout's largest delay; longer waits are taken in steps. */
@@ -141,7 +141,7 @@ export function createScheduler(store: StoreBackend, options: SchedulerOptions):
       for (const entry of entries.values()) arm(entry, entry.immediate ? 0 : entry.intervalMs);
     },
 
-    stop() {
+    stop(timeoutMs = stopTimeoutMs) {
       stopping ??= (async () => {
         for (const entry of entries.values()) {
           if (entry.timer) clearTimeout(entry.timer);
@@ -150,10 +150,10 @@ export function createScheduler(store: StoreBackend, options: SchedulerOptions):
         const running = [...entries.values()].map((e) => e.running).filter((p): p is Promise<void> => p !== null);
         if (running.length === 0) return;
         let timer: NodeJS.Timeout | undefined;
-        const timeout = new Promise<'timeout'>((resolve) => { timer = setTimeout(() => resolve('timeout'), stopTimeoutMs); timer.unref(); });
+        const timeout = new Promise<'timeout'>((resolve) => { timer = setTimeout(() => resolve('timeout'), timeoutMs); timer.unref(); });
         const outcome = await Promise.race([Promise.allSettled(running), timeout]);
         clearTimeout(timer);
-        if (outcome === 'timeout') log.warn('jobs: interval jobs still running at stop; their leases expire by themselves', { waitedMs: stopTimeoutMs });
+        if (outcome === 'timeout') log.warn('jobs: interval jobs still running at stop; their leases expire by themselves', { waitedMs: timeoutMs });
       })();
       return stopping;
     },

@@ -137,6 +137,23 @@ function define(kind: BackendKind) {
     assert.is(row.leaseUntil, 0, 'lease released after the last run');
   });
 
+  test('stop(timeoutMs) waits no longer than it is given (a runtime stopping within shutdown_timeout)', async ({ store }) => {
+    const log = recordingLog();
+    const scheduler = createScheduler(store, { owner: 'one', log });
+    let release: () => void = () => {};
+    let started = false;
+    scheduler.every('t.stuck', 30, async () => { started = true; await new Promise<void>((r) => { release = r; }); }, { immediate: true });
+    await scheduler.start();
+    await waitFor(() => started, { what: 'the run to start' });
+    // stop's own timer does not hold the process open (a runtime has its servers then); this test has nothing else.
+    const keepAlive = setTimeout(() => {}, 5000);
+    await scheduler.stop(50);
+    clearTimeout(keepAlive);
+    const warning = log.entries.find((e) => e.msg.includes('still running at stop'));
+    assert.equal(warning?.fields, { waitedMs: 50 });
+    release();
+  });
+
   test('stop without start resolves, and every() after stop never runs', async ({ store }) => {
     const scheduler = createScheduler(store, { owner: 'one', log: recordingLog() });
     await scheduler.stop();
