@@ -231,6 +231,23 @@ function define(kind: BackendKind) {
     assert.equal(await q.stats(), { pending: 1, running: 0, done: 1, failed: 0, dead: 0 });
   });
 
+  test('stop(timeoutMs) waits no longer than it is given for a stuck handler', async (ctx) => {
+    const log = recordingLog();
+    const queues = createJobQueues(ctx.store, { owner: 'w1', log });
+    let release: () => void = () => {};
+    let started = false;
+    const q = queues.queue('t.stuck', async () => { started = true; await new Promise<void>((r) => { release = r; }); }, { pollMs: 20 });
+    await queues.start();
+    await q.enqueue({});
+    await waitFor(() => started, { what: 'started' });
+    // stop's own timer does not hold the process open (a runtime has its servers then); this test has nothing else.
+    const keepAlive = setTimeout(() => {}, 5000);
+    await queues.stop(50);
+    clearTimeout(keepAlive);
+    assert.equal(log.entries.find((e) => e.msg.includes('still running at stop'))?.fields, { waitedMs: 50 });
+    release();
+  });
+
   test('bad names, options and payloads are refused', async (ctx) => {
     const queues = make(ctx);
     const code = (fn: () => unknown) => { try { fn(); } catch (err) { return (err as { code?: string }).code; } return undefined; };
