@@ -41,8 +41,6 @@ export class TrafficLane implements LaneContext {
   readonly metrics: TrafficMetrics;
   readonly dimensions: LabelDimensions;
   readonly bus: Bus;
-  /** The running policy's rules; an exchange keeps the ones it was decided by (`usePolicy` swaps both). */
-  rules: readonly RuleConfig[];
   stopping = false;
   private policy: CompiledPolicy;
   private readonly options: ProxyOptions;
@@ -57,7 +55,6 @@ export class TrafficLane implements LaneContext {
   constructor(deps: TrafficLaneDeps) {
     this.options = deps.options;
     this.policy = deps.policy;
-    this.rules = deps.policy.rules;
     this.dimensions = deps.dimensions;
     this.metrics = deps.metrics;
     this.bus = deps.bus;
@@ -99,7 +96,11 @@ export class TrafficLane implements LaneContext {
    */
   usePolicy(policy: CompiledPolicy): void {
     this.policy = policy;
-    this.rules = policy.rules;
+  }
+
+  /** The running policy's rules; an exchange keeps the ones it was decided by. */
+  get rules(): readonly RuleConfig[] {
+    return this.policy.rules;
   }
 
   /** Where the proxy listens, e.g. `http://127.0.0.1:8080` (empty before start). */

@@ -2,6 +2,7 @@ import { isPermanent, type Logger, type QueuedJob } from '@vigil/plugin-sdk';
 import { backoffDelay } from './backoff.js';
 import { JobsError, JobsErrorCode, errorText } from './errors.js';
 import type { ClaimedJob, JobTable } from './job-table.js';
+import { settledWithin } from '../timers.js';
 
 export interface WorkerSettings {
   concurrency: number;
@@ -74,11 +75,7 @@ export class QueueWorker<P> {
     if (this.timer) { clearTimeout(this.timer); this.timer = null; }
     await this.pumping;
     if (this.inflight.size === 0) return true;
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<'timeout'>((resolve) => { timer = setTimeout(() => resolve('timeout'), timeoutMs); timer.unref(); });
-    const outcome = await Promise.race([Promise.allSettled([...this.inflight]), timeout]);
-    clearTimeout(timer);
-    return outcome !== 'timeout';
+    return settledWithin(Promise.allSettled([...this.inflight]), timeoutMs, { unref: true });
   }
 
   private arm(): void {

@@ -3,6 +3,7 @@ import type { StoreBackend } from '../store/types.js';
 import { JobsError, JobsErrorCode, errorText, positive } from './errors.js';
 import { ensureJobTables } from './migrations.js';
 import { ScheduleLease } from './schedule-lease.js';
+import { MAX_TIMER_MS, settledWithin } from '../timers.js';
 
 /** Called after a failing run is logged and recorded; the runtime counts plugin errors here. */
 export type ContainHook = (err: unknown, where: { job: string; plugin?: string }) => void;
@@ -29,8 +30,6 @@ export interface Scheduler {
   stop(timeoutMs?: number): Promise<void>;
 }
 
-/** setTimeout's largest delay; longer waits are taken in steps. */
-const maxTimerMs = 2 ** 31 - 1;
 /** Floor of a retry after a lost race or a store error, so a disagreement never spins. */
 const minRetryMs = 5;
 
@@ -58,7 +57,7 @@ export function createScheduler(store: StoreBackend, options: SchedulerOptions):
   const arm = (entry: Entry, delayMs: number) => {
     if (stopping) return;
     if (entry.timer) clearTimeout(entry.timer);
-    entry.timer = setTimeout(() => { entry.timer = null; void tick(entry); }, Math.min(maxTimerMs, Math.max(0, delayMs)));
+    entry.timer = setTimeout(() => { entry.timer = null; void tick(entry); }, Math.min(MAX_TIMER_MS, Math.max(0, delayMs)));
     entry.timer.unref();
   };
 
@@ -149,11 +148,7 @@ export function createScheduler(store: StoreBackend, options: SchedulerOptions):
         }
         const running = [...entries.values()].map((e) => e.running).filter((p): p is Promise<void> => p !== null);
         if (running.length === 0) return;
-        let timer: NodeJS.Timeout | undefined;
-        const timeout = new Promise<'timeout'>((resolve) => { timer = setTimeout(() => resolve('timeout'), timeoutMs); timer.unref(); });
-        const outcome = await Promise.race([Promise.allSettled(running), timeout]);
-        clearTimeout(timer);
-        if (outcome === 'timeout') log.warn('jobs: interval jobs still running at stop; their leases expire by themselves', { waitedMs: timeoutMs });
+        if (!(await settledWithin(Promise.allSettled(running), timeoutMs, { unref: true }))) log.warn('jobs: interval jobs still running at stop; their leases expire by themselves', { waitedMs: timeoutMs });
       })();
       return stopping;
     },

@@ -1,5 +1,4 @@
-/** The longest delay setTimeout keeps (2^31 − 1 ms, about 24.8 days). */
-const MAX_TIMER_MS = 2 ** 31 - 1;
+import { MAX_TIMER_MS } from '../timers.js';
 
 /**
  * Turns for the SQLite writers of one database among this process's threads (the main thread's connection and each

@@ -6,6 +6,7 @@ import { WORKER_STORE_KEY, type WorkerStoreInfo } from '@vigil/plugin-sdk/worker
 import type { ThreadStore } from '../store/open-store.js';
 import { PoolBatcher } from './batcher.js';
 import { BACKGROUND_TASK_KEY } from './thread-priority.js';
+import { settledWithin } from '../timers.js';
 
 const WORKER_STORE_MODULE = new URL('../store/worker-store.js', import.meta.url).href;
 const BACKGROUND_TASK_MODULE = new URL('./background-task.js', import.meta.url).href;
@@ -111,15 +112,13 @@ export class WorkerPoolRegistry {
   async destroyAll(timeoutMs = 10_000): Promise<string[]> {
     const all = [...this.pools.values()];
     this.pools.clear();
-    let timer: NodeJS.Timeout | undefined;
-    const deadline = new Promise<void>((resolve) => { timer = setTimeout(resolve, timeoutMs); });
     const busy: string[] = [];
     await Promise.all(all.map(async (pool) => {
-      await Promise.race([Promise.allSettled(pool.running), deadline]);
+      // Every pool waits from now, so the longest wait is `timeoutMs` for all of them together.
+      await settledWithin(Promise.allSettled(pool.running), timeoutMs);
       if (pool.running.size) busy.push(pool.name);
       else await pool.piscina.destroy().catch(() => {});
     }));
-    clearTimeout(timer);
     return busy;
   }
 }
