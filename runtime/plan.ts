@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import type { JsonSchema, PluginDefinition } from '@vigil/plugin-sdk';
-import { ConfigValueError } from '@vigil/plugin-sdk';
+import { ConfigValueError, fileDigests } from '@vigil/plugin-sdk';
 import {
   ConfigCodes, ConfigError, coreConfigSchema, composeSchema, formatKeyPath, loadConfigFile, validateSection,
   type ConfigProblem, type LoadedConfig,
@@ -117,6 +117,11 @@ export async function planRuntime(file: string, options: PlanOptions = {}): Prom
 
   const all = [...builtinEntries, ...thirdParty];
   const ordered = orderPlugins(all.map((e) => e.def));
-  const entries = ordered.map((def) => all.find((e) => e.def === def)!);
+  const resolvePath = (p: string) => resolve(loaded.dir, p);
+  const entries = ordered.map((def) => {
+    const entry = all.find((e) => e.def === def)!;
+    const files = def.configFiles?.(entry.config, { resolvePath });
+    return files?.length ? { ...entry, files: fileDigests(files) } : entry;
+  });
   return { file: loaded.file, dir: loaded.dir, core, entries, loaded };
 }

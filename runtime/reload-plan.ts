@@ -5,7 +5,10 @@ import type { RuntimePlan } from './plan.js';
 
 /** What a changed config file asks of a running runtime. */
 export interface ReloadPlan {
-  /** Plugins whose section changed and which can take it live (`PluginInstance.reload`), with the new section. */
+  /**
+   * Plugins whose section changed, or a file it reads, and which can take it live (`PluginInstance.reload`), with
+   * the new section.
+   */
   reload: PluginEntry[];
   /** What changed that only a restart applies: core keys, and plugins enabled, disabled or without `reload`. */
   restart: string[];
@@ -32,7 +35,8 @@ export function planReload(running: RuntimePlan, next: RuntimePlan, canReload: (
   const reload: PluginEntry[] = [];
   for (const [name, entry] of after) {
     const was = before.get(name);
-    if (!was || isDeepStrictEqual(was.config, entry.config)) continue;
+    // A file the section reads (`configFiles`) that changed is a change of the section, though its text is the same.
+    if (!was || (isDeepStrictEqual(was.config, entry.config) && isDeepStrictEqual(was.files, entry.files))) continue;
     if (canReload(name)) reload.push(entry);
     else restart.push(sectionOf(entry));
   }

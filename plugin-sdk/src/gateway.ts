@@ -94,12 +94,23 @@ export function recordJson(r: StorableRecord, parts: { route?: string; labels?: 
     + `"truncated":${s(r.truncated)},"dropped_reason":${s(r.dropped_reason)},"error":${s(r.error)}}`;
 }
 
+/** The proxy's policy as the telemetry lane governs with it. */
+export interface TelemetryPolicy {
+  /** The rules (`service` is not needed), each `wasm` module path absolute. */
+  rules?: readonly object[];
+  /**
+   * SHA-256 of each WASM module the rules name, by path, read when the policy was set: a thread holding a module
+   * loaded under another digest loads it again, so a module rebuilt in place applies on a reload.
+   */
+  modules?: Readonly<Record<string, string>>;
+}
+
 /** What the telemetry lane (the `capture` plugin) offers the traffic lane (the `proxy` plugin). */
 export interface CaptureService {
   /** Bytes of each body the proxy may copy (`capture.max_body_bytes`, default 1 MiB). */
   readonly maxBodyBytes: number;
-  /** The policy (`{ rules }`, module paths resolved) the telemetry lane governs with; the proxy calls it in setup. */
-  usePolicy(policy: { rules?: readonly object[] }): void;
+  /** The policy the telemetry lane governs with; the proxy calls it in setup and on each reload. */
+  usePolicy(policy: TelemetryPolicy): void;
 }
 
 /**
@@ -108,8 +119,8 @@ export interface CaptureService {
  * exchange.
  */
 export interface GovernTask {
-  /** The proxy's policy (`service` ignored; rules' `wasm` paths absolute). */
-  policy: { rules?: readonly object[] };
+  /** The policy the exchanges were decided under. */
+  policy: TelemetryPolicy;
   exchanges: RawExchange[];
 }
 

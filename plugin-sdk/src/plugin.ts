@@ -76,6 +76,12 @@ export interface PluginDefinition<Config = unknown> {
    * and the exit code is 2.
    */
   checkConfig?(config: Config, check?: ConfigCheckContext): void;
+  /**
+   * Files the section reads besides the config file (a rule's WASM module, say), as paths resolved with
+   * `check.resolvePath`. `vigil run` fingerprints their content: on a reload (SIGHUP) a file that changed counts as a
+   * changed section, so `reload` gets the section again even when its text is the same.
+   */
+  configFiles?(config: Config, check: ConfigCheckContext): string[];
   /** Commands this plugin adds to the CLI. */
   commands?: CommandDefinition[];
   setup(ctx: PluginContext, config: Config): PluginInstance | void | Promise<PluginInstance | void>;

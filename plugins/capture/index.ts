@@ -1,7 +1,7 @@
 import { definePlugin, parseByteSize, parseDuration, sandboxFailuresCounter } from '@vigil/plugin-sdk';
 import { compilePolicy } from '../../policies/compile.js';
 import type { PolicyConfig } from '../../policies/schema.js';
-import type { GovernedRecord, RawExchange, SqlValue } from '@vigil/plugin-sdk';
+import type { GovernedRecord, RawExchange, SqlValue, TelemetryPolicy } from '@vigil/plugin-sdk';
 import { captureConfigSchema } from './config-schema.js';
 import { captureConfigError } from './errors.js';
 import { packExchanges } from './exchange-batch.js';
@@ -32,15 +32,15 @@ export default definePlugin<CaptureConfig>({
     const limits = { recordsMs: parseDuration(config.retention), rollupsMs: parseDuration(config.rollup_retention) };
     const sweepMs = parseDuration(config.retention_interval);
     if (sweepMs < 1) throw captureConfigError(`capture.retention_interval must be at least 1ms; got ${JSON.stringify(config.retention_interval)}`);
-    let policy: PolicyConfig = { rules: [] };
+    let policy: TelemetryPolicy = { rules: [] };
     ctx.services.provide('capture', {
       maxBodyBytes,
       usePolicy(p) {
         // Compiled here once so a bad policy fails its caller's setup, not every worker batch later.
         // The SDK types the policy loosely (it cannot know policies/); compiling validates it against the schema.
-        const next = { rules: [...(p.rules ?? [])] } as PolicyConfig;
-        compilePolicy(next);
-        policy = next;
+        const rules = { rules: [...(p.rules ?? [])] } as PolicyConfig;
+        compilePolicy(rules);
+        policy = p.modules ? { ...rules, modules: { ...p.modules } } : rules;
       },
     });
 

@@ -1,4 +1,4 @@
-import type { SqlValue } from '@vigil/plugin-sdk';
+import type { SqlValue, TelemetryPolicy } from '@vigil/plugin-sdk';
 import type { PackedExchanges } from './exchange-batch.js';
 import type { StoreOutcome } from './record-writer.js';
 
@@ -24,7 +24,7 @@ export interface StoreRowsWorkerData {
 /** A capture pool task: a governance task (`GovernTask`) with its exchanges packed for the trip. */
 export interface StoreRowsTask {
   /** The policy the exchanges were decided under. */
-  policy: { rules?: readonly object[] };
+  policy: TelemetryPolicy;
   exchanges: PackedExchanges;
   /** Send the governed records' JSON back (someone subscribes to `gateway.record`). */
   withRecords: boolean;

@@ -1,11 +1,18 @@
 import { resolve } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
-import { ConfigValueError, definePlugin } from '@vigil/plugin-sdk';
+import { ConfigValueError, definePlugin, fileDigests, type TelemetryPolicy } from '@vigil/plugin-sdk';
 import { compilePolicy } from '../../policies/compile.js';
 import { PolicyError } from '../../policies/errors.js';
 import { policyOf, proxyConfigSchema, resolveProxyOptions, type ProxyConfig } from './config.js';
 import { LabelDimensions } from './label-dimensions.js';
-import { checkWasmModules } from './wasm-modules.js';
+import type { PolicyConfig } from '../../policies/schema.js';
+import { checkWasmModules, wasmFiles } from './wasm-modules.js';
+
+/** The policy for the telemetry lane, with the content digest of each WASM module its rules name (paths resolved). */
+function telemetryPolicy(policy: PolicyConfig): TelemetryPolicy {
+  const modules = wasmFiles(policy.rules ?? [], (path) => path);
+  return modules.length ? { rules: policy.rules, modules: fileDigests(modules) } : { rules: policy.rules };
+}
 
 /**
  * The gateway's traffic lane: a reverse proxy on `service.listen` in front of `service.upstream`. Live traffic is
@@ -33,6 +40,8 @@ export default definePlugin<ProxyConfig>({
     }
     checkWasmModules(config.rules ?? [], check?.resolvePath ?? ((p) => resolve(p)));
   },
+  /** A rule's WASM module rebuilt in place applies on a reload, like a changed rule. */
+  configFiles: (config, check) => wasmFiles(config.rules ?? [], check.resolvePath),
   async setup(ctx, config) {
     // The traffic lane (undici) loads only when a config enables the gateway.
     const [{ TrafficLane }, { TrafficMetrics }] = await Promise.all([import('./traffic-lane.js'), import('./traffic-metrics.js')]);
@@ -40,7 +49,7 @@ export default definePlugin<ProxyConfig>({
     const policy = compilePolicy(policyConfig);
     const dimensions = new LabelDimensions(policy.rules);
     const capture = ctx.services.get('capture');
-    capture.usePolicy(policyConfig);
+    capture.usePolicy(telemetryPolicy(policyConfig));
     const report = ctx.contain('traffic lane', (err: unknown) => { throw err; });
     const lane = new TrafficLane({
       options: resolveProxyOptions(config.service),
@@ -55,7 +64,10 @@ export default definePlugin<ProxyConfig>({
     return {
       start: () => lane.start(),
       stop: () => lane.stop(),
-      /** The rules change live; the listener, the upstream and the label names (metric dimensions) need a restart. */
+      /**
+       * The rules change live, and so do the WASM modules they name (rebuilt in place); the listener, the upstream
+       * and the label names (metric dimensions) need a restart.
+       */
       reload(next) {
         const changed = next as ProxyConfig;
         if (!isDeepStrictEqual(changed.service, config.service)) throw new Error('service: a changed listener or upstream applies only on a restart');
@@ -65,7 +77,7 @@ export default definePlugin<ProxyConfig>({
         if (names.length !== dimensions.names.length || names.some((n) => !dimensions.names.includes(n))) {
           throw new Error(`rules: the label names (${dimensions.names.join(', ') || 'none'} → ${names.join(', ') || 'none'}) are the traffic metrics' dimensions and change only on a restart`);
         }
-        capture.usePolicy(nextPolicyConfig);
+        capture.usePolicy(telemetryPolicy(nextPolicyConfig));
         lane.usePolicy(nextPolicy);
         config = changed;
       },

@@ -17,6 +17,11 @@ export function resolveWasmPaths(rules: readonly RuleConfig[], resolvePath: (pat
   return rules.map((rule) => (rule.wasm === undefined ? rule : { ...rule, wasm: resolvePath(rule.wasm) }));
 }
 
+/** The module files the rules name, each once, resolved. */
+export function wasmFiles(rules: readonly RuleConfig[], resolvePath: (path: string) => string): string[] {
+  return [...new Set(rules.flatMap((rule) => (rule.wasm === undefined ? [] : [resolvePath(rule.wasm)])))];
+}
+
 /**
  * Why the module at `file` cannot serve as a policy, or undefined when it can: the same checks the sandbox makes
  * when it loads a module (memory capped, compiled, imports it provides), plus the `decide` export.

@@ -60,7 +60,7 @@ export default async function governBatch(task: GovernTask): Promise<GovernResul
   const outcomes = order.length === 0 ? undefined : await applyWasmModules(
     task.exchanges.map((exchange, i) => ({ exchange, decision: decisions[i], modules: modulesFor(policy.rules, exchange.ruleIndexes) })),
     order,
-    (module) => wasmPolicies.get(module),
+    (module) => wasmPolicies.get(module, task.policy.modules?.[module]),
     { decodeJson, onUnavailable: () => wasmPolicies.count(UNAVAILABLE) },
   );
   const records: StorableRecord[] = new Array(task.exchanges.length);

@@ -14,7 +14,7 @@ export interface GovernOptions {
 
 /** The governance worker's task, with the policy's own type (the SDK types it loosely). */
 export interface GovernTask extends SdkGovernTask {
-  policy: PolicyConfig;
+  policy: PolicyConfig & { modules?: Readonly<Record<string, string>> };
 }
 
 

@@ -15,6 +15,8 @@ type Options = Omit<WasmPolicyOptions, 'module' | 'onFailure'>;
 
 interface Entry {
   policy: Promise<WasmPolicy>;
+  /** The module's content digest the policy was given with, if any (`TelemetryPolicy.modules`). */
+  digest?: string;
   /** Set when loading failed, to retry after LOAD_RETRY_MS. */
   failedAt?: number;
 }
@@ -31,10 +33,20 @@ export class WasmPolicyCache {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** The policy for `module` (an absolute path), loaded on first use. Rejects when the module cannot be loaded. */
-  get(module: string): Promise<WasmPolicy> {
+  /**
+   * The policy for `module` (an absolute path), loaded on first use. With `digest`, a module held under another
+   * digest (rebuilt in place, then the config reloaded) is closed and loaded again. Rejects when the module cannot
+   * be loaded.
+   */
+  get(module: string, digest?: string): Promise<WasmPolicy> {
     if (this.closed) return Promise.reject(new Error('the wasm policy cache is closed'));
     let entry = this.entries.get(module);
+    if (entry && digest !== undefined && entry.digest !== digest) {
+      this.entries.delete(module);
+      // This thread runs one batch at a time, so no call of this batch uses the old module.
+      entry.policy.then((p) => p.close(), () => {});
+      entry = undefined;
+    }
     if (entry && entry.failedAt !== undefined && this.now() - entry.failedAt >= LOAD_RETRY_MS) {
       this.entries.delete(module);
       entry = undefined;
@@ -52,6 +64,7 @@ export class WasmPolicyCache {
         module,
         onFailure: (reason: SandboxFailureReason, _err: WasmCallError) => this.count(reason),
       }),
+      digest,
     };
     created.policy.catch(() => { created.failedAt = this.now(); });
     this.entries.set(module, created);

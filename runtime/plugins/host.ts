@@ -5,6 +5,8 @@ import { PluginError, PluginErrorCodes } from './errors.js';
 export interface PluginEntry {
   def: PluginDefinition;
   config: unknown;
+  /** Content digests of the files the section reads (`configFiles`), by path: a reload compares them. */
+  files?: Record<string, string>;
 }
 
 interface Slot {

@@ -7,7 +7,7 @@ import * as assert from 'uvu/assert';
 import { copyFileSync, existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { freePort } from '../support/net.js';
+import { freePort, waitFor } from '../support/net.js';
 import { fixture, fromRoot } from '../support/paths.js';
 import { parseExposition } from '../support/prometheus-text.js';
 import { tempDir } from '../support/tmp.js';
@@ -51,6 +51,9 @@ const POLICY = `rules:
   - name: looping
     match: { path: /api/loop/** }
     wasm: ./loop.wasm
+  - name: swapped
+    match: { path: /api/swap/** }
+    wasm: ./swap.wasm
 `;
 
 // uvu reports a failing hook only as failed tests: print why.
@@ -66,6 +69,7 @@ async function setUp(): Promise<void> {
   assert.is(built.code, 0, built.stderr);
   assert.match(built.stdout, /^built card-numbers\.wasm \(\d+ bytes, memory capped at 256 pages\)/);
   for (const guest of ['echo', 'trap', 'loop']) copyFileSync(fixture('wasm', `${guest}.wasm`), join(work.path, `${guest}.wasm`));
+  copyFileSync(join(work.path, 'echo.wasm'), join(work.path, 'swap.wasm'));
 
   upstream = await startRecordingUpstream({}, (_req, res) => {
     res.writeHead(200, { 'content-type': 'application/json' });
@@ -211,6 +215,22 @@ gateway('a missing module is a config problem: exit 2, with the file, line and k
     assert.match(r.stderr, /rules\[0\]\.wasm: .*not-built\.wasm does not exist; build it with `vigil policy build POLICY\.ts`/);
   }
   assert.not.ok(existsSync(join(work.path, 'not-built.wasm')));
+});
+
+gateway('a module rebuilt in place applies after SIGHUP, though the config file is the same', async () => {
+  const body = JSON.stringify({ payment: { pan: '4111 1111 1111 1111' } });
+  await send('/api/swap/1', JSON_TYPE, body);
+  const before = await recordFor('/api/swap/1');
+  assert.equal(before.request_body, { payment: { pan: '4111 1111 1111 1111' } }, 'the echo module redacts nothing');
+  assert.is(before.labels.route, 'POST /api/swap/1 → ✓');
+
+  copyFileSync(join(work.path, 'card-numbers.wasm'), join(work.path, 'swap.wasm'));
+  vigil!.proc.kill('SIGHUP');
+  await waitFor(() => /"msg":"config reloaded".*"plugins":\["proxy"\]/.test(vigil!.stderr()), { what: 'the reload to be applied' });
+  await send('/api/swap/2', JSON_TYPE, body);
+  const after = await recordFor('/api/swap/2');
+  assert.equal(after.request_body, { payment: { pan: '[REDACTED]' } }, 'the rebuilt module governs the next requests');
+  assert.is(after.labels.route, undefined);
 });
 
 gateway('vigil stops cleanly with sandboxes running: no worker thread keeps the process alive', async () => {

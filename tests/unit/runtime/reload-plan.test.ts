@@ -30,6 +30,19 @@ test('a changed section goes to a plugin that can reload; plugin sections in the
   assert.equal(reload.map((e) => [e.def.name, e.config]), [['proxy', { rules: rules('/api/**') }]]);
 });
 
+test('a file the section reads that changed (configFiles digests) is a changed section, though its text is the same', () => {
+  const withFiles = (digest: string) => {
+    const p = plan({ rules: rules('/**') }, [[proxy, { rules: rules('/**') }], [capture, {}]]);
+    p.entries[0].files = { '/etc/vigil/card.wasm': digest };
+    return p;
+  };
+  assert.equal(planReload(withFiles('aa'), withFiles('aa'), all), { reload: [], restart: [] });
+  const { reload, restart } = planReload(withFiles('aa'), withFiles('bb'), all);
+  assert.equal(restart, []);
+  assert.equal(reload.map((e) => e.def.name), ['proxy']);
+  assert.equal(planReload(withFiles('aa'), withFiles('bb'), () => false).restart, ['service, rules']);
+});
+
 test('a plugin that cannot reload needs a restart, named by its sections', () => {
   const a = plan({}, [[proxy, { rules: rules('/**') }], [capture, { batch: 1 }]]);
   const b = plan({}, [[proxy, { rules: rules('/a') }], [capture, { batch: 2 }]]);

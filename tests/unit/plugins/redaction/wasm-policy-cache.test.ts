@@ -33,6 +33,21 @@ test('one load per module, with the lane\'s call limit unless told otherwise', a
   assert.is(custom.loads[0].callTimeoutMs, 1000);
 });
 
+test('a module held under another digest (rebuilt, then reloaded) is closed and loaded again; without one it is kept', async () => {
+  const l = loader();
+  const cache = new WasmPolicyCache({}, l.load);
+  const first = await cache.get('/a.wasm', 'digest-1');
+  assert.is(await cache.get('/a.wasm', 'digest-1'), first);
+  assert.is(await cache.get('/a.wasm'), first);
+  const second = await cache.get('/a.wasm', 'digest-2');
+  assert.is.not(second, first);
+  await Promise.resolve();
+  assert.equal(l.closed, ['/a.wasm']);
+  assert.is(await cache.get('/a.wasm', 'digest-2'), second);
+  assert.is(l.loads.length, 2);
+  assert.is(cache.size, 1);
+});
+
 test('guest failures reported by the sandbox are counted by reason until taken', async () => {
   const l = loader();
   const cache = new WasmPolicyCache({}, l.load);
