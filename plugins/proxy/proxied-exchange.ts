@@ -5,7 +5,6 @@ import type { Dispatcher } from 'undici';
 import type { RouteDecision } from '../../policies/merge.js';
 import { normalizePath } from '../../policies/normalize-path.js';
 import { extractLabels } from '../../policies/extract-labels.js';
-import type { RuleConfig } from '../../policies/schema.js';
 import { BoundedCopy } from './bounded-copy.js';
 import { describeUpstreamError, errorBody, ProxyErrorCode, type UpstreamFailure } from './errors.js';
 import type { LabelDimensions } from './label-dimensions.js';
@@ -20,7 +19,6 @@ export interface LaneContext {
   readonly metrics: TrafficMetrics;
   readonly dimensions: LabelDimensions;
   readonly bus: Bus;
-  readonly rules: readonly RuleConfig[];
   readonly stopping: boolean;
   /** Counts and logs an upstream failure. */
   upstreamFailed(failure: UpstreamFailure, err: unknown): void;
@@ -60,8 +58,6 @@ export class ProxiedExchange implements Dispatcher.DispatchHandler {
   private responseHeaders: string[] | null = null;
   private error: string | undefined;
   private readonly time: number;
-  /** The rules the decision's indexes point into, kept in case a reload swaps the lane's. */
-  private readonly rules: readonly RuleConfig[];
 
   constructor(
     private readonly lane: LaneContext,
@@ -72,7 +68,6 @@ export class ProxiedExchange implements Dispatcher.DispatchHandler {
     private readonly capture: boolean,
   ) {
     this.time = capture ? Date.now() : 0;
-    this.rules = lane.rules;
   }
 
   /** Sends the request upstream (`target` null: it cannot be forwarded, answered 400). */
@@ -179,8 +174,8 @@ export class ProxiedExchange implements Dispatcher.DispatchHandler {
     try {
       const { decision, req, lane } = this;
       const seconds = (performance.now() - this.startedAt) / 1000;
-      const last = decision.ruleIndexes.length - 1;
-      const route = last < 0 ? 'unmatched' : this.rules[decision.ruleIndexes[last]].match.path;
+      // The last matching rule's glob, from the decision itself: a reload may have swapped the lane's rules since.
+      const route = decision.routes[decision.routes.length - 1] ?? 'unmatched';
       const status = this.status === 0 ? CLIENT_CLOSED_STATUS : this.status;
       // Label headers are read once: for the metric dimensions and, when captured, for the exchange.
       const labels = this.capture || lane.dimensions.names.length > 0 ? extractLabels(decision, req.rawHeaders) : NO_LABELS;

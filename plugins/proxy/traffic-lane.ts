@@ -4,7 +4,6 @@ import { performance } from 'node:perf_hooks';
 import { Pool } from 'undici';
 import type { Bus, Logger } from '@vigil/plugin-sdk';
 import type { CompiledPolicy } from '../../policies/compile.js';
-import type { RuleConfig } from '../../policies/schema.js';
 import type { ProxyOptions } from './config.js';
 import { ProxyError, ProxyErrorCode, type UpstreamFailure } from './errors.js';
 import type { LabelDimensions } from './label-dimensions.js';
@@ -96,11 +95,6 @@ export class TrafficLane implements LaneContext {
    */
   usePolicy(policy: CompiledPolicy): void {
     this.policy = policy;
-  }
-
-  /** The running policy's rules; an exchange keeps the ones it was decided by. */
-  get rules(): readonly RuleConfig[] {
-    return this.policy.rules;
   }
 
   /** Where the proxy listens, e.g. `http://127.0.0.1:8080` (empty before start). */

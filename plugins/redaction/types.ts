@@ -3,7 +3,7 @@ import type { RouteDecision } from '../../policies/merge.js';
 
 // The gateway's data model lives in the SDK, where every plugin (and third-party exporters) can import it.
 export type { RawExchange, GovernedRecord, GovernResult, StorableRecord } from '@vigil/plugin-sdk';
-import type { RawExchange, GovernedRecord, GovernTask as SdkGovernTask } from '@vigil/plugin-sdk';
+import type { RawExchange, GovernedRecord, GovernTask as SdkGovernTask, TelemetryPolicy as SdkTelemetryPolicy } from '@vigil/plugin-sdk';
 
 export interface GovernOptions {
   /** Uniform in [0, 1); the sampling roll. */
@@ -14,7 +14,7 @@ export interface GovernOptions {
 
 /** The governance worker's task, with the policy's own type (the SDK types it loosely). */
 export interface GovernTask extends SdkGovernTask {
-  policy: PolicyConfig & { modules?: Readonly<Record<string, string>> };
+  policy: PolicyConfig & Pick<SdkTelemetryPolicy, 'modules'>;
 }
 
 
