@@ -101,15 +101,20 @@ export async function startBareProxy(upstreamPort: number): Promise<{ port: numb
   };
 }
 
-/** The gateway under test: the real runtime, seed-style policy (or `rules`), capture with its defaults. */
-export async function startGateway(upstreamPort: number, rules: unknown[] = RULES): Promise<{ port: number; rt: TestRuntime }> {
+/** The gateway under test: the real runtime, seed-style policy (or `rules`), capture with its defaults (or `capture`). */
+export async function startGateway(
+  upstreamPort: number, rules: unknown[] = RULES, capture?: Record<string, unknown>,
+): Promise<{ port: number; rt: TestRuntime }> {
   const probe = createServer();
   await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
   const port = (probe.address() as { port: number }).port;
   await new Promise<void>((r) => probe.close(() => r()));
   const rt = await startTestRuntime({
     plugins: [],
-    config: { service: { upstream: `http://127.0.0.1:${upstreamPort}`, listen: `127.0.0.1:${port}`, max_connections: POOL_CONNECTIONS }, rules },
+    config: {
+      service: { upstream: `http://127.0.0.1:${upstreamPort}`, listen: `127.0.0.1:${port}`, max_connections: POOL_CONNECTIONS },
+      rules, ...(capture ? { capture } : {}),
+    },
   });
   return { port, rt };
 }

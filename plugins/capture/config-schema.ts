@@ -9,7 +9,8 @@ export const captureConfigSchema: JsonSchema = {
   properties: {
     max_body_bytes: { type: ['string', 'integer'], format: 'byte-size', default: '1mb', description: 'Bytes of each body copied for capture; longer bodies are marked truncated.' },
     queue: { type: 'integer', minimum: 1, default: 10000, description: 'Exchanges waiting for a worker before new ones are dropped (and counted).' },
-    batch: { type: 'integer', minimum: 1, maximum: 10000, default: 512, description: 'Most exchanges per worker task and per store transaction; a batch is sent when full or 20 ms after its first exchange.' },
+    batch: { type: 'integer', minimum: 1, maximum: 10000, default: 512, description: 'Most exchanges per worker task and per store transaction; a batch is sent when full or batch_delay after its first exchange.' },
+    batch_delay: { ...duration, default: '20ms', description: 'Longest an exchange waits for its batch to fill (1ms to 1m). Longer delays make bigger batches, which cost less CPU per record, but hold a worker longer at a time; records reach the store and the exporters that much later.' },
     workers: { type: 'integer', minimum: 1, maximum: 64, default: 2, description: 'Worker threads (piscina) that govern and store batches, each with its own store connection.' },
     retention: { ...duration, default: '7d', description: 'Records older than this are deleted.' },
     retention_interval: { ...duration, default: '10m', description: 'How often expired records and rollups are deleted.' },

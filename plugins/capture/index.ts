@@ -13,8 +13,12 @@ import { registerOverviewRoute } from './routes/overview.js';
 import { registerUsageRoutes } from './routes/usage.js';
 import type { CaptureConfig, StoredRows, StoreRowsTask, StoreRowsWorkerData } from './types.js';
 
-/** Longest an exchange waits for its batch to fill: short enough that the inspector feels live. */
-const MAX_BATCH_DELAY_MS = 20;
+/**
+ * Bounds of `batch_delay`. A store transaction has a fixed cost (its statements' round trips to SQLite's threads,
+ * the WAL commit rewriting each B-tree's last page), so small batches cost several times the CPU per record of
+ * large ones; past a minute, a crash would lose more than the lane is meant to hold.
+ */
+const BATCH_DELAY_MS = { min: 1, max: 60_000 };
 
 /**
  * The telemetry lane: raw exchanges from the bus go in batches to governance workers; the governed records are
@@ -32,6 +36,10 @@ export default definePlugin<CaptureConfig>({
     const limits = { recordsMs: parseDuration(config.retention), rollupsMs: parseDuration(config.rollup_retention) };
     const sweepMs = parseDuration(config.retention_interval);
     if (sweepMs < 1) throw captureConfigError(`capture.retention_interval must be at least 1ms; got ${JSON.stringify(config.retention_interval)}`);
+    const batchDelayMs = parseDuration(config.batch_delay);
+    if (batchDelayMs < BATCH_DELAY_MS.min || batchDelayMs > BATCH_DELAY_MS.max) {
+      throw captureConfigError(`capture.batch_delay must be between 1ms and 1m; got ${JSON.stringify(config.batch_delay)}`);
+    }
     let policy: TelemetryPolicy = { rules: [] };
     ctx.services.provide('capture', {
       maxBodyBytes,
@@ -79,7 +87,7 @@ export default definePlugin<CaptureConfig>({
       toTask: (exchanges) => ({ policy, exchanges: packExchanges(exchanges), withRecords: ctx.bus.hasSubscribers('gateway.record') }),
       transferList: (task) => [task.exchanges.numbers.buffer, task.exchanges.bodies.buffer],
       maxBatch: config.batch,
-      maxDelayMs: MAX_BATCH_DELAY_MS,
+      maxDelayMs: batchDelayMs,
       maxPending: config.queue,
       onResult: async (batch) => {
         for (const [reason, n] of Object.entries(batch.sandboxFailures)) sandboxFailures.labels('wasm', reason).inc(n);

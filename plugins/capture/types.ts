@@ -6,6 +6,7 @@ export interface CaptureConfig {
   max_body_bytes: string | number;
   queue: number;
   batch: number;
+  batch_delay: string | number;
   workers: number;
   retention: string | number;
   retention_interval: string | number;

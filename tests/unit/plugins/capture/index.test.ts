@@ -176,7 +176,7 @@ for (const backend of backends) {
   });
 
   capture('a full lane drops and counts; the publisher is never blocked and nothing is lost uncounted', async () => {
-    // batch larger than the queue: nothing is sent before the 20 ms timer, so the queue fills deterministically.
+    // batch larger than the queue: nothing is sent before the batch_delay timer, so the queue fills deterministically.
     const h = await startCapture({ policy, storage: await backend.storage(), capture: { queue: 5, batch: 1000 } });
     try {
       const first = Array.from({ length: 50 }, (_, i) => exchange(policy, { target: `/api/a/${i}` }));
@@ -206,6 +206,22 @@ for (const backend of backends) {
       assert.ok(settled.stored >= 5, 'the first five are stored');
       const stored = await h.get<{ data: { id: string }[] }>('/api/gateway/records?limit=200');
       assert.is(stored.body.data.length, settled.stored);
+    } finally {
+      await h.stop();
+    }
+  });
+
+  capture('an exchange waits batch_delay for its batch to fill, then is stored', async () => {
+    const h = await startCapture({ policy, storage: await backend.storage(), capture: { batch_delay: '1500ms' } });
+    try {
+      const e = exchange(policy, { target: '/api/lingering/1' });
+      const sent = performance.now();
+      h.rt.publish('gateway.exchange', e);
+      const stored = async () => (await h.get<{ data: { id: string }[] }>('/api/gateway/records?limit=200')).body.data.some((r) => r.id === e.id);
+      await new Promise((r) => setTimeout(r, 500));
+      assert.not.ok(await stored(), 'a batch of one is not sent before its delay');
+      await waitFor(stored, { what: 'the record, once the delay is over' });
+      assert.ok(performance.now() - sent >= 1500, 'not before 1500 ms');
     } finally {
       await h.stop();
     }
@@ -314,6 +330,8 @@ setup('bad config is refused before anything starts: unknown key, bad tenant lab
     [{ pricing: { per_1k_tokens: -1 } }, /capture\.pricing\.per_1k_tokens/],
     [{ pricing: { per_token: 1 } }, /capture\.pricing\.per_token/],
     [{ retention_interval: '0' }, /retention_interval must be at least 1ms/],
+    [{ batch_delay: '0' }, /batch_delay must be between 1ms and 1m/],
+    [{ batch_delay: '2m' }, /batch_delay must be between 1ms and 1m/],
   ];
   for (const [config, message] of cases) {
     try {
