@@ -1,6 +1,6 @@
 import type { JsonSchema } from '@vigil/plugin-sdk';
 
-const duration = { type: ['string', 'integer'], format: 'duration' };
+const duration = { type: ['string', 'integer'], format: 'duration', formatMinimum: 0 };
 
 /** The `capture:` section. Every key is optional. */
 export const captureConfigSchema: JsonSchema = {
@@ -10,10 +10,13 @@ export const captureConfigSchema: JsonSchema = {
     max_body_bytes: { type: ['string', 'integer'], format: 'byte-size', default: '1mb', description: 'Bytes of each body copied for capture; longer bodies are marked truncated.' },
     queue: { type: 'integer', minimum: 1, default: 10000, description: 'Exchanges waiting for a worker before new ones are dropped (and counted).' },
     batch: { type: 'integer', minimum: 1, maximum: 10000, default: 512, description: 'Most exchanges per worker task and per store transaction; a batch is sent when full or batch_delay after its first exchange.' },
-    batch_delay: { ...duration, default: '20ms', description: 'Longest an exchange waits for its batch to fill (1ms to 1m). Longer delays make bigger batches, which cost less CPU per record, but hold a worker longer at a time; records reach the store and the exporters that much later.' },
+    // A store transaction has a fixed cost (its statements' round trips to SQLite's threads, the WAL commit rewriting
+    // each B-tree's last page), so small batches cost several times the CPU per record of large ones; past a minute,
+    // a crash would lose more than the lane is meant to hold.
+    batch_delay: { ...duration, formatMinimum: '1ms', formatMaximum: '1m', default: '20ms', description: 'Longest an exchange waits for its batch to fill (1ms to 1m). Longer delays make bigger batches, which cost less CPU per record, but hold a worker longer at a time; records reach the store and the exporters that much later.' },
     workers: { type: 'integer', minimum: 1, maximum: 64, default: 2, description: 'Worker threads (piscina) that govern and store batches, each with its own store connection.' },
     retention: { ...duration, default: '7d', description: 'Records older than this are deleted.' },
-    retention_interval: { ...duration, default: '10m', description: 'How often expired records and rollups are deleted.' },
+    retention_interval: { ...duration, formatMinimum: '1ms', default: '10m', description: 'How often expired records and rollups are deleted.' },
     rollup_retention: { ...duration, default: '90d', description: 'Per-minute usage and latency rollups older than this are deleted.' },
     tenant_label: { type: 'string', pattern: '^[a-zA-Z_][a-zA-Z0-9_]*$', default: 'tenant', description: 'The label that names the tenant for usage and billing.' },
     pricing: {

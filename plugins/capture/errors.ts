@@ -1,9 +1,7 @@
-import { HttpError, VigilError } from '@vigil/plugin-sdk';
+import { HttpError } from '@vigil/plugin-sdk';
 
-/** Errors of the capture plugin: its config and its control-plane API. */
+/** Errors of the capture plugin's control-plane API. (Its config is checked by its schema.) */
 export const CaptureErrorCode = {
-  /** A `capture:` setting the schema cannot express is out of range. */
-  config: 'VIGIL_ERR_CAPTURE_CONFIG',
   /** `range` is not one of the named ranges. */
   range: 'VIGIL_ERR_GATEWAY_RANGE',
   /** `since` is neither epoch ms, an ISO 8601 date-time nor a duration. */
@@ -11,10 +9,6 @@ export const CaptureErrorCode = {
   /** No stored record has that id (never captured, or deleted by retention). */
   recordNotFound: 'VIGIL_ERR_GATEWAY_RECORD_NOT_FOUND',
 } as const;
-
-export function captureConfigError(message: string): VigilError {
-  return new VigilError(CaptureErrorCode.config, message);
-}
 
 /** A 400 for a query parameter of the gateway API. */
 export function badQuery(code: typeof CaptureErrorCode.range | typeof CaptureErrorCode.since, message: string): HttpError {

@@ -80,7 +80,7 @@ const typeKeys: Record<ExporterType, { properties: Record<string, JsonSchema>; r
   file: {
     properties: {
       path: { type: 'string', minLength: 1, description: 'JSON Lines file; relative to the config file.' },
-      max_bytes: { type: ['string', 'integer'], format: 'byte-size', minimum: 1, description: 'Rotate when the file would grow past this. Default 100mb.' },
+      max_bytes: { type: ['string', 'integer'], format: 'byte-size', formatMinimum: 1, description: 'Rotate when the file would grow past this. Default 100mb.' },
       max_files: { type: 'integer', minimum: 0, description: 'Rotated files kept (records.1.jsonl …). Default 5.' },
     },
     required: ['path'],

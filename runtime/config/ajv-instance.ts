@@ -2,6 +2,7 @@ import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import type { JsonSchema } from '@vigil/plugin-sdk';
 import { ConfigSchemaError } from './errors.js';
 import { configFormats } from './formats.js';
+import { formatLimitKeywords } from './format-limits.js';
 import { strictSchema } from './strict-schema.js';
 
 /** The JSON Schema dialect of config schemas (the composed schema declares it; plugin schemas may omit it). */
@@ -24,6 +25,7 @@ function instance(): Ajv2020 {
     allowUnionTypes: true,
   });
   for (const [name, format] of Object.entries(configFormats)) ajv.addFormat(name, { type: 'string', validate: format.validate });
+  for (const keyword of formatLimitKeywords(configFormats)) ajv.addKeyword(keyword);
   return ajv;
 }
 

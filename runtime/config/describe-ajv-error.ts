@@ -91,6 +91,7 @@ function describe(e: ErrorObject, path: (string | number)[]): Described {
     case 'const':
       return value(ConfigCodes.ENUM, `must be ${JSON.stringify(p.allowedValue)}`);
     case 'minimum': case 'maximum': case 'exclusiveMinimum': case 'exclusiveMaximum':
+    case 'formatMinimum': case 'formatMaximum':
       return value(ConfigCodes.RANGE, `must be ${comparisons[String(p.comparison)] ?? p.comparison} ${p.limit}`);
     case 'multipleOf':
       return value(ConfigCodes.RANGE, `must be a multiple of ${p.multipleOf}`);

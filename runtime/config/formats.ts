@@ -6,6 +6,11 @@ export interface ConfigFormat {
   validate(value: string): boolean;
   /** Completes "must be …". */
   expected: string;
+  /**
+   * For formats that are quantities (durations in ms, sizes in bytes): the value's magnitude. It is what
+   * `formatMinimum` and `formatMaximum` compare, and a number given where such a format is allowed is already one.
+   */
+  magnitude?(value: unknown): number | undefined;
 }
 
 const hostname = /^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*\.?$/;
@@ -33,10 +38,12 @@ function isIpv6(value: string): boolean {
 export const configFormats: Record<string, ConfigFormat> = {
   duration: {
     validate: (v) => tryParseDuration(v) !== undefined,
+    magnitude: tryParseDuration,
     expected: 'a duration like 500ms, 30s, 10m, 2h or 7d (a bare number is milliseconds)',
   },
   'byte-size': {
     validate: (v) => tryParseByteSize(v) !== undefined,
+    magnitude: tryParseByteSize,
     expected: 'a size like 512, 64kb, 1mb or 2gb (a bare number is bytes; 1kb = 1024)',
   },
   'listen-address': {

@@ -329,9 +329,10 @@ setup('bad config is refused before anything starts: unknown key, bad tenant lab
     [{ retention: 'forever' }, /capture\.retention/],
     [{ pricing: { per_1k_tokens: -1 } }, /capture\.pricing\.per_1k_tokens/],
     [{ pricing: { per_token: 1 } }, /capture\.pricing\.per_token/],
-    [{ retention_interval: '0' }, /retention_interval must be at least 1ms/],
-    [{ batch_delay: '0' }, /batch_delay must be between 1ms and 1m/],
-    [{ batch_delay: '2m' }, /batch_delay must be between 1ms and 1m/],
+    [{ retention_interval: '0' }, /capture\.retention_interval must be ≥ 1ms/],
+    [{ retention: -5 }, /capture\.retention must be ≥ 0/],
+    [{ batch_delay: '0' }, /capture\.batch_delay must be ≥ 1ms/],
+    [{ batch_delay: '2m' }, /capture\.batch_delay must be ≤ 1m/],
   ];
   for (const [config, message] of cases) {
     try {

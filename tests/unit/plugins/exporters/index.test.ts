@@ -116,12 +116,13 @@ test('stopping the runtime delivers what the queues still hold', async () => {
   dir.cleanup();
 });
 
-test('config errors stop the runtime with the key path: a key of another type, a raw topic, a duplicate name', async () => {
+test('config errors stop the runtime with the key path: a key of another type, a raw topic, a zero size, a duplicate name', async () => {
   const cases: [unknown[], RegExp][] = [
     [[{ name: 'a', type: 'file', path: 'a.jsonl', url: 'http://127.0.0.1:1/' }], /exporters\[0\]\.url is not allowed here/],
     [[{ name: 'a', type: 'file', path: 'a.jsonl', topics: ['gateway.exchange'] }], /exporters\[0\]\.topics\[0\] must be one of: gateway\.record/],
     [[{ name: 'a', type: 'webhook' }], /missing required key exporters\[0\]\.url/],
     [[{ name: 'a', type: 'file', path: 'a.jsonl', colour: 'red' }], /unknown key exporters\[0\]\.colour/],
+    [[{ name: 'a', type: 'file', path: 'a.jsonl', max_bytes: '0kb' }], /exporters\[0\]\.max_bytes must be ≥ 1/],
     [[{ name: 'a', type: 'file', path: 'a.jsonl' }, { name: 'a', type: 'file', path: 'b.jsonl' }], /exporters\[1\]\.name: "a" is already the name of exporters\[0\]/],
     [[{ name: 'w', type: 'wasm', module: 'no-such-module.wasm', next: 'w2' }, { name: 'w2', type: 'file', path: 'a.jsonl' }], /exporters\[0\]\.module: cannot read the wasm module .*no-such-module\.wasm/],
   ];

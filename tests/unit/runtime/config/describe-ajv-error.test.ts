@@ -24,6 +24,10 @@ const cases: [name: string, schema: JsonSchema, value: string, code: string, mes
   ['minimum', { type: 'number', minimum: 0 }, '-1', 'RANGE', 'v must be ≥ 0'],
   ['exclusiveMaximum', { type: 'number', exclusiveMaximum: 10 }, '10', 'RANGE', 'v must be < 10'],
   ['exclusiveMinimum', { type: 'number', exclusiveMinimum: 0 }, '0', 'RANGE', 'v must be > 0'],
+  ['formatMinimum on a duration', { type: ['string', 'integer'], format: 'duration', formatMinimum: '1ms' }, '0s', 'RANGE', 'v must be ≥ 1ms'],
+  ['formatMinimum on a number of ms', { type: ['string', 'integer'], format: 'duration', formatMinimum: '1ms' }, '0', 'RANGE', 'v must be ≥ 1ms'],
+  ['formatMaximum on a duration', { type: ['string', 'integer'], format: 'duration', formatMaximum: '1m' }, '1m1ms', 'RANGE', 'v must be ≤ 1m'],
+  ['formatMinimum on a byte size', { type: ['string', 'integer'], format: 'byte-size', formatMinimum: '1kb' }, '1023b', 'RANGE', 'v must be ≥ 1kb'],
   ['multipleOf', { type: 'integer', multipleOf: 5 }, '7', 'RANGE', 'v must be a multiple of 5'],
   ['minLength 1', { type: 'string', minLength: 1 }, '""', 'RANGE', 'v must not be empty'],
   ['minLength', { type: 'string', minLength: 16 }, 'short', 'RANGE', 'v must be at least 16 characters long'],
@@ -69,6 +73,19 @@ test('value problems point at the value, key problems at the key', () => {
   } catch (err) {
     const problems = (err as ConfigError).problems;
     assert.equal(problems.map((p) => [p.keyPath, p.line, p.column]), [['outer.count', 2, 10], ['outer.extra', 3, 3]]);
+  }
+});
+
+test('a quantity out of its bounds is reported at its line, like any schema problem', () => {
+  const loaded = loadConfigText('capture:\n  workers: 2\n  batch_delay: 2m\n', '/srv/vigil.yaml', {});
+  const delay: JsonSchema = { type: ['string', 'integer'], format: 'duration', formatMinimum: '1ms', formatMaximum: '1m' };
+  const schema: JsonSchema = { type: 'object', properties: { capture: { type: 'object', properties: { workers: { type: 'integer' }, batch_delay: delay } } } };
+  try {
+    validateSection(loaded, [], schema, loaded.data);
+    assert.unreachable();
+  } catch (err) {
+    const problems = (err as ConfigError).problems;
+    assert.equal(problems.map((p) => [p.file, p.keyPath, p.line, p.column, p.message]), [['/srv/vigil.yaml', 'capture.batch_delay', 3, 16, 'capture.batch_delay must be ≤ 1m']]);
   }
 });
 
