@@ -25,4 +25,5 @@ export type { RawExchange, GovernedRecord, StorableRecord, CaptureService, Gover
 export { recordJson } from './gateway.js';
 export { uuidv7 } from './ids.js';
 export { fileDigests } from './file-digests.js';
+export { settledWithin } from './settled-within.js';
 export { parseListenAddress, tryParseListenAddress, listenHost, type ListenAddress } from './listen-address.js';

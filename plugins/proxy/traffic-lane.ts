@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { Pool } from 'undici';
-import type { Bus, Logger } from '@vigil/plugin-sdk';
+import { settledWithin, type Bus, type Logger } from '@vigil/plugin-sdk';
 import type { CompiledPolicy } from '../../policies/compile.js';
 import type { ProxyOptions } from './config.js';
 import { ProxyError, ProxyErrorCode, type UpstreamFailure } from './errors.js';
@@ -166,7 +166,7 @@ export class TrafficLane implements LaneContext {
       server.closeAllConnections();
       await closed;
     }
-    if (!(await bounded(this.pool.close(), POOL_CLOSE_MS))) await this.pool.destroy().catch(() => {});
+    if (!(await settledWithin(this.pool.close(), POOL_CLOSE_MS))) await this.pool.destroy().catch(() => {});
   }
 
   private waitForInFlight(timeoutMs: number): Promise<void> {
@@ -180,15 +180,4 @@ export class TrafficLane implements LaneContext {
       this.drained = done;
     });
   }
-}
-
-/** Waits for `promise` at most `ms`: true when it settled in time (a rejection counts as settled). */
-async function bounded(promise: Promise<unknown>, ms: number): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const settled = await Promise.race([
-    promise.then(() => true, () => true),
-    new Promise<false>((resolve) => { timer = setTimeout(() => resolve(false), ms); }),
-  ]);
-  clearTimeout(timer);
-  return settled;
 }

@@ -1,4 +1,4 @@
-import type { Bus, Metrics, Topics, TopicHandler, SubscribeOptions } from '@vigil/plugin-sdk';
+import { settledWithin, type Bus, type Metrics, type Topics, type TopicHandler, type SubscribeOptions } from '@vigil/plugin-sdk';
 import { SubscriberQueue } from './subscriber-queue.js';
 
 const DEFAULT_QUEUE = 10_000;
@@ -68,11 +68,7 @@ export class MessageBus {
   /** Waits until every subscriber queue is empty, at most `timeoutMs`. Used when stopping. */
   async drain(timeoutMs: number): Promise<boolean> {
     const all = [...this.topics.values()].flat();
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<false>((r) => { timer = setTimeout(() => r(false), timeoutMs); });
-    const done = await Promise.race([Promise.all(all.map((q) => q.idle())).then(() => true as const), timeout]);
-    clearTimeout(timer);
-    return done;
+    return settledWithin(Promise.all(all.map((q) => q.idle())), timeoutMs);
   }
 
   /** The view a plugin gets: subscriptions are named after it and its handler errors are attributed to it. */

@@ -1,7 +1,7 @@
 import { STATUS_CODES, type IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { VigilError, type Counter, type Gauge, type Logger } from '@vigil/plugin-sdk';
+import { settledWithin, VigilError, type Counter, type Gauge, type Logger } from '@vigil/plugin-sdk';
 import type { Authenticator } from './authentication.js';
 import { HttpErrorCode, LockedOutError, PluginFailure, UnauthorizedError } from './errors.js';
 import { UpgradeRouteContext } from './route-context.js';
@@ -152,10 +152,7 @@ export class WebSocketGateway {
         ws.once('close', () => resolve());
         ws.close(1001, 'server shutting down');
       })));
-      let timer: NodeJS.Timeout | undefined;
-      const timeout = new Promise<void>((resolve) => { timer = setTimeout(resolve, timeoutMs); timer.unref(); });
-      await Promise.race([closed, timeout]);
-      clearTimeout(timer);
+      await settledWithin(closed, timeoutMs, { unref: true });
       for (const ws of this.sockets) ws.terminate();
     }
     await new Promise<void>((resolve) => this.wss.close(() => resolve()));

@@ -1,8 +1,7 @@
-import { isPermanent, type Logger, type QueuedJob } from '@vigil/plugin-sdk';
+import { isPermanent, settledWithin, type Logger, type QueuedJob } from '@vigil/plugin-sdk';
 import { backoffDelay } from './backoff.js';
 import { JobsError, JobsErrorCode, errorText } from './errors.js';
 import type { ClaimedJob, JobTable } from './job-table.js';
-import { settledWithin } from '../timers.js';
 
 export interface WorkerSettings {
   concurrency: number;

@@ -1,9 +1,9 @@
-import type { IntervalOptions, Logger } from '@vigil/plugin-sdk';
+import { settledWithin, type IntervalOptions, type Logger } from '@vigil/plugin-sdk';
 import type { StoreBackend } from '../store/types.js';
 import { JobsError, JobsErrorCode, errorText, positive } from './errors.js';
 import { ensureJobTables } from './migrations.js';
 import { ScheduleLease } from './schedule-lease.js';
-import { MAX_TIMER_MS, settledWithin } from '../timers.js';
+import { MAX_TIMER_MS } from '../timers.js';
 
 /** Called after a failing run is logged and recorded; the runtime counts plugin errors here. */
 export type ContainHook = (err: unknown, where: { job: string; plugin?: string }) => void;

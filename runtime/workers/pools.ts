@@ -1,12 +1,11 @@
 import { Piscina } from 'piscina';
 import { cpus } from 'node:os';
 import { pathToFileURL } from 'node:url';
-import type { Batcher, BatcherOptions, Logger, Metrics, PoolOptions, WorkerPool, WorkerPools } from '@vigil/plugin-sdk';
+import { settledWithin, type Batcher, type BatcherOptions, type Logger, type Metrics, type PoolOptions, type WorkerPool, type WorkerPools } from '@vigil/plugin-sdk';
 import { WORKER_STORE_KEY, type WorkerStoreInfo } from '@vigil/plugin-sdk/worker';
 import type { ThreadStore } from '../store/open-store.js';
 import { PoolBatcher } from './batcher.js';
 import { BACKGROUND_TASK_KEY } from './thread-priority.js';
-import { settledWithin } from '../timers.js';
 
 const WORKER_STORE_MODULE = new URL('../store/worker-store.js', import.meta.url).href;
 const BACKGROUND_TASK_MODULE = new URL('./background-task.js', import.meta.url).href;
