@@ -20,11 +20,11 @@ export interface PoolOptions {
    */
   store?: boolean;
   /**
-   * Background work (telemetry, say): the pool's threads run under SCHED_IDLE (nice 19 where that cannot be set), so
-   * on a busy machine they get only the CPU nothing else wants. Their tasks then wait longer, and a batcher's bound
-   * turns a lasting shortfall into counted drops rather than slower traffic. Linux only, where a thread's priority is
-   * its own; elsewhere the threads run at normal priority. Native work a task hands to libuv's thread pool
-   * (node-sqlite3 statements, say) runs there, at normal priority.
+   * Background work (telemetry, say): the pool's threads run at the lowest CPU priority (nice 19), so on a busy
+   * machine they get only the CPU the event loop leaves. Their tasks then wait longer, and a batcher's bound turns a
+   * lasting shortfall into counted drops rather than slower traffic. Linux only, where a thread's priority is its
+   * own; elsewhere the threads run at normal priority. Native work a task hands to libuv's thread pool (node-sqlite3
+   * statements, say) runs there, at normal priority.
    */
   background?: boolean;
 }
