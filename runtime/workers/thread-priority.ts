@@ -13,7 +13,7 @@ const BACKGROUND_NICE = 19;
  *
  * Not SCHED_IDLE, although it would give a saturated machine's CPU to the event loop more fully (full-capture
  * throughput 0.67 of the bare proxy against 0.55 at nice 19, on two cores). Below saturation, with the capture
- * workers under SCHED_IDLE, the event loop's longest scavenge grew from 3-6 ms to 16-19 ms (8k req/s, paced): most
+ * workers under SCHED_IDLE, the event loop's longest scavenge grew from 2-6 ms to 14-19 ms (8k req/s, paced): most
  * likely a worker preempted while it held a lock the whole process shares (the address space's, taken by page
  * faults and mmap), which under SCHED_IDLE it may wait milliseconds to release.
  */
