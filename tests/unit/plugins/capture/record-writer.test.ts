@@ -192,6 +192,19 @@ for (const kind of kinds) {
     for (const r of rows) assert.is(Number(r.requests), 16, r.tenant);
   });
 
+  writes('records carry only the indexes a query reads: the id and the time', async () => {
+    const store = (await kind.open(await kind.fresh())).forPlugin('capture');
+    await store.migrate(captureMigrations);
+    const indexes = kind.name === 'postgres'
+      ? await store.query<{ name: string }>("SELECT indexname AS name FROM pg_indexes WHERE tablename = 'capture_records' AND schemaname = current_schema()")
+      : await store.query<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'capture_records'");
+    const names = indexes.map((r) => r.name).sort();
+    // Each index is paid on every insert; the primary key's is named by the database.
+    assert.is(names.length, 2, names.join(', '));
+    assert.ok(names.includes('capture_records_time'), names.join(', '));
+    assert.not.ok(names.includes('capture_records_route_time'));
+  });
+
   writes('a record id written twice is stored once', async () => {
     const store = (await kind.open(await kind.fresh())).forPlugin('capture');
     await store.migrate(captureMigrations);
