@@ -12,11 +12,8 @@ export function checkIdentifier(name: string, what: string): void {
   }
 }
 
-/** Most rows in one statement (a power of two), so big batches pay the statement overhead a few times, not once per row. */
-const maxRowsPerStatement = 512;
-/** SQL texts already built, by shape and row count; the shapes a process inserts are few (bounded regardless). */
-const sqlTexts = new Map<string, string>();
-const MAX_SQL_TEXTS = 1024;
+/** Most rows in one statement, so big batches pay the statement overhead a few times, not once per row. */
+const maxRowsPerStatement = 500;
 
 export interface InsertChunk {
   sql: string;
@@ -25,12 +22,7 @@ export interface InsertChunk {
 
 /**
  * Splits `rows` into multi-row INSERT statements that each stay under `maxParams` bound values.
- *
- * Every statement holds a power of two rows: as many full statements as fit, then the rest by its binary digits
- * (100 rows: 64, 32, 4). So a table's inserts use at most ten SQL texts, whatever the batch sizes, and the
- * connection's prepared statements are reused. With one text per row count, the telemetry lane's batches (cut by
- * time, so of every size) made SQLite parse a new statement of hundreds of placeholders for most batches, and evict
- * the cached ones.
+ * Statements of a full chunk share one SQL text, so the database's statement cache (and ours) sees few distinct texts.
  */
 export function buildInsertChunks(
   dialect: Dialect, maxParams: number, table: string, columns: readonly string[],
@@ -40,10 +32,18 @@ export function buildInsertChunks(
   if (columns.length === 0) throw new StoreError(StoreErrorCode.ROW_SHAPE, `store: insertMany into ${table} needs at least one column`);
   for (const c of columns) checkIdentifier(c, `column of ${table}`);
   const width = columns.length;
-  const perStatement = largestPowerOfTwoUpTo(Math.max(1, Math.min(maxRowsPerStatement, Math.floor(maxParams / width))));
+  const perStatement = Math.max(1, Math.min(maxRowsPerStatement, Math.floor(maxParams / width)));
+  const head = `INSERT INTO ${table} (${columns.join(', ')}) VALUES `;
+  const tail = onConflict ? ` ${onConflict}` : '';
+  const texts = new Map<number, string>();
   const chunks: InsertChunk[] = [];
-  for (let start = 0; start < rows.length;) {
-    const count = Math.min(perStatement, largestPowerOfTwoUpTo(rows.length - start));
+  for (let start = 0; start < rows.length; start += perStatement) {
+    const count = Math.min(perStatement, rows.length - start);
+    let sql = texts.get(count);
+    if (sql === undefined) {
+      sql = head + valuesList(dialect, count, width) + tail;
+      texts.set(count, sql);
+    }
     const params = new Array<SqlValue>(count * width);
     for (let r = 0; r < count; r++) {
       const row = rows[start + r];
@@ -61,24 +61,9 @@ export function buildInsertChunks(
           : bindValue(v, () => `insertMany into ${table}: row ${start + r}, column ${columns[c]}`);
       }
     }
-    chunks.push({ sql: insertSql(dialect, table, columns, count, onConflict), params });
-    start += count;
+    chunks.push({ sql, params });
   }
   return chunks;
-}
-
-/** For 1 ≤ n < 2^31. */
-const largestPowerOfTwoUpTo = (n: number): number => 1 << (31 - Math.clz32(n));
-
-function insertSql(dialect: Dialect, table: string, columns: readonly string[], count: number, onConflict: string | undefined): string {
-  const key = `${dialect}\u0000${table}\u0000${columns.join(',')}\u0000${count}\u0000${onConflict ?? ''}`;
-  let sql = sqlTexts.get(key);
-  if (sql === undefined) {
-    sql = `INSERT INTO ${table} (${columns.join(', ')}) VALUES ${valuesList(dialect, count, columns.length)}${onConflict ? ` ${onConflict}` : ''}`;
-    if (sqlTexts.size >= MAX_SQL_TEXTS) sqlTexts.clear();
-    sqlTexts.set(key, sql);
-  }
-  return sql;
 }
 
 function valuesList(dialect: Dialect, count: number, width: number): string {

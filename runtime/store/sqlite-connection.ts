@@ -2,11 +2,8 @@ import sqlite3 from 'sqlite3';
 import type { Row, SqlValue } from '@vigil/plugin-sdk';
 import { StoreError, StoreErrorCode, queryError } from './errors.js';
 
-/**
- * Prepared statements kept per connection, least recently used out first: enough for the write statements every
- * plugin repeats (an insert uses up to ten texts per table, see buildInsertChunks).
- */
-const MAX_CACHED_STATEMENTS = 64;
+/** Prepared statements kept per connection: enough for every write statement a batch-writing plugin repeats. */
+const MAX_CACHED_STATEMENTS = 32;
 /** Statements that may yield rows: `run` prepares them afresh each time. */
 const RETURNS_ROWS = /\breturning\b|^\s*(?:select|with|pragma)\b/i;
 
@@ -39,12 +36,7 @@ export class SqliteConnection {
   async run(sql: string, params: readonly SqlValue[]): Promise<{ changes: number }> {
     // node-sqlite3 leaves a statement that stopped at a row active, holding its transaction: those are never kept,
     // so a cached statement needs no second look at its text.
-    let statement = this.statements.get(sql);
-    if (statement) {
-      // Moved to the end of the map's order, which is the eviction order.
-      this.statements.delete(sql);
-      this.statements.set(sql, statement);
-    } else if (!RETURNS_ROWS.test(sql)) statement = await this.prepare(sql);
+    const statement = this.statements.get(sql) ?? (RETURNS_ROWS.test(sql) ? null : await this.prepare(sql));
     return new Promise((resolve, reject) => {
       function onRun(this: sqlite3.RunResult, err: Error | null) {
         if (err) reject(queryError(err, sql));
