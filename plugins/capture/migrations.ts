@@ -6,6 +6,8 @@ const buckets = BUCKET_COLUMNS.map((c) => `${c} BIGINT NOT NULL DEFAULT 0`).join
 /**
  * Records keep the governed JSON plus only the columns the list filters and indexes need: every column and index
  * is paid on each insert, the hot path (`labels` stays separate so a label filter never parses a record's bodies).
+ * One exception: `primary_route`, from version 1, which nothing reads since version 2 dropped its index; dropping
+ * the column would make SQLite rewrite the whole table at start-up.
  * Rollups, one row per minute, route, method, status class and tenant, feed overview and usage.
  */
 export const captureMigrations: Migration[] = [
