@@ -10,6 +10,12 @@ import { WriteQueue } from './write-queue.js';
 
 /** Milliseconds a statement waits for another process's write lock before SQLITE_BUSY. */
 const busyTimeoutMs = 5000;
+/**
+ * Bytes per page of a new database. SQLite writes each WAL frame (one page) with its own system call, so on an
+ * insert-heavy store (capture's 1.5 KB records) 16 KiB pages cost about a quarter less CPU per row than the default
+ * 4 KiB, nearly all of it system time; 32 and 64 KiB gain nothing more.
+ */
+const pageSize = 16_384;
 
 interface ActiveTx {
   readonly driver: SqliteDriver;
@@ -56,6 +62,8 @@ export class SqliteDriver implements Driver {
     try {
       // busy_timeout first: switching to WAL needs a lock another starting process may hold.
       await writer.exec(`PRAGMA busy_timeout = ${busyTimeoutMs}`);
+      // Before WAL, which creates the file: the page size is fixed then (an existing database keeps its own).
+      await writer.exec(`PRAGMA page_size = ${pageSize}`);
       if (!memory) {
         const [mode] = await writer.query('PRAGMA journal_mode = WAL', []);
         if (String(mode?.journal_mode).toLowerCase() !== 'wal') {

@@ -1,5 +1,6 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import sqlite3 from 'sqlite3';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { openStore, parseStoreUrl, StoreErrorCode } from '../../../../runtime/store/index.js';
@@ -32,7 +33,7 @@ test('an unknown scheme is a clear error that lists the accepted forms and hides
   }
 });
 
-test('openStore creates the missing parent directory and sets WAL, NORMAL sync, foreign keys, busy timeout', async () => {
+test('openStore creates the missing parent directory and sets WAL, NORMAL sync, foreign keys, busy timeout, 16 KiB pages', async () => {
   const dir = tempDir();
   const file = join(dir.path, 'a', 'b', 'vigil.db');
   const store = await openStore(`sqlite:${file}`);
@@ -42,6 +43,28 @@ test('openStore creates the missing parent directory and sets WAL, NORMAL sync, 
     assert.equal(await store.query('PRAGMA synchronous'), [{ synchronous: 1 }]);
     assert.equal(await store.query('PRAGMA foreign_keys'), [{ foreign_keys: 1 }]);
     assert.equal(await store.query('PRAGMA busy_timeout'), [{ timeout: 5000 }]);
+    assert.equal(await store.query('PRAGMA page_size'), [{ page_size: 16384 }]);
+  } finally {
+    await store.close();
+    dir.cleanup();
+  }
+});
+
+test('an existing database keeps its page size and its rows', async () => {
+  const dir = tempDir();
+  const file = join(dir.path, 'old.db');
+  await new Promise<void>((resolve, reject) => {
+    const db = new sqlite3.Database(file);
+    db.exec('PRAGMA page_size = 4096; CREATE TABLE t (v INTEGER); INSERT INTO t VALUES (7);', (err) => {
+      if (err) reject(err);
+      else db.close((e) => (e ? reject(e) : resolve()));
+    });
+  });
+  const store = await openStore(`sqlite:${file}`);
+  try {
+    assert.equal(await store.query('PRAGMA page_size'), [{ page_size: 4096 }]);
+    assert.equal(await store.query('PRAGMA journal_mode'), [{ journal_mode: 'wal' }]);
+    assert.equal(await store.query('SELECT v FROM t'), [{ v: 7 }]);
   } finally {
     await store.close();
     dir.cleanup();
