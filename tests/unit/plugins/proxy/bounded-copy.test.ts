@@ -60,6 +60,14 @@ test('a declared length sizes the buffer exactly; a larger declared length is ca
   assert.is(b.truncated, true);
 });
 
+test('a body shorter than its declared length is handed out at its own size, in a buffer of its own', () => {
+  const copy = new BoundedCopy(1 << 20, 4096);
+  copy.push(bytes(10));
+  const out = copy.bytes();
+  assert.equal(out, bytes(10));
+  assert.is(out.buffer.byteLength, 10);
+});
+
 test('an empty body gives an empty array and is not truncated', () => {
   const copy = new BoundedCopy(10, -1);
   copy.push(new Uint8Array(0));
