@@ -11,6 +11,8 @@
 // Both warm up for 5 s first (JIT), then rounds alternate bare / gateway; after each gateway round the telemetry
 // lane settles its backlog (counted in the gateway's CPU), so none of its work falls into a bare round. The ratio is
 // the median over the pairs of rounds.
+// A third scenario, with no budget, splits the full-capture cost: the same route on a gateway whose telemetry lane
+// sheds nearly every exchange (capture.queue 1), so only the traffic lane's own capture work is left.
 // Each scenario also prints how the proxy's CPU splits: the event loop's own (the traffic lane) against all threads
 // (the telemetry lane's workers and SQLite's thread pool besides). On a machine where the workers share the cores
 // with the load and the upstream, the throughput ratio pays for all of it, and the event loop's cost per request
@@ -317,17 +319,25 @@ async function throughputMain(): Promise<void> {
   const load = await LoadProcess.start();
   const bare = await startBareProxy(load.upstreamPort);
   const gateway = await startGateway(load.upstreamPort);
+  // Full capture with a telemetry lane that sheds nearly everything (a queue of one exchange): the traffic lane's own
+  // capture work (copies, ids, labels, publishing) without the governance workers' and SQLite's CPU beside it.
+  const shedding = await startGateway(load.upstreamPort, RULES, { queue: 1 });
   try {
     const scenarios = [
-      { name: 'restricted', budget: 0.9, method: 'GET' as const, path: RESTRICTED_PATH, body: undefined },
-      { name: 'full capture (1 KB JSON, 3 redactions)', budget: 0.75, method: 'POST' as const, path: CAPTURED_PATH, body: ORDER_JSON },
+      { name: 'restricted', budget: 0.9, method: 'GET' as const, path: RESTRICTED_PATH, body: undefined, gateway },
+      { name: 'full capture (1 KB JSON, 3 redactions)', budget: 0.75, method: 'POST' as const, path: CAPTURED_PATH, body: ORDER_JSON, gateway },
+      {
+        name: 'full capture, telemetry lane shedding (capture.queue 1)', budget: null, method: 'POST' as const, path: CAPTURED_PATH,
+        body: ORDER_JSON, gateway: shedding,
+      },
     ];
     for (const s of scenarios) {
+      const measuredGateway = s.gateway;
       const spec = (port: number, secs: number): LoadSpec => ({ port, method: s.method, path: s.path, body: s.body, concurrency: CONCURRENCY, seconds: secs });
       await load.run(spec(bare.port, WARMUP_SECONDS));
-      await load.run(spec(gateway.port, WARMUP_SECONDS));
-      await drained(gateway.rt);
-      const laneBefore = await telemetryLane(gateway.rt);
+      await load.run(spec(measuredGateway.port, WARMUP_SECONDS));
+      await drained(measuredGateway.rt);
+      const laneBefore = await telemetryLane(measuredGateway.rt);
       const bareRps: number[] = [];
       const vigilRps: number[] = [];
       const bareCpu: number[] = [];
@@ -342,7 +352,7 @@ async function throughputMain(): Promise<void> {
       for (let r = 0; r < ROUNDS; r++) {
         const b = await measured(() => load.run(spec(bare.port, seconds)));
         // The gateway's CPU includes settling its telemetry backlog.
-        const v = await measured(() => load.run(spec(gateway.port, seconds)), async () => { drainMs = Math.max(drainMs, await drained(gateway.rt)); });
+        const v = await measured(() => load.run(spec(measuredGateway.port, seconds)), async () => { drainMs = Math.max(drainMs, await drained(measuredGateway.rt)); });
         bareRps.push(b.rps);
         vigilRps.push(v.rps);
         bareCpu.push(b.cpuPerRequest);
@@ -359,19 +369,20 @@ async function throughputMain(): Promise<void> {
       const ratios = vigilRps.map((v, i) => v / bareRps[i]);
       console.log(`gateway throughput ${s.name}: ${Math.round(median(vigilRps))} req/s (ratio ${median(ratios).toFixed(2)} vs bare undici proxy, ` +
         `median of ${ROUNDS} paired rounds, range ${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}; ` +
-        `bare ${Math.round(median(bareRps))} req/s; budget ≥ ${s.budget.toFixed(2)}; load from ${load.generator}${errors ? `; ${errors} errors` : ''})`);
+        `bare ${Math.round(median(bareRps))} req/s; ${s.budget === null ? 'no budget: the traffic lane\'s share of full capture' : `budget ≥ ${s.budget.toFixed(2)}`}; load from ${load.generator}${errors ? `; ${errors} errors` : ''})`);
       console.log(`  CPU per request in the proxy's process, all threads: ${median(vigilCpu).toFixed(0)} µs (bare ${median(bareCpu).toFixed(0)} µs); ` +
         `p99 flat out ${median(vigilP99).toFixed(2)} ms (bare ${median(bareP99).toFixed(2)} ms)`);
       if (Number.isFinite(median(loopRatios))) {
         console.log(`  of which on the event loop (the traffic lane): ${median(vigilLoopCpu).toFixed(0)} µs (bare ${median(bareLoopCpu).toFixed(0)} µs), ` +
           `bare / gateway ${median(loopRatios).toFixed(2)} (median of ${ROUNDS} paired rounds)`);
       }
-      const lane = await telemetryLane(gateway.rt);
+      const lane = await telemetryLane(measuredGateway.rt);
       console.log(`  telemetry lane over the measured rounds: ${lane.published - laneBefore.published} exchanges, ` +
         `${lane.stored - laneBefore.stored} records stored, ${lane.dropped - laneBefore.dropped} dropped; ` +
         `backlog settled at most ${Math.round(drainMs)} ms after a round`);
     }
   } finally {
+    await shedding.rt.stop();
     await gateway.rt.stop();
     await bare.close();
     load.stop();
