@@ -44,6 +44,8 @@ test('openStore creates the missing parent directory and sets WAL, NORMAL sync, 
     assert.equal(await store.query('PRAGMA foreign_keys'), [{ foreign_keys: 1 }]);
     assert.equal(await store.query('PRAGMA busy_timeout'), [{ timeout: 5000 }]);
     assert.equal(await store.query('PRAGMA page_size'), [{ page_size: 16384 }]);
+    // Checkpoints every 4 MiB of WAL, whatever the page size.
+    assert.equal(await store.query('PRAGMA wal_autocheckpoint'), [{ wal_autocheckpoint: 256 }]);
   } finally {
     await store.close();
     dir.cleanup();
@@ -63,6 +65,7 @@ test('an existing database keeps its page size and its rows', async () => {
   const store = await openStore(`sqlite:${file}`);
   try {
     assert.equal(await store.query('PRAGMA page_size'), [{ page_size: 4096 }]);
+    assert.equal(await store.query('PRAGMA wal_autocheckpoint'), [{ wal_autocheckpoint: 1024 }]);
     assert.equal(await store.query('PRAGMA journal_mode'), [{ journal_mode: 'wal' }]);
     assert.equal(await store.query('SELECT v FROM t'), [{ v: 7 }]);
   } finally {
