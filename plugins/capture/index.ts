@@ -28,7 +28,7 @@ export default definePlugin<CaptureConfig>({
     const limits = { recordsMs: parseDuration(config.retention), rollupsMs: parseDuration(config.rollup_retention) };
     const sweepMs = parseDuration(config.retention_interval);
     const batchDelayMs = parseDuration(config.batch_delay);
-    let policy: TelemetryPolicy = { rules: [] };
+    let policyJson = JSON.stringify({ rules: [] } satisfies TelemetryPolicy);
     ctx.services.provide('capture', {
       maxBodyBytes,
       usePolicy(p) {
@@ -36,7 +36,7 @@ export default definePlugin<CaptureConfig>({
         // The SDK types the policy loosely (it cannot know policies/); compiling validates it against the schema.
         const rules = { rules: [...(p.rules ?? [])] } as PolicyConfig;
         compilePolicy(rules);
-        policy = p.modules ? { ...rules, modules: { ...p.modules } } : rules;
+        policyJson = JSON.stringify(p.modules ? { ...rules, modules: { ...p.modules } } : rules);
       },
     });
 
@@ -72,7 +72,7 @@ export default definePlugin<CaptureConfig>({
     });
     const batcher = ctx.workers.batcher<RawExchange, StoredRows, StoreRowsTask>(pool, {
       // Each task carries the policy current when it is sent; its exchanges' buffers move to the worker.
-      toTask: (exchanges) => ({ policy, exchanges: packExchanges(exchanges), withRecords: ctx.bus.hasSubscribers('gateway.record') }),
+      toTask: (exchanges) => ({ policy: policyJson, exchanges: packExchanges(exchanges), withRecords: ctx.bus.hasSubscribers('gateway.record') }),
       transferList: (task) => [task.exchanges.numbers.buffer, task.exchanges.bodies.buffer],
       maxBatch: config.batch,
       maxDelayMs: batchDelayMs,

@@ -3,7 +3,7 @@
 // connection. The main thread serves traffic; all it gets back is counts, token totals and, when an exporter
 // listens, the records' JSON.
 import { workerData } from 'node:worker_threads';
-import type { GovernResult, GovernTask, StorableRecord } from '@vigil/plugin-sdk';
+import type { GovernResult, GovernTask, StorableRecord, TelemetryPolicy } from '@vigil/plugin-sdk';
 import { workerStore, workerStoreAvailable } from '@vigil/plugin-sdk/worker';
 import { unpackExchanges } from './exchange-batch.js';
 import { foldRollups, recordRow, RecordWriter, ROLLUP, storeOutcome } from './record-writer.js';
@@ -35,6 +35,14 @@ export default async function storeRows(task: StoreRowsTask): Promise<StoredRows
   return { ...out, ...await storeOutcome(rows.length, async () => new RecordWriter(await workerStore()).write({ rows, rollups })) };
 }
 
+/** The policy of the last task, parsed once: the same object for every batch until it changes, so governance finds its compiled rules by identity. */
+let last: { json: string; policy: TelemetryPolicy } | null = null;
+
+function policyOf(json: string): TelemetryPolicy {
+  if (last?.json !== json) last = { json, policy: JSON.parse(json) as TelemetryPolicy };
+  return last.policy;
+}
+
 async function governAll(task: StoreRowsTask): Promise<{
   records: StorableRecord[]; failed: number; firstError: string | null; sandboxFailures: Record<string, number>;
 }> {
@@ -44,15 +52,16 @@ async function governAll(task: StoreRowsTask): Promise<{
     for (const [reason, n] of Object.entries(result.sandboxFailures)) sandboxFailures[reason] = (sandboxFailures[reason] ?? 0) + n;
     return result.records;
   };
+  const policy = policyOf(task.policy);
   try {
-    return { records: add(await govern({ policy: task.policy, exchanges })), failed: 0, firstError: null, sandboxFailures };
+    return { records: add(await govern({ policy, exchanges })), failed: 0, firstError: null, sandboxFailures };
   } catch {
     const records: StorableRecord[] = [];
     let failed = 0;
     let firstError: string | null = null;
     for (const exchange of exchanges) {
       try {
-        records.push(...add(await govern({ policy: task.policy, exchanges: [exchange] })));
+        records.push(...add(await govern({ policy, exchanges: [exchange] })));
       } catch (err) {
         failed++;
         firstError ??= err instanceof Error ? err.message : String(err);

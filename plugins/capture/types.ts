@@ -1,4 +1,4 @@
-import type { SqlValue, TelemetryPolicy } from '@vigil/plugin-sdk';
+import type { SqlValue } from '@vigil/plugin-sdk';
 import type { PackedExchanges } from './exchange-batch.js';
 import type { StoreOutcome } from './record-writer.js';
 
@@ -24,8 +24,12 @@ export interface StoreRowsWorkerData {
 
 /** A capture pool task: a governance task (`GovernTask`) with its exchanges packed for the trip. */
 export interface StoreRowsTask {
-  /** The policy the exchanges were decided under. */
-  policy: TelemetryPolicy;
+  /**
+   * The policy the exchanges were decided under, as JSON, made once per policy: a string crosses to the worker in
+   * one copy, where the policy object would be cloned field by field on both threads for every batch (about 0.37 ms
+   * for 100 rules, against 11 µs for their JSON).
+   */
+  policy: string;
   exchanges: PackedExchanges;
   /** Send the governed records' JSON back (someone subscribes to `gateway.record`). */
   withRecords: boolean;

@@ -23,7 +23,7 @@ const workerData: StoreRowsWorkerData = {
 const pool = new Piscina({ filename: new URL('../../../../plugins/capture/store-rows-worker.js', import.meta.url).href, workerData, maxThreads: 1 });
 const run = ({ policy, exchanges }: { policy: PolicyConfig; exchanges: RawExchange[] }) => {
   const packed = packExchanges(exchanges);
-  return pool.run({ policy, exchanges: packed, withRecords: false }, { transferList: [packed.numbers.buffer as ArrayBuffer, packed.bodies.buffer as ArrayBuffer] }) as Promise<StoredRows>;
+  return pool.run({ policy: JSON.stringify(policy), exchanges: packed, withRecords: false }, { transferList: [packed.numbers.buffer as ArrayBuffer, packed.bodies.buffer as ArrayBuffer] }) as Promise<StoredRows>;
 };
 
 const policy: PolicyConfig = {
@@ -71,6 +71,18 @@ test('a batch comes back as record rows (governed JSON last) and rollup rows, in
     [['2xx', 'acme', 1, 0, 40], ['5xx', 'acme', 1, 1, 2]]);
   assert.equal(out.tokens.sort(), [['/api/orders/**', 'acme', 2], ['/api/orders/**', 'acme', 40]]);
   assert.is(out.records, undefined, 'records only when asked for');
+});
+
+test('a batch is governed by the policy it carries, not the one before it (the worker reuses a policy only while it is the same)', async () => {
+  const card = { card: { number: '4111111111111111' } };
+  const requestBodyUnder = async (p: PolicyConfig) => {
+    const out = await run({ policy: p, exchanges: [exchange(p, { target: '/api/orders/1', requestBody: card })] });
+    return JSON.parse(out.rows![0][RECORD_COLUMNS.length - 1] as string).request_body;
+  };
+  const unredacted: PolicyConfig = { rules: [{ ...policy.rules![0], redact: {} }] };
+  assert.equal(await requestBodyUnder(policy), { card: { number: '[REDACTED]' } });
+  assert.equal(await requestBodyUnder(unredacted), card);
+  assert.equal(await requestBodyUnder(policy), { card: { number: '[REDACTED]' } });
 });
 
 test('an empty batch is empty rows', async () => {
@@ -123,7 +135,7 @@ for (const kind of kinds) {
       exchange(policy, { target: '/api/orders/2', labels: { customer: 'acme' } }),
     ];
     const packed = packExchanges(exchanges);
-    const out = await stored.run({ policy, exchanges: packed, withRecords: true }) as StoredRows;
+    const out = await stored.run({ policy: JSON.stringify(policy), exchanges: packed, withRecords: true }) as StoredRows;
     assert.is(out.stored, 2);
     assert.is(out.storeFailed, 0);
     assert.is(out.rows, undefined, 'no rows travel back');
@@ -139,7 +151,7 @@ for (const kind of kinds) {
 
   own('a store that fails to write is counted, and the records still come back for exporters', async () => {
     await (await kind.open(url)).run('DROP TABLE capture_rollups');
-    const out = await stored.run({ policy, exchanges: packExchanges([exchange(policy, { target: '/api/orders/3' })]), withRecords: true }) as StoredRows;
+    const out = await stored.run({ policy: JSON.stringify(policy), exchanges: packExchanges([exchange(policy, { target: '/api/orders/3' })]), withRecords: true }) as StoredRows;
     assert.is(out.stored, 0);
     assert.is(out.storeFailed, 1);
     assert.match(out.storeError ?? '', /capture_rollups/);
