@@ -35,12 +35,15 @@ export default async function storeRows(task: StoreRowsTask): Promise<StoredRows
   return { ...out, ...await storeOutcome(rows.length, async () => new RecordWriter(await workerStore()).write({ rows, rollups })) };
 }
 
-/** The policy of the last task, parsed once: the same object for every batch until it changes, so governance finds its compiled rules by identity. */
-let last: { json: string; policy: TelemetryPolicy } | null = null;
+/**
+ * The last task's policy, parsed once: every batch gets the same object until the policy changes, so governance finds
+ * its compiled rules by identity.
+ */
+let lastPolicy: { json: string; policy: TelemetryPolicy } | null = null;
 
 function policyOf(json: string): TelemetryPolicy {
-  if (last?.json !== json) last = { json, policy: JSON.parse(json) as TelemetryPolicy };
-  return last.policy;
+  if (lastPolicy?.json !== json) lastPolicy = { json, policy: JSON.parse(json) as TelemetryPolicy };
+  return lastPolicy.policy;
 }
 
 async function governAll(task: StoreRowsTask): Promise<{
