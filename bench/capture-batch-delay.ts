@@ -11,8 +11,9 @@
 //
 // Usage: node --max-semi-space-size=64 dist/bench/capture-batch-delay.js [seconds per round, default 5]
 import {
-  CAPTURED_PATH, drained, LoadProcess, median, ORDER_JSON, startGateway, RULES, type LoadSpec,
+  CAPTURED_PATH, drained, LoadProcess, ORDER_JSON, startGateway, RULES, type LoadSpec,
 } from './gateway-throughput.js';
+import { median } from './support/median.js';
 
 const seconds = Number(process.argv[2] ?? 5);
 const ROUNDS = 5;

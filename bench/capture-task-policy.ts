@@ -8,6 +8,7 @@
 //
 // Usage: node dist/bench/capture-task-policy.js [batches per round, default 2000]
 import { deserialize, serialize } from 'node:v8';
+import { median } from './support/median.js';
 
 const BATCHES = Number(process.argv[2] ?? 2000);
 const ROUNDS = 5;
@@ -37,7 +38,6 @@ const asJson = () => {
 };
 const asObject = () => JSON.stringify((deserialize(serialize(policy)) as typeof policy).rules);
 
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const json: number[] = [];
 const object: number[] = [];
 for (let round = 0; round <= ROUNDS; round++) {

@@ -12,8 +12,9 @@
 // Usage: node --max-semi-space-size=64 dist/bench/gateway-gc.js [seconds per round, default 5]
 import { constants, PerformanceObserver, type PerformanceEntry } from 'node:perf_hooks';
 import {
-  CAPTURED_PATH, drained, LoadProcess, median, ORDER_JSON, RESTRICTED_PATH, startBareProxy, startGateway, type LoadSpec,
+  CAPTURED_PATH, drained, LoadProcess, ORDER_JSON, RESTRICTED_PATH, startBareProxy, startGateway, type LoadSpec,
 } from './gateway-throughput.js';
+import { median } from './support/median.js';
 
 const seconds = Number(process.argv[2] ?? 5);
 const ROUNDS = 3;

@@ -10,8 +10,9 @@
 //
 // Usage: node --max-semi-space-size=64 dist/bench/gateway-latency.js [seconds per round, default 3] [load fraction, default 0.4]
 import {
-  CAPTURED_PATH, LoadProcess, median, ORDER_JSON, RESTRICTED_PATH, startBareProxy, startGateway, type LoadResult, type LoadSpec,
+  CAPTURED_PATH, LoadProcess, ORDER_JSON, RESTRICTED_PATH, startBareProxy, startGateway, type LoadResult, type LoadSpec,
 } from './gateway-throughput.js';
+import { median } from './support/median.js';
 
 const seconds = Number(process.argv[2] ?? 3);
 const ROUNDS = 7;

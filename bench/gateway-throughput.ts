@@ -34,6 +34,7 @@ import { Pool, type Dispatcher } from 'undici';
 import { startTestRuntime, type TestRuntime } from '@vigil/plugin-sdk/testing';
 import { missingFlags } from '../runtime/cli/respawn.js';
 import { procStatFields } from '../tests/support/proc-stat.js';
+import { median } from './support/median.js';
 
 export interface LoadSpec {
   port: number; method: 'GET' | 'POST'; path: string; body?: string; concurrency: number; seconds: number;
@@ -306,7 +307,6 @@ export async function drained(rt: TestRuntime): Promise<number> {
   }
 }
 
-export const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 // ---- throughput --------------------------------------------------------------------------------------------------
 

@@ -13,8 +13,9 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildPolicy } from '../sandbox/wasm/build-policy.js';
 import {
-  CAPTURED_PATH, drained, LoadProcess, median, ORDER_JSON, RULES, startGateway, telemetryLane, type LoadSpec,
+  CAPTURED_PATH, drained, LoadProcess, ORDER_JSON, RULES, startGateway, telemetryLane, type LoadSpec,
 } from './gateway-throughput.js';
+import { median } from './support/median.js';
 
 const ROUNDS = 5;
 const CONCURRENCY = 32;

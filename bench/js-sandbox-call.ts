@@ -7,6 +7,7 @@
 //
 // Usage: node dist/bench/js-sandbox-call.js [calls per round, default 500]
 import { createJsSandbox } from '../sandbox/js/index.js';
+import { median } from './support/median.js';
 
 const CALLS = Number(process.argv[2] ?? 500);
 const ROUNDS = 5;
@@ -27,7 +28,6 @@ const inputs = Array.from({ length: 64 }, (_, i) => ({
   expected: ['paris', 'france', 'seine', `missing-${i}`],
 }));
 
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 async function main(): Promise<void> {
   const sandbox = await createJsSandbox();

@@ -7,6 +7,7 @@
 //
 // Usage: node dist/bench/metric-observe.js [calls per round, default 2000000]
 import { MetricsRegistry } from '../runtime/metrics/index.js';
+import { median } from './support/median.js';
 
 const CALLS = Number(process.argv[2] ?? 2_000_000);
 const ROUNDS = 5;
@@ -77,7 +78,6 @@ function runBaseline(calls: number): number {
   return ns / calls;
 }
 
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 // Warm both paths up to optimised code before measuring; then alternate so both see the same machine load.
 runVigil(CALLS / 4);

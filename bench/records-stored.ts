@@ -23,6 +23,7 @@ import { captureMigrations } from '../plugins/capture/migrations.js';
 import { recordRow, RECORD_COLUMNS } from '../plugins/capture/record-writer.js';
 import '../plugins/capture/types.js';
 import { openStore } from '../runtime/store/index.js';
+import { median } from './support/median.js';
 
 const N = Number(process.argv[2] ?? 40_000);
 const ROUNDS = 3;
@@ -132,7 +133,6 @@ async function runBaseline(round: number): Promise<number> {
   return rows.length / ((performance.now() - t0) / 1000);
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 try {
   await runVigil(0); // warm-up: worker threads, compiled policy, statement caches
   const vigil: number[] = [];

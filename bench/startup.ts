@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fromRoot, vigilBin } from '../tests/support/paths.js';
 import { freePort } from '../tests/support/net.js';
+import { median } from './support/median.js';
 
 async function timeToHealth(args: string[], port: number, env: NodeJS.ProcessEnv, cwd: string): Promise<number> {
   const t0 = performance.now();
@@ -30,7 +31,6 @@ async function timeToHealth(args: string[], port: number, env: NodeJS.ProcessEnv
   }
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const runs = Number(process.env.BENCH_RUNS ?? 7);
 const vigil: number[] = [];
 const bare: number[] = [];

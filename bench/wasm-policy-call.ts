@@ -17,6 +17,7 @@ import { buildPolicy } from '../sandbox/wasm/build-policy.js';
 import { createWasmPolicy } from '../policies/wasm-policy.js';
 import { buildPolicyView, type PolicyView } from '../policies/wasm-view.js';
 import { wasmOutputProblem, type WasmDecision } from '../policies/wasm-decision.js';
+import { median } from './support/median.js';
 
 const BATCHES = Number(process.argv[2] ?? 40);
 const ROUNDS = 5;
@@ -86,7 +87,6 @@ function baseline(views: PolicyView[]): WasmDecision[] {
   return output.decisions;
 }
 
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 const scratch = mkdtempSync(join(tmpdir(), 'vigil-bench-wasm-'));
 try {
