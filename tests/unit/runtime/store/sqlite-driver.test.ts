@@ -90,4 +90,47 @@ test('a second store handle on the same file sees committed writes at once', asy
   }
 });
 
+
+/**
+ * Whether async_hooks propagate an AsyncLocalStorage context right now: on Node 20, while a store is enabled, every
+ * new promise gets its context slot, an own symbol property named `kResourceStore`.
+ */
+const contextTracked = (): boolean => Object.getOwnPropertySymbols(Promise.resolve()).some((s) => s.description === 'kResourceStore');
+
+test('the transaction context is tracked only while a transaction is open, and still catches a nested call after', async () => {
+  const a = await openStore('sqlite::memory:');
+  const b = await openStore('sqlite::memory:');
+  try {
+    await a.run('CREATE TABLE t (v INTEGER)');
+    let trackedInside = false;
+    let releaseB!: () => void;
+    const bHeld = new Promise<void>((r) => { releaseB = r; });
+    let bEntered!: () => void;
+    const bOpen = new Promise<void>((r) => { bEntered = r; });
+    // Two transactions overlap: the context stays on until the last of them ends.
+    const bDone = b.transaction(async () => { bEntered(); await bHeld; });
+    await bOpen;
+    await a.transaction(async (tx) => {
+      await tx.run('INSERT INTO t VALUES (1)');
+      trackedInside = contextTracked();
+    });
+    if (!trackedInside) {
+      console.log('  skipped: this Node version tracks AsyncLocalStorage without async_hooks, so there is nothing to turn off');
+    } else {
+      assert.ok(contextTracked(), 'b is still open');
+    }
+    releaseB();
+    await bDone;
+    assert.not.ok(contextTracked(), 'every transaction has ended');
+    // Turned on again by the next transaction: a nested call is still refused, not left waiting.
+    const err = await rejection(() => a.transaction(async () => { await a.run('INSERT INTO t VALUES (2)'); }));
+    assert.is(err.code, StoreErrorCode.NESTED_TRANSACTION);
+    assert.not.ok(contextTracked());
+    assert.equal(await a.query('SELECT v FROM t'), [{ v: 1 }]);
+  } finally {
+    await a.close();
+    await b.close();
+  }
+});
+
 test.run();
