@@ -1,4 +1,5 @@
 // plugins/capture/exchange-batch.ts: exchanges packed for the trip to a capture worker come out as they went in.
+import { serialize } from 'node:v8';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { RawExchange } from '@vigil/plugin-sdk';
@@ -58,6 +59,20 @@ test('a label named __proto__ stays an own label', () => {
 
 test('an empty batch packs to nothing', () => {
   assert.equal(trip([]), []);
+});
+
+test('the packed text stays one byte per character when a header name has served as a property key', () => {
+  // V8's serialisation tags a one-byte string `"`; a two-byte one is tagged `c`, after a padding byte.
+  const oneByte = (s: string) => serialize(s)[2] === 0x22;
+  // Made at run time, like the parser's header strings, then internalised in place by its use as a key.
+  const name = Buffer.from('X-Tenant-Id', 'latin1').toString('latin1');
+  const seen: Record<string, number> = {};
+  seen[name] = 1;
+  const packed = packExchanges([exchange({ requestHeaders: [name, 'acme'] })]);
+  assert.ok(oneByte(packed.text));
+  const [received] = trip([exchange({ requestHeaders: [name, 'acme'] })]);
+  assert.equal(received.requestHeaders, ['X-Tenant-Id', 'acme']);
+  assert.ok(oneByte(received.requestHeaders![0]));
 });
 
 test.run();
