@@ -307,7 +307,6 @@ export async function drained(rt: TestRuntime): Promise<number> {
   }
 }
 
-
 // ---- throughput --------------------------------------------------------------------------------------------------
 
 async function throughputMain(): Promise<void> {
