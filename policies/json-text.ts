@@ -1,4 +1,4 @@
-import { childMask, closure, REDACTED, type CompiledJsonPath, type JsonPathSegment } from './compile-json-path.js';
+import { REDACTED, type CompiledJsonPath } from './compile-json-path.js';
 
 /**
  * JSON governed as text: one pass over a body that validates it exactly as `JSON.parse` would, replaces the values
@@ -56,24 +56,24 @@ class Scan {
   redactions = 0;
   number: number | null = null;
 
-  private readonly segments: (readonly JsonPathSegment[])[];
+  private readonly paths: PathAutomaton[];
   private readonly redactCount: number;
   /** Path states per nesting level: `states[level * width + p]` is path p's state mask at the current node. */
   private readonly states: Int32Array;
   private readonly width: number;
 
   constructor(private readonly text: string, plan: JsonTextPlan) {
-    this.segments = plan.redact.map((p) => p.segments);
-    this.redactCount = this.segments.length;
-    if (plan.read) this.segments.push(plan.read.segments);
-    this.width = this.segments.length;
+    this.paths = plan.redact.map(automatonOf);
+    this.redactCount = this.paths.length;
+    if (plan.read) this.paths.push(automatonOf(plan.read));
+    this.width = this.paths.length;
     this.states = statesFor(this.width);
   }
 
   document(): void {
     let live = false;
     for (let p = 0; p < this.width; p++) {
-      const m = closure(1, this.segments[p]);
+      const m = this.paths[p].start;
       this.states[p] = m;
       if (m !== 0) live = true;
     }
@@ -93,8 +93,7 @@ class Scan {
     const base = level * this.width;
     let wantNumber = false;
     for (let p = 0; p < this.width; p++) {
-      const segments = this.segments[p];
-      if (this.states[base + p] & (1 << segments.length)) {
+      if (this.states[base + p] & this.paths[p].matched) {
         if (p < this.redactCount) {
           const start = this.pos;
           this.skipValue(level);
@@ -126,13 +125,14 @@ class Scan {
     for (;;) {
       if (text.charCodeAt(this.pos) !== QUOTE) throw MALFORMED;
       const keyStart = this.pos;
-      const escaped = this.skipString();
-      const key = escaped ? JSON.parse(text.slice(keyStart, this.pos)) as string : text.slice(keyStart + 1, this.pos - 1);
+      // Keys are compared where they stand in the text; only a key written with escapes is decoded.
+      const key = this.skipString() ? JSON.parse(text.slice(keyStart, this.pos)) as string : null;
+      const keyEnd = this.pos - 1;
       this.skipWhitespace();
       if (text.charCodeAt(this.pos) !== 58 /* : */) throw MALFORMED;
       this.pos++;
       this.skipWhitespace();
-      this.child(level, key);
+      this.child(level, key, keyStart + 1, keyEnd);
       this.skipWhitespace();
       const c = text.charCodeAt(this.pos++);
       if (c === 125 /* } */) return;
@@ -148,7 +148,7 @@ class Scan {
     this.skipWhitespace();
     if (text.charCodeAt(this.pos) === 93 /* ] */) { this.pos++; return; }
     for (let index = 0; ; index++) {
-      this.child(level, String(index));
+      this.child(level, null, -1, index);
       this.skipWhitespace();
       const c = text.charCodeAt(this.pos++);
       if (c === 93 /* ] */) return;
@@ -157,19 +157,44 @@ class Scan {
     }
   }
 
-  /** The value at `key` of the container at `level`: walked when a path may match inside it, else only validated. */
-  private child(level: number, key: string): void {
+  /**
+   * The child of the container at `level`: walked when a path may match inside it, else only validated. An object's
+   * member is named by `key` when its key was decoded, else by the key's raw text at [`from`, `to`); an array's
+   * element has `from` -1 and its index in `to`.
+   */
+  private child(level: number, key: string | null, from: number, to: number): void {
     const base = level * this.width;
     const next = base + this.width;
     let live = false;
     for (let p = 0; p < this.width; p++) {
       const m = this.states[base + p];
-      const c = m === 0 ? 0 : childMask(m, key, this.segments[p]);
+      const c = m === 0 ? 0 : this.step(this.paths[p], m, key, from, to);
       this.states[next + p] = c;
       if (c !== 0) live = true;
     }
     if (live) this.value(level + 1);
     else this.skipValue(level + 1);
+  }
+
+  /** A path's states at a child, from its (closed) states at the parent; the child is named as in `child`. */
+  private step(path: PathAutomaton, mask: number, key: string | null, from: number, to: number): number {
+    let next = 0;
+    for (let i = 0; i < path.kinds.length; i++) {
+      const bit = 1 << i;
+      if (!(mask & bit)) continue;
+      const kind = path.kinds[i];
+      if (kind === DEEP) next |= bit;
+      else if (kind === ANY) next |= bit << 1;
+      else if (from < 0 ? path.indexes[i] === to : key === null ? this.keyIs(path.names[i], from, to) : path.names[i] === key) {
+        next |= bit << 1;
+      }
+    }
+    // A `**` may match zero levels (never two in a row: compileJsonPath merges them, so one shift closes the set).
+    return next | ((next & path.deep) << 1);
+  }
+
+  private keyIs(name: string, from: number, to: number): boolean {
+    return name.length === to - from && this.text.startsWith(name, from);
   }
 
   /** Validates one value that no path can match inside, at nesting `level`. */
@@ -262,16 +287,65 @@ class Scan {
     this.pos += word.length;
   }
 
+  // Never reads past the end: one out-of-range `charCodeAt` (at the end of every document) would make V8 compile
+  // every `charCodeAt` in the functions this is inlined into as a call instead of a load.
   private skipWhitespace(): void {
     const text = this.text;
+    const end = text.length;
     let i = this.pos;
-    for (;;) {
+    while (i < end) {
       const c = text.charCodeAt(i);
       if (c === 32 || c === 10 || c === 13 || c === 9) i++;
       else break;
     }
     this.pos = i;
   }
+}
+
+const KEY = 0;
+const ANY = 1;
+const DEEP = 2;
+
+/** A compiled path as the scan runs it: flat per-segment arrays, and its state bits. */
+interface PathAutomaton {
+  readonly kinds: Uint8Array;
+  /** Per segment: the key's name ('' for a wildcard). */
+  readonly names: readonly string[];
+  /** Per segment: the array index the key's name selects (as `String(index)` spells it), else -1. */
+  readonly indexes: Int32Array;
+  /** Bits of the `**` segments, whose states also stand at the segment after them. */
+  readonly deep: number;
+  /** The state bit of a match. */
+  readonly matched: number;
+  /** States at the document's root. */
+  readonly start: number;
+}
+
+// A policy's paths live as long as its decisions, so each is turned into an automaton once.
+const automata = new WeakMap<CompiledJsonPath, PathAutomaton>();
+
+function automatonOf(path: CompiledJsonPath): PathAutomaton {
+  let automaton = automata.get(path);
+  if (automaton === undefined) {
+    const segments = path.segments;
+    const kinds = new Uint8Array(segments.length);
+    const indexes = new Int32Array(segments.length).fill(-1);
+    let deep = 0;
+    segments.forEach((s, i) => {
+      if (s.kind === 'key') {
+        kinds[i] = KEY;
+        if (/^(?:0|[1-9][0-9]{0,8})$/.test(s.name)) indexes[i] = Number(s.name);
+      } else if (s.kind === 'any') kinds[i] = ANY;
+      else {
+        kinds[i] = DEEP;
+        deep |= 1 << i;
+      }
+    });
+    const names = segments.map((s) => (s.kind === 'key' ? s.name : ''));
+    automaton = { kinds, names, indexes, deep, matched: 1 << segments.length, start: 1 | ((1 & deep) << 1) };
+    automata.set(path, automaton);
+  }
+  return automaton;
 }
 
 // Scans are synchronous and never nest, so one scratch array serves them all.

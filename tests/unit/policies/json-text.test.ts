@@ -81,9 +81,10 @@ function random(seed: number): () => number {
   };
 }
 
-const KEYS = ['a', 'b', 'card', 'number', 'ssn', 'tokens', '0', '1', 'é', 'x y', '__proto__', 'constructor'];
+// Keys that start with another key ('ab', 'cards') or spell an index loosely ('01') must not pass for it.
+const KEYS = ['a', 'b', 'ab', 'card', 'cards', 'number', 'ssn', 'tokens', '0', '1', '01', 'é', 'x y', '__proto__', 'constructor'];
 const PATHS = ['$.a', '$.card.number', '$.*.ssn', '$.**.ssn', '$.**.card', '$.a.*', '$.*.*.b', '$.**.0', '$[1]', "$['x y']",
-  '$.**.a.**.b', '$.a.**.a', '$.__proto__', '$.**.constructor.*'];
+  '$.**.a.**.b', '$.a.**.a', '$.__proto__', '$.**.constructor.*', '$.*.01'];
 
 function value(rnd: () => number, depth: number): unknown {
   const r = rnd();
