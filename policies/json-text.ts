@@ -78,7 +78,7 @@ class Scan {
       if (m !== 0) live = true;
     }
     this.skipWhitespace();
-    if (live) this.value(0);
+    if (live) this.value(0, true);
     else this.skipValue(0);
     this.skipWhitespace();
     if (this.pos !== this.text.length) throw MALFORMED;
@@ -88,11 +88,11 @@ class Scan {
     return this.redactions === 0 ? this.text : this.out + this.text.slice(this.copiedTo);
   }
 
-  /** A value some path may still match, at `level` (its states are set). */
-  private value(level: number): void {
+  /** A value some path may still match, at `level` (its states are set); `matched`: some path may end here. */
+  private value(level: number, matched: boolean): void {
     const base = level * this.width;
     let wantNumber = false;
-    for (let p = 0; p < this.width; p++) {
+    for (let p = 0; matched && p < this.width; p++) {
       if (this.states[base + p] & this.paths[p].matched) {
         if (p < this.redactCount) {
           const start = this.pos;
@@ -166,13 +166,20 @@ class Scan {
     const base = level * this.width;
     const next = base + this.width;
     let live = false;
+    let matched = false;
     for (let p = 0; p < this.width; p++) {
       const m = this.states[base + p];
-      const c = m === 0 ? 0 : this.step(this.paths[p], m, key, from, to);
+      if (m === 0) {
+        this.states[next + p] = 0;
+        continue;
+      }
+      const path = this.paths[p];
+      const c = this.step(path, m, key, from, to);
       this.states[next + p] = c;
       if (c !== 0) live = true;
+      if (c & path.matched) matched = true;
     }
-    if (live) this.value(level + 1);
+    if (live) this.value(level + 1, matched);
     else this.skipValue(level + 1);
   }
 
