@@ -122,17 +122,23 @@ test('on generated documents and paths, the text result parses to what the objec
   }
 });
 
+const NOISE = ['"', '\\', '{', '}', '[', ']', ',', ':', ' ', '0', '-', 'e', '.', 'u', '\u0000', 'n', 't'];
+
+/** A generated document with one character dropped or inserted, or cut short. */
+function corrupted(rnd: () => number): string {
+  const text = spell(value(rnd, 0), rnd);
+  const at = Math.floor(rnd() * (text.length + 1));
+  const op = rnd();
+  if (op < 0.4) return text.slice(0, at) + text.slice(at + 1);
+  if (op < 0.8) return text.slice(0, at) + NOISE[Math.floor(rnd() * NOISE.length)] + text.slice(at);
+  return text.slice(0, at);
+}
+
 test('on corrupted documents, the text scan accepts exactly what JSON.parse accepts', () => {
   const rnd = random(2);
-  const noise = ['"', '\\', '{', '}', '[', ']', ',', ':', ' ', '0', '-', 'e', '.', 'u', '\u0000', 'n', 't'];
   let refused = 0;
   for (let i = 0; i < 5000; i++) {
-    let text = spell(value(rnd, 0), rnd);
-    const at = Math.floor(rnd() * (text.length + 1));
-    const op = rnd();
-    if (op < 0.4) text = text.slice(0, at) + text.slice(at + 1);
-    else if (op < 0.8) text = text.slice(0, at) + noise[Math.floor(rnd() * noise.length)] + text.slice(at);
-    else text = text.slice(0, at);
+    const text = corrupted(rnd);
     let parses = true;
     try { JSON.parse(text); } catch { parses = false; }
     const r = governJsonText(text, plan(['$.**.ssn', '$.card']));
@@ -140,6 +146,25 @@ test('on corrupted documents, the text scan accepts exactly what JSON.parse acce
     if (!parses) refused++;
   }
   assert.ok(refused > 1000, `only ${refused} corruptions were invalid JSON`);
+});
+
+// One read past the end makes V8 compile that charCodeAt as a builtin call from then on (json-text.ts, `at`).
+test('the text scan never reads a character past the end, however the text is cut', () => {
+  const rnd = random(3);
+  const texts = ['{"a":', '{"a":1', '[1', '12', '-', '1.', '1e', '"ab\\', '"\\u00', '{"a', 't', ' '];
+  for (let i = 0; i < 3000; i++) texts.push(corrupted(rnd));
+  const charCodeAt = String.prototype.charCodeAt;
+  const outOfRange: string[] = [];
+  String.prototype.charCodeAt = function (this: string, index: number) {
+    if (!(index >= 0 && index < this.length)) outOfRange.push(`${JSON.stringify(String(this))} at ${index}`);
+    return charCodeAt.call(this, index);
+  };
+  try {
+    for (const text of texts) governJsonText(text, plan(['$.**.ssn', '$.card'], '$.**.tokens'));
+  } finally {
+    String.prototype.charCodeAt = charCodeAt;
+  }
+  assert.equal(outOfRange.slice(0, 5), []);
 });
 
 test.run();
