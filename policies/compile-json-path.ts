@@ -82,7 +82,7 @@ function bracketEnd(text: string, open: number): number {
 // ---- walking -----------------------------------------------------------------------------------------------
 
 /** Adds the states reachable without consuming a level: a `**` may match zero levels. */
-export function closure(mask: number, segments: readonly JsonPathSegment[]): number {
+function closure(mask: number, segments: readonly JsonPathSegment[]): number {
   for (let i = 0; i < segments.length; i++) {
     if (mask & (1 << i) && segments[i].kind === 'deep') mask |= 1 << (i + 1);
   }
@@ -90,7 +90,7 @@ export function closure(mask: number, segments: readonly JsonPathSegment[]): num
 }
 
 /** States of the child at `key`, given the (closed) states of its parent. */
-export function childMask(mask: number, key: string, segments: readonly JsonPathSegment[]): number {
+function childMask(mask: number, key: string, segments: readonly JsonPathSegment[]): number {
   let next = 0;
   for (let i = 0; i < segments.length; i++) {
     if (!(mask & (1 << i))) continue;

@@ -195,7 +195,7 @@ class Scan {
         next |= bit << 1;
       }
     }
-    // A `**` may match zero levels (never two in a row: compileJsonPath merges them, so one shift closes the set).
+    // A `**` may match zero levels (never two in a row in an automaton, so one shift closes the set).
     return next | ((next & path.deep) << 1);
   }
 
@@ -337,7 +337,8 @@ const automata = new WeakMap<CompiledJsonPath, PathAutomaton>();
 function automatonOf(path: CompiledJsonPath): PathAutomaton {
   let automaton = automata.get(path);
   if (automaton === undefined) {
-    const segments = path.segments;
+    // `**.**` is `**`: merged here too (compileJsonPath already does), so one shift closes a state set (`step`).
+    const segments = path.segments.filter((s, i) => !(s.kind === 'deep' && path.segments[i - 1]?.kind === 'deep'));
     const kinds = new Uint8Array(segments.length);
     const indexes = new Int32Array(segments.length).fill(-1);
     let deep = 0;

@@ -38,6 +38,12 @@ test('a key that occurs twice is redacted at both places', () => {
   assert.is(r.text, '{"ssn":"[REDACTED]","ssn":"[REDACTED]"}');
 });
 
+test('a path built elsewhere with "**" twice in a row matches as one "**" (zero levels included)', () => {
+  const path = { expression: '$.**.**.a', segments: [{ kind: 'deep' }, { kind: 'deep' }, { kind: 'key', name: 'a' }] } as const;
+  const r = governed('{"a":1,"b":{"a":2}}', { redact: [path], read: null });
+  assert.is(r.text, '{"a":"[REDACTED]","b":{"a":"[REDACTED]"}}');
+});
+
 test('$ redacts the whole body', () => {
   assert.is(governed('[1,2]', plan(['$'])).text, '"[REDACTED]"');
 });
