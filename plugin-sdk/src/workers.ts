@@ -52,8 +52,13 @@ export interface BatcherOptions<I, O, T = I[]> {
   maxDelayMs?: number;
   /** Items buffered or in flight before `push` refuses (drops and counts). Default 10,000. */
   maxPending?: number;
-  /** Called with each batch's output, in completion order. Errors are contained and counted. */
-  onResult(output: O, batch: I[]): void | Promise<void>;
+  /**
+   * Called with each batch's output and how many items it held, in completion order. Errors are contained and
+   * counted. The items themselves are let go as soon as the task is made: a task may wait long for a thread, and
+   * with `maxPending` items in flight, keeping them too would double what a backlog holds on the event loop's heap
+   * (and what its collections copy). Put what `onResult` needs in the output.
+   */
+  onResult(output: O, items: number): void | Promise<void>;
 }
 
 export interface Batcher<I> {

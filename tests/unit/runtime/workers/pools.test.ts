@@ -6,6 +6,8 @@ import { MetricsRegistry } from '../../../../runtime/metrics/index.js';
 import { createLogger } from '../../../../runtime/log/logger.js';
 import { fixture } from '../../../support/paths.js';
 import { join } from 'node:path';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { procStatFields } from '../../../support/proc-stat.js';
 import { lowerThreadPriority } from '../../../../runtime/workers/thread-priority.js';
 import { openStore, storeForThreads, ThreadWriteLock } from '../../../../runtime/store/index.js';
@@ -52,16 +54,39 @@ test('a pool still running tasks at the timeout is named and left running, never
   assert.is(pool.threads, 0);
 });
 
-test('the batcher groups items by count and by time, and reports results with their batch', async () => {
+test('the batcher groups items by count and by time, and reports results with their batch size', async () => {
   const { pools, view } = setup();
   const pool = view.pool<unknown[], number[]>({ filename: worker, name: 'double', maxThreads: 1 });
-  const results: [number[], unknown[]][] = [];
-  const batcher = view.batcher(pool, { maxBatch: 3, maxDelayMs: 20, onResult: (out, batch) => { results.push([out, batch]); } });
+  const results: [number[], number][] = [];
+  const batcher = view.batcher(pool, { maxBatch: 3, maxDelayMs: 20, onResult: (out, items) => { results.push([out, items]); } });
   for (const n of [1, 2, 3, 4]) assert.ok(batcher.push(n));
   await batcher.flush();
-  assert.equal(results.map((r) => r[1]), [[1, 2, 3], [4]]);
+  assert.equal(results.map((r) => r[1]), [3, 1]);
   assert.equal(results.map((r) => r[0]), [[2, 4, 6], [8]]);
   assert.is(batcher.pending, 0);
+  await pools.destroyAll();
+});
+
+test('the batcher lets a batch\'s items go once its task is made, while the task still runs', async () => {
+  setFlagsFromString('--expose-gc');
+  const gc = runInNewContext('gc') as () => void;
+  const { pools, view } = setup();
+  const pool = view.pool<unknown[], number[]>({ filename: worker, name: 'double', maxThreads: 1 });
+  let item: { n: number } | null = { n: 1 };
+  const kept = new WeakRef(item);
+  let done = false;
+  const batcher = view.batcher<{ n: number }, number[], unknown[]>(pool, {
+    maxBatch: 1, toTask: (batch) => ['slow', ...batch.map((x) => x.n)], onResult: () => { done = true; },
+  });
+  batcher.push(item);
+  item = null;
+  // The worker spins for 200 ms on 'slow'; a few event-loop turns let the task leave for it.
+  await new Promise((r) => setTimeout(r, 20));
+  gc();
+  assert.is(done, false, 'the task should still be running');
+  assert.is(kept.deref(), undefined, 'the item outlived its task being made');
+  await batcher.flush();
+  assert.ok(done);
   await pools.destroyAll();
 });
 
