@@ -4,15 +4,17 @@
 // proxy serves flat out, measured first in the same run. Under a closed loop every proxy is saturated and its p99 is
 // the time requests wait in its queue, which only restates throughput (see gateway-throughput.ts, which prints it);
 // at a paced rate the p99 is what a request spends in the proxy. The difference is the median over pairs of rounds.
-// Measured on the restricted route and with full
-// capture of a 1 KB JSON body and three redactions; rounds alternate bare / gateway. Same harness as
-// gateway-throughput.ts (upstream in a child process, load from wrk when installed, both proxies in this one).
+// Measured on the restricted route and with full capture of a 1 KB JSON body and three redactions; rounds alternate
+// bare / gateway, and after each gateway round its telemetry lane settles its backlog, so none of that work falls
+// into a bare round. Upstream and load as in gateway-throughput.ts (a child process; wrk when installed). Each proxy
+// runs in a process of its own (support/proxy-process.ts): sharing one V8 heap, the bare proxy collected part of the
+// gateway's garbage in its own rounds (on 2 vCPUs, one heap gave -0.14 and +2.83 ms where separate processes gave
+// +2.39 to +6.00 ms with full capture).
 //
 // Usage: node --max-semi-space-size=64 dist/bench/gateway-latency.js [seconds per round, default 3] [load fraction, default 0.4]
-import {
-  CAPTURED_PATH, LoadProcess, ORDER_JSON, RESTRICTED_PATH, startBareProxy, startGateway, type LoadResult, type LoadSpec,
-} from './gateway-throughput.js';
+import { CAPTURED_PATH, LoadProcess, ORDER_JSON, RESTRICTED_PATH, type LoadResult, type LoadSpec } from './gateway-throughput.js';
 import { median } from './support/median.js';
+import { ProxyProcess } from './support/proxy-process.js';
 
 const seconds = Number(process.argv[2] ?? 3);
 const ROUNDS = 7;
@@ -21,8 +23,8 @@ const CONNECTIONS = 16;
 const LOAD_FRACTION = Number(process.argv[3] ?? 0.4);
 
 const load = await LoadProcess.start();
-const bare = await startBareProxy(load.upstreamPort);
-const gateway = await startGateway(load.upstreamPort);
+const bare = await ProxyProcess.start('bare', load.upstreamPort);
+const gateway = await ProxyProcess.start('gateway', load.upstreamPort);
 try {
   const scenarios = [
     { name: 'restricted', method: 'GET' as const, path: RESTRICTED_PATH, body: undefined },
@@ -33,6 +35,7 @@ try {
     // Warms both up; the bare proxy's closed-loop throughput sets the paced rate.
     const capacity = (await load.run({ ...base(bare.port, 2), concurrency: 32 })).rps;
     await load.run({ ...base(gateway.port, 2), concurrency: 32 });
+    await gateway.drained();
     const pacingMs = (CONNECTIONS / (capacity * LOAD_FRACTION)) * 1000;
     const spec = (port: number): LoadSpec => ({ ...base(port, seconds), pacingMs });
     const bareRuns: LoadResult[] = [];
@@ -40,6 +43,7 @@ try {
     for (let r = 0; r < ROUNDS; r++) {
       bareRuns.push(await load.run(spec(bare.port)));
       vigilRuns.push(await load.run(spec(gateway.port)));
+      await gateway.drained();
     }
     const m = (runs: LoadResult[], k: 'p99' | 'p50' | 'rps') => median(runs.map((x) => x[k]));
     const v = m(vigilRuns, 'p99');
@@ -56,7 +60,7 @@ try {
       `(${Math.round(LOAD_FRACTION * 100)} % of the bare proxy's ${Math.round(capacity)} req/s flat out)`);
   }
 } finally {
-  await gateway.rt.stop();
-  await bare.close();
+  await gateway.stop();
+  await bare.stop();
   load.stop();
 }
