@@ -1,8 +1,9 @@
 // Benchmark: gateway throughput against a bare undici proxy. Budgets (DESIGN.md): on a restricted route ≥ 0.90 ×
 // the bare proxy; with full capture of a 1 KB JSON body and three redactions ≥ 0.75 ×.
 //
-// Both proxies run in this process, each a node:http server in front of an undici Pool with the same options, on
-// the same upstream. The bare one forwards (hop-by-hop fields dropped, streaming both ways) and does nothing else.
+// Each proxy runs in a process of its own (support/proxy-process.ts: in one process they would share a V8 heap, and
+// the bare proxy would collect part of the gateway's garbage), each a node:http server in front of an undici Pool
+// with the same options, on the same upstream. The bare one forwards (hop-by-hop fields dropped, streaming both ways) and does nothing else.
 // The gateway is the real runtime (proxy, capture with its governance workers and SQLite store) started through the
 // SDK harness. The upstream runs in a child process (this file with --role=load). The load comes from wrk when it
 // is installed (`apt-get install wrk`): written in C, it leaves the CPU to what is measured, as a load generator on
@@ -19,7 +20,8 @@
 // rises too (it wakes for fewer events at a time), so neither figure alone predicts a machine with spare cores.
 //
 // This process should run with the V8 flags `vigil run` serves with (runtime/cli/respawn.ts), as `npm run bench`
-// starts it; run without them, both proxies collect garbage more often than a served gateway, and the harness says so.
+// starts it, and the proxies' processes inherit them; run without them, both proxies collect garbage more often than
+// a served gateway, and the harness says so.
 //
 // Also exported: the harness, for gateway-latency.ts and the other gateway benchmarks.
 // Usage: node --max-semi-space-size=64 dist/bench/gateway-throughput.js [seconds per round, default 3]
@@ -33,8 +35,8 @@ import { fileURLToPath } from 'node:url';
 import { Pool, type Dispatcher } from 'undici';
 import { startTestRuntime, type TestRuntime } from '@vigil/plugin-sdk/testing';
 import { missingFlags } from '../runtime/cli/respawn.js';
-import { procStatFields } from '../tests/support/proc-stat.js';
 import { median } from './support/median.js';
+import { ProxyProcess, type TelemetryLaneCounts } from './support/proxy-process.js';
 
 export interface LoadSpec {
   port: number; method: 'GET' | 'POST'; path: string; body?: string; concurrency: number; seconds: number;
@@ -251,34 +253,22 @@ async function generateLoad(spec: LoadSpec): Promise<LoadResult> {
 }
 
 /**
- * CPU time of the calling thread so far, in µs, or NaN where /proc cannot tell. Called on the main thread, it is
- * the event loop's: the traffic lane's, without the telemetry lane's workers (clock ticks of 10 ms, USER_HZ 100).
+ * A load run, with the CPU the proxy's process spent per request: on all its threads, and on its event loop's alone
+ * (the traffic lane's, without the telemetry lane's workers).
  */
-function threadCpuMicros(): number {
-  try {
-    const fields = procStatFields('/proc/thread-self/stat');
-    return (Number(fields[11]) + Number(fields[12])) * 10_000;
-  } catch {
-    return NaN;
-  }
-}
-
-/**
- * A load run, with the CPU this process (the proxy under test; the other one idles) spent per request: on all its
- * threads, and on the event loop's alone.
- */
-async function measured(run: () => Promise<LoadResult>, after?: () => Promise<unknown>): Promise<LoadResult & { cpuPerRequest: number; loopCpuPerRequest: number }> {
-  const before = process.cpuUsage();
-  const loopBefore = threadCpuMicros();
+async function measured(
+  proxy: ProxyProcess, run: () => Promise<LoadResult>, after?: () => Promise<unknown>,
+): Promise<LoadResult & { cpuPerRequest: number; loopCpuPerRequest: number }> {
+  const before = await proxy.cpu();
   const result = await run();
   await after?.();
-  const used = process.cpuUsage(before);
+  const used = await proxy.cpu();
   const requests = Math.max(1, result.requests);
-  return { ...result, cpuPerRequest: (used.user + used.system) / requests, loopCpuPerRequest: (threadCpuMicros() - loopBefore) / requests };
+  return { ...result, cpuPerRequest: (used.all - before.all) / requests, loopCpuPerRequest: (used.loop - before.loop) / requests };
 }
 
 /** The telemetry lane's counts: exchanges the proxy published, and what became of them so far. */
-export async function telemetryLane(rt: TestRuntime): Promise<{ published: number; stored: number; dropped: number; settled: number }> {
+export async function telemetryLane(rt: TestRuntime): Promise<TelemetryLaneCounts> {
   const metrics = await rt.metrics();
   const sum = (re: RegExp) => [...metrics.matchAll(re)].reduce((n, m) => n + Number(m[1]), 0);
   const published = sum(/^vigil_bus_published_total\{topic="gateway\.exchange"[^}]*\} (\S+)$/gm);
@@ -316,11 +306,11 @@ async function throughputMain(): Promise<void> {
   /** Long enough for both proxies' and the governance workers' code to be optimised: steady state is measured. */
   const WARMUP_SECONDS = 5;
   const load = await LoadProcess.start();
-  const bare = await startBareProxy(load.upstreamPort);
-  const gateway = await startGateway(load.upstreamPort);
+  const bare = await ProxyProcess.start('bare', load.upstreamPort);
+  const gateway = await ProxyProcess.start('gateway', load.upstreamPort);
   // Full capture with a telemetry lane that sheds nearly everything (a queue of one exchange): the traffic lane's own
   // capture work (copies, ids, labels, publishing) without the governance workers' and SQLite's CPU beside it.
-  const shedding = await startGateway(load.upstreamPort, RULES, { queue: 1 });
+  const shedding = await ProxyProcess.start('gateway', load.upstreamPort, { queue: 1 });
   try {
     const scenarios = [
       { name: 'restricted', budget: 0.9, method: 'GET' as const, path: RESTRICTED_PATH, body: undefined, gateway },
@@ -335,8 +325,8 @@ async function throughputMain(): Promise<void> {
       const spec = (port: number, secs: number): LoadSpec => ({ port, method: s.method, path: s.path, body: s.body, concurrency: CONCURRENCY, seconds: secs });
       await load.run(spec(bare.port, WARMUP_SECONDS));
       await load.run(spec(measuredGateway.port, WARMUP_SECONDS));
-      await drained(measuredGateway.rt);
-      const laneBefore = await telemetryLane(measuredGateway.rt);
+      await measuredGateway.drained();
+      const laneBefore = await measuredGateway.lane();
       const bareRps: number[] = [];
       const vigilRps: number[] = [];
       const bareCpu: number[] = [];
@@ -349,9 +339,11 @@ async function throughputMain(): Promise<void> {
       let drainMs = 0;
       let errors = 0;
       for (let r = 0; r < ROUNDS; r++) {
-        const b = await measured(() => load.run(spec(bare.port, seconds)));
+        const b = await measured(bare, () => load.run(spec(bare.port, seconds)));
         // The gateway's CPU includes settling its telemetry backlog.
-        const v = await measured(() => load.run(spec(measuredGateway.port, seconds)), async () => { drainMs = Math.max(drainMs, await drained(measuredGateway.rt)); });
+        const v = await measured(measuredGateway, () => load.run(spec(measuredGateway.port, seconds)), async () => {
+          drainMs = Math.max(drainMs, await measuredGateway.drained());
+        });
         bareRps.push(b.rps);
         vigilRps.push(v.rps);
         bareCpu.push(b.cpuPerRequest);
@@ -375,15 +367,15 @@ async function throughputMain(): Promise<void> {
         console.log(`  of which on the event loop (the traffic lane): ${median(vigilLoopCpu).toFixed(0)} µs (bare ${median(bareLoopCpu).toFixed(0)} µs), ` +
           `bare / gateway ${median(loopRatios).toFixed(2)} (median of ${ROUNDS} paired rounds)`);
       }
-      const lane = await telemetryLane(measuredGateway.rt);
+      const lane = await measuredGateway.lane();
       console.log(`  telemetry lane over the measured rounds: ${lane.published - laneBefore.published} exchanges, ` +
         `${lane.stored - laneBefore.stored} records stored, ${lane.dropped - laneBefore.dropped} dropped; ` +
         `backlog settled at most ${Math.round(drainMs)} ms after a round`);
     }
   } finally {
-    await shedding.rt.stop();
-    await gateway.rt.stop();
-    await bare.close();
+    await shedding.stop();
+    await gateway.stop();
+    await bare.stop();
     load.stop();
   }
 }

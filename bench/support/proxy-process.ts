@@ -6,12 +6,19 @@ import { fileURLToPath } from 'node:url';
 
 export type ProxyKind = 'bare' | 'gateway';
 
+/** CPU the proxy's process has used so far, in µs: on all its threads, and on its event loop's alone (NaN where /proc cannot tell). */
+export interface ProxyCpu { all: number; loop: number }
+export interface TelemetryLaneCounts { published: number; stored: number; dropped: number; settled: number }
+
+/** What the parent asks its proxy's process (support/proxy-child.ts). */
+export type ProxyRequest = 'cpu' | 'drain' | 'lane' | 'stop';
+
 export class ProxyProcess {
   private constructor(private readonly child: ChildProcess, readonly port: number) {}
 
-  /** Starts `kind` in front of the upstream on `upstreamPort`, with this process's Node and V8 flags. */
-  static async start(kind: ProxyKind, upstreamPort: number): Promise<ProxyProcess> {
-    const child = fork(fileURLToPath(import.meta.url), ['--role=proxy', kind, String(upstreamPort)], {
+  /** Starts `kind` in front of the upstream on `upstreamPort` (a gateway with `capture` settings, if given), with this process's Node and V8 flags. */
+  static async start(kind: ProxyKind, upstreamPort: number, capture?: Record<string, unknown>): Promise<ProxyProcess> {
+    const child = fork(fileURLToPath(new URL('./proxy-child.js', import.meta.url)), [kind, String(upstreamPort), JSON.stringify(capture ?? null)], {
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
     const port = await new Promise<number>((resolve, reject) => {
@@ -21,42 +28,30 @@ export class ProxyProcess {
     return new ProxyProcess(child, port);
   }
 
-  /** Resolves once the gateway's telemetry lane has settled every exchange so far (at once for the bare proxy). */
-  drained(): Promise<void> {
+  cpu(): Promise<ProxyCpu> {
+    return this.ask('cpu');
+  }
+
+  /** Waits until the gateway's telemetry lane has settled every exchange so far; the milliseconds that took (0 for the bare proxy). */
+  drained(): Promise<number> {
     return this.ask('drain');
+  }
+
+  /** The gateway's telemetry lane counts (gateway-throughput.ts's `telemetryLane`). */
+  lane(): Promise<TelemetryLaneCounts> {
+    return this.ask('lane');
   }
 
   async stop(): Promise<void> {
     const exited = new Promise((resolve) => this.child.once('exit', resolve));
-    this.child.send('stop');
+    this.child.send('stop' satisfies ProxyRequest);
     await exited;
   }
 
-  private ask(message: string): Promise<void> {
+  private ask<T>(request: ProxyRequest): Promise<T> {
     return new Promise((resolve) => {
-      this.child.once('message', () => resolve());
-      this.child.send(message);
+      this.child.once('message', (m) => resolve((m as { reply: T }).reply));
+      this.child.send(request);
     });
   }
 }
-
-async function proxyMain(kind: ProxyKind, upstreamPort: number): Promise<void> {
-  const { drained, startBareProxy, startGateway } = await import('../gateway-throughput.js');
-  const proxy = kind === 'bare' ? await startBareProxy(upstreamPort) : await startGateway(upstreamPort);
-  const stop = () => ('rt' in proxy ? proxy.rt.stop() : proxy.close());
-  process.on('message', async (m) => {
-    if (m === 'drain') {
-      if ('rt' in proxy) await drained(proxy.rt);
-      process.send!('drained');
-    } else if (m === 'stop') {
-      await stop();
-      process.exit(0);
-    }
-  });
-  // The benchmark ended without stopping this one (it failed, say): nothing outlives it.
-  process.once('disconnect', () => void stop().finally(() => process.exit(0)));
-  process.send!({ port: proxy.port });
-}
-
-const role = process.argv.indexOf('--role=proxy');
-if (role !== -1) await proxyMain(process.argv[role + 1] as ProxyKind, Number(process.argv[role + 2]));

@@ -1,0 +1,40 @@
+// The process a ProxyProcess (proxy-process.ts) starts: one proxy under test, answering its parent over IPC.
+// Usage (by ProxyProcess only): node proxy-child.js bare|gateway UPSTREAM_PORT CAPTURE_JSON
+import { drained, RULES, startBareProxy, startGateway, telemetryLane } from '../gateway-throughput.js';
+import { procStatFields } from '../../tests/support/proc-stat.js';
+import type { ProxyCpu, ProxyKind, ProxyRequest } from './proxy-process.js';
+
+/** CPU time of the calling thread so far, in µs (clock ticks of 10 ms, USER_HZ 100), or NaN where /proc cannot tell. */
+function threadCpuMicros(): number {
+  try {
+    const fields = procStatFields('/proc/thread-self/stat');
+    return (Number(fields[11]) + Number(fields[12])) * 10_000;
+  } catch {
+    return NaN;
+  }
+}
+
+async function proxyMain(kind: ProxyKind, upstreamPort: number, capture: Record<string, unknown> | null): Promise<void> {
+  const proxy = kind === 'bare' ? await startBareProxy(upstreamPort) : await startGateway(upstreamPort, RULES, capture ?? undefined);
+  const stop = () => ('rt' in proxy ? proxy.rt.stop() : proxy.close());
+  const answer = async (request: ProxyRequest): Promise<unknown> => {
+    switch (request) {
+      case 'cpu': {
+        const used = process.cpuUsage();
+        return { all: used.user + used.system, loop: threadCpuMicros() } satisfies ProxyCpu;
+      }
+      case 'drain': return 'rt' in proxy ? drained(proxy.rt) : 0;
+      case 'lane': return 'rt' in proxy ? telemetryLane(proxy.rt) : { published: 0, stored: 0, dropped: 0, settled: 0 };
+      case 'stop':
+        await stop();
+        return process.exit(0);
+    }
+  };
+  process.on('message', async (m) => process.send!({ reply: await answer(m as ProxyRequest) }));
+  // The benchmark ended without stopping this one (it failed, say): nothing outlives it.
+  process.once('disconnect', () => void stop().finally(() => process.exit(0)));
+  process.send!({ port: proxy.port });
+}
+
+const [kind, upstreamPort, capture] = process.argv.slice(2);
+await proxyMain(kind as ProxyKind, Number(upstreamPort), JSON.parse(capture) as Record<string, unknown> | null);
