@@ -3,7 +3,8 @@
 //
 // Each proxy runs in a process of its own (support/proxy-process.ts: in one process they would share a V8 heap, and
 // the bare proxy would collect part of the gateway's garbage), each a node:http server in front of an undici Pool
-// with the same options, on the same upstream. The bare one forwards (hop-by-hop fields dropped, streaming both ways) and does nothing else.
+// with the same options, on the same upstream. The bare one forwards (hop-by-hop fields dropped, streaming both
+// ways) and does nothing else.
 // The gateway is the real runtime (proxy, capture with its governance workers and SQLite store) started through the
 // SDK harness. The upstream runs in a child process (this file with --role=load). The load comes from wrk when it
 // is installed (`apt-get install wrk`): written in C, it leaves the CPU to what is measured, as a load generator on

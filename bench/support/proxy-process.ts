@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 
 export type ProxyKind = 'bare' | 'gateway';
 
-/** CPU the proxy's process has used so far, in µs: on all its threads, and on its event loop's alone (NaN where /proc cannot tell). */
+/** CPU the proxy's process has used so far, in µs: all its threads, and its event loop's alone (NaN without /proc). */
 export interface ProxyCpu { all: number; loop: number }
 export interface TelemetryLaneCounts { published: number; stored: number; dropped: number; settled: number }
 
@@ -16,7 +16,10 @@ export type ProxyRequest = 'cpu' | 'drain' | 'lane' | 'stop';
 export class ProxyProcess {
   private constructor(private readonly child: ChildProcess, readonly port: number) {}
 
-  /** Starts `kind` in front of the upstream on `upstreamPort` (a gateway with `capture` settings, if given), with this process's Node and V8 flags. */
+  /**
+   * Starts `kind` in front of the upstream on `upstreamPort` (a gateway with `capture` settings, if given), with this
+   * process's Node and V8 flags.
+   */
   static async start(kind: ProxyKind, upstreamPort: number, capture?: Record<string, unknown>): Promise<ProxyProcess> {
     const child = fork(fileURLToPath(new URL('./proxy-child.js', import.meta.url)), [kind, String(upstreamPort), JSON.stringify(capture ?? null)], {
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
@@ -32,7 +35,7 @@ export class ProxyProcess {
     return this.ask('cpu');
   }
 
-  /** Waits until the gateway's telemetry lane has settled every exchange so far; the milliseconds that took (0 for the bare proxy). */
+  /** Waits until the gateway's telemetry lane has settled every exchange so far: how many ms that took (0 for bare). */
   drained(): Promise<number> {
     return this.ask('drain');
   }

@@ -77,21 +77,21 @@ export default definePlugin<CaptureConfig>({
       maxBatch: config.batch,
       maxDelayMs: batchDelayMs,
       maxPending: config.queue,
-      onResult: async (batch) => {
-        for (const [reason, n] of Object.entries(batch.sandboxFailures)) sandboxFailures.labels('wasm', reason).inc(n);
-        if (batch.failed > 0) {
-          refused.inc(batch.failed);
-          ctx.log.error('governance refused exchanges; they are not stored', { exchanges: batch.failed, error: batch.firstError });
+      onResult: async (result) => {
+        for (const [reason, n] of Object.entries(result.sandboxFailures)) sandboxFailures.labels('wasm', reason).inc(n);
+        if (result.failed > 0) {
+          refused.inc(result.failed);
+          ctx.log.error('governance refused exchanges; they are not stored', { exchanges: result.failed, error: result.firstError });
         }
-        const outcome = batch.rows && batch.rollups ? await writeHere(batch.rows, batch.rollups) : batch;
+        const outcome = result.rows && result.rollups ? await writeHere(result.rows, result.rollups) : result;
         stored.inc(outcome.stored);
         if (outcome.storeFailed > 0) {
           failed.inc(outcome.storeFailed);
           ctx.log.error('storing governed records failed', { records: outcome.storeFailed, error: outcome.storeError });
         }
-        for (const [route, tenant, n] of batch.tokens) tokens.labels(route, tenant).inc(n);
+        for (const [route, tenant, n] of result.tokens) tokens.labels(route, tenant).inc(n);
         // Exporters get the records even when the store failed: they are governed, and may be the only copy.
-        if (batch.records) for (const json of batch.records) ctx.bus.publish('gateway.record', JSON.parse(json) as GovernedRecord);
+        if (result.records) for (const json of result.records) ctx.bus.publish('gateway.record', JSON.parse(json) as GovernedRecord);
       },
     });
     /** Where worker threads cannot open the store (`sqlite::memory:`), their rows are written here. */
