@@ -3,17 +3,16 @@
 // arrives within the delay, and each store transaction has a fixed cost (its statements' round trips to SQLite's
 // threads, the WAL commit rewriting each B-tree's last page), so short delays pay it for a few records each.
 //
-// Two gateways run in this process on one upstream (the throughput benchmark's harness); rounds alternate between
-// them, and each round's CPU (all threads of this process) includes one idle second after it, in which the
-// telemetry lane settles its backlog; the idle gateway's timers are counted on both sides. The paced rate also
-// shows latency: each connection's cycle is its pause plus the request's latency.
+// Each gateway runs in a process of its own (support/proxy-process.ts) on one upstream (the throughput benchmark's
+// harness); rounds alternate between them, and each round's CPU (all threads of that gateway's process) includes
+// one idle second after it, in which the telemetry lane settles its backlog. The paced rate also shows latency:
+// each connection's cycle is its pause plus the request's latency.
 // Prints `capture batch delay 200ms: X µs CPU/request (ratio vs the default 20 ms)`.
 //
 // Usage: node --max-semi-space-size=64 dist/bench/capture-batch-delay.js [seconds per round, default 5]
-import {
-  CAPTURED_PATH, drained, LoadProcess, ORDER_JSON, startGateway, RULES, type LoadSpec,
-} from './gateway-throughput.js';
+import { CAPTURED_PATH, LoadProcess, ORDER_JSON, type LoadSpec } from './gateway-throughput.js';
 import { median } from './support/median.js';
+import { ProxyProcess } from './support/proxy-process.js';
 
 const seconds = Number(process.argv[2] ?? 5);
 const ROUNDS = 5;
@@ -25,31 +24,31 @@ const SETTLE_MS = 1000;
 
 const load = await LoadProcess.start();
 const sides = [
-  { name: '200ms', gateway: await startGateway(load.upstreamPort, RULES, { batch_delay: '200ms' }) },
-  { name: 'default 20ms', gateway: await startGateway(load.upstreamPort, RULES) },
+  { name: '200ms', gateway: await ProxyProcess.start('gateway', load.upstreamPort, { capture: { batch_delay: '200ms' } }) },
+  { name: 'default 20ms', gateway: await ProxyProcess.start('gateway', load.upstreamPort) },
 ];
 try {
   const spec = (port: number, secs: number): LoadSpec => ({
     port, method: 'POST', path: CAPTURED_PATH, body: ORDER_JSON, concurrency: CONNECTIONS, seconds: secs, pacingMs: PACING_MS,
   });
-  for (const { gateway } of sides) { await load.run(spec(gateway.port, 3)); await drained(gateway.rt); }
+  for (const { gateway } of sides) { await load.run(spec(gateway.port, 3)); await gateway.drained(); }
   const cpu = sides.map(() => [] as number[]);
   const rps = sides.map(() => [] as number[]);
   for (let r = 0; r < ROUNDS; r++) {
     for (const [i, { gateway }] of sides.entries()) {
-      const before = process.cpuUsage();
+      const before = await gateway.cpu();
       const result = await load.run(spec(gateway.port, seconds));
       // Past both delays before looking: each look renders /metrics, which would charge the longer delay more.
       await new Promise((r) => setTimeout(r, SETTLE_MS));
-      await drained(gateway.rt);
-      const used = process.cpuUsage(before);
-      cpu[i].push((used.user + used.system) / Math.max(1, result.requests));
+      await gateway.drained();
+      const used = (await gateway.cpu()).all - before.all;
+      cpu[i].push(used / Math.max(1, result.requests));
       rps[i].push(result.rps);
     }
   }
   const [ours, baseline] = [median(cpu[0]), median(cpu[1])];
   console.log(`capture batch delay ${sides[0].name}: ${ours.toFixed(0)} µs CPU/request (ratio ${(ours / baseline).toFixed(2)} vs the default 20ms at ${baseline.toFixed(0)} µs; median of ${ROUNDS} rounds; ${Math.round(median(rps[0]))} vs ${Math.round(median(rps[1]))} req/s paced, full capture of 1 KB JSON; load from ${load.generator})`);
 } finally {
-  for (const { gateway } of sides) await gateway.rt.stop();
+  for (const { gateway } of sides) await gateway.stop();
   load.stop();
 }

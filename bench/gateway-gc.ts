@@ -3,55 +3,47 @@
 // several milliseconds, so how often the traffic lane allocates enough to trigger one shows up directly in p99.
 //
 // Same harness as gateway-throughput.ts, at the latency benchmark's paced rate (here a fixed 1,500 req/s over 16
-// connections, below saturation on a 2-core machine). GC is counted with a PerformanceObserver on `gc` entries,
-// which covers the whole process: the idle proxy allocates nothing meanwhile. Rounds alternate bare / restricted
-// route / full capture of a 1 KB JSON body with three redactions.
+// connections, below saturation on a 2-core machine). Each proxy runs in a process of its own
+// (support/proxy-process.ts), which counts its main isolate's scavenges with a PerformanceObserver on `gc` entries;
+// in one process the bare proxy's rounds would collect part of the gateway's garbage. Rounds alternate bare /
+// restricted route / full capture of a 1 KB JSON body with three redactions (the last two on the same gateway).
 // Prints, per side, scavenges per 1,000 requests (steady: it follows bytes allocated per request) and the time they
 // paused the event loop; the ratio is gateway / bare.
 //
 // Usage: node --max-semi-space-size=64 dist/bench/gateway-gc.js [seconds per round, default 5]
-import { constants, PerformanceObserver, type PerformanceEntry } from 'node:perf_hooks';
-import {
-  CAPTURED_PATH, drained, LoadProcess, ORDER_JSON, RESTRICTED_PATH, startBareProxy, startGateway, type LoadSpec,
-} from './gateway-throughput.js';
+import { CAPTURED_PATH, LoadProcess, ORDER_JSON, RESTRICTED_PATH, type LoadSpec } from './gateway-throughput.js';
 import { median } from './support/median.js';
+import { ProxyProcess } from './support/proxy-process.js';
 
 const seconds = Number(process.argv[2] ?? 5);
 const ROUNDS = 3;
 const CONNECTIONS = 16;
 const RATE = 1_500;
 
-let minor: number[] = [];
-const observer = new PerformanceObserver((list) => {
-  for (const e of list.getEntries() as (PerformanceEntry & { detail?: { kind?: number } })[]) {
-    if (e.detail?.kind === constants.NODE_PERFORMANCE_GC_MINOR) minor.push(e.duration);
-  }
-});
-observer.observe({ entryTypes: ['gc'] });
-
 const load = await LoadProcess.start();
-const bare = await startBareProxy(load.upstreamPort);
-const gateway = await startGateway(load.upstreamPort);
+const bare = await ProxyProcess.start('bare', load.upstreamPort);
+const gateway = await ProxyProcess.start('gateway', load.upstreamPort);
 try {
   const sides = [
-    { name: 'bare', port: bare.port, path: CAPTURED_PATH },
-    { name: 'restricted', port: gateway.port, path: RESTRICTED_PATH },
-    { name: 'full capture', port: gateway.port, path: CAPTURED_PATH },
+    { name: 'bare', proxy: bare, path: CAPTURED_PATH },
+    { name: 'restricted', proxy: gateway, path: RESTRICTED_PATH },
+    { name: 'full capture', proxy: gateway, path: CAPTURED_PATH },
   ];
   const spec = (port: number, path: string, secs: number): LoadSpec =>
     ({ port, method: 'POST', path, body: ORDER_JSON, concurrency: CONNECTIONS, seconds: secs, pacingMs: (CONNECTIONS / RATE) * 1000 });
-  for (const s of sides) await load.run(spec(s.port, s.path, 3));
-  await drained(gateway.rt);
+  for (const s of sides) await load.run(spec(s.proxy.port, s.path, 3));
+  await gateway.drained();
   const perThousand = new Map<string, number[]>(sides.map((s) => [s.name, []]));
   const pausePerThousand = new Map<string, number[]>(sides.map((s) => [s.name, []]));
   for (let r = 0; r < ROUNDS; r++) {
     for (const s of sides) {
-      minor = [];
-      const result = await load.run(spec(s.port, s.path, seconds));
+      const before = await s.proxy.gc();
+      const result = await load.run(spec(s.proxy.port, s.path, seconds));
       // The telemetry lane's own work after the round belongs to it.
-      if (s.port === gateway.port) await drained(gateway.rt);
-      perThousand.get(s.name)!.push((minor.length * 1000) / result.requests);
-      pausePerThousand.get(s.name)!.push((minor.reduce((a, d) => a + d, 0) * 1000) / result.requests);
+      await s.proxy.drained();
+      const after = await s.proxy.gc();
+      perThousand.get(s.name)!.push(((after.scavenges - before.scavenges) * 1000) / result.requests);
+      pausePerThousand.get(s.name)!.push(((after.pauseMs - before.pauseMs) * 1000) / result.requests);
     }
   }
   const base = median(perThousand.get('bare')!);
@@ -61,8 +53,7 @@ try {
       `${median(pausePerThousand.get(s.name)!).toFixed(1)} ms of scavenge pauses per 1,000 requests; paced at ${RATE} req/s; load from ${load.generator})`);
   }
 } finally {
-  observer.disconnect();
-  await gateway.rt.stop();
-  await bare.close();
+  await gateway.stop();
+  await bare.stop();
   load.stop();
 }

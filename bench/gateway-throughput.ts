@@ -268,7 +268,7 @@ async function measured(
   return { ...result, cpuPerRequest: (used.all - before.all) / requests, loopCpuPerRequest: (used.loop - before.loop) / requests };
 }
 
-/** The telemetry lane's counts: exchanges the proxy published, and what became of them so far. */
+/** The telemetry lane's counts: exchanges the proxy published, what became of them so far, and failed WASM policy calls. */
 export async function telemetryLane(rt: TestRuntime): Promise<TelemetryLaneCounts> {
   const metrics = await rt.metrics();
   const sum = (re: RegExp) => [...metrics.matchAll(re)].reduce((n, m) => n + Number(m[1]), 0);
@@ -281,6 +281,7 @@ export async function telemetryLane(rt: TestRuntime): Promise<TelemetryLaneCount
     stored: sum(/^vigil_capture_records_total\{outcome="stored"\} (\S+)$/gm),
     dropped: busDropped + sum(/^vigil_capture_records_total\{outcome="dropped"\} (\S+)$/gm),
     settled: busDropped + outcomes + failedBatches,
+    policyFailures: sum(/^vigil_sandbox_failures_total\{[^}]*sandbox="wasm"[^}]*\} (\S+)$/gm),
   };
 }
 
@@ -311,7 +312,7 @@ async function throughputMain(): Promise<void> {
   const gateway = await ProxyProcess.start('gateway', load.upstreamPort);
   // Full capture with a telemetry lane that sheds nearly everything (a queue of one exchange): the traffic lane's own
   // capture work (copies, ids, labels, publishing) without the governance workers' and SQLite's CPU beside it.
-  const shedding = await ProxyProcess.start('gateway', load.upstreamPort, { queue: 1 });
+  const shedding = await ProxyProcess.start('gateway', load.upstreamPort, { capture: { queue: 1 } });
   try {
     const scenarios = [
       { name: 'restricted', budget: 0.9, method: 'GET' as const, path: RESTRICTED_PATH, body: undefined, gateway },

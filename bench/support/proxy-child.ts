@@ -1,8 +1,9 @@
 // The process a ProxyProcess (proxy-process.ts) starts: one proxy under test, answering its parent over IPC.
-// Usage (by ProxyProcess only): node proxy-child.js bare|gateway UPSTREAM_PORT CAPTURE_JSON
+// Usage (by ProxyProcess only): node proxy-child.js bare|gateway UPSTREAM_PORT GATEWAY_SETTINGS_JSON
+import { constants, PerformanceObserver, type PerformanceEntry } from 'node:perf_hooks';
 import { drained, RULES, startBareProxy, startGateway, telemetryLane } from '../gateway-throughput.js';
 import { procStatFields } from '../../tests/support/proc-stat.js';
-import type { ProxyCpu, ProxyKind, ProxyRequest } from './proxy-process.js';
+import type { GatewaySettings, ProxyCpu, ProxyGc, ProxyKind, ProxyRequest } from './proxy-process.js';
 
 /** CPU time of the calling thread so far, in µs (clock ticks of 10 ms, USER_HZ 100), or NaN where /proc cannot tell. */
 function threadCpuMicros(): number {
@@ -14,8 +15,24 @@ function threadCpuMicros(): number {
   }
 }
 
-async function proxyMain(kind: ProxyKind, upstreamPort: number, capture: Record<string, unknown> | null): Promise<void> {
-  const proxy = kind === 'bare' ? await startBareProxy(upstreamPort) : await startGateway(upstreamPort, RULES, capture ?? undefined);
+/** Counts this process's scavenges (its main isolate's: workers have heaps of their own) as they happen. */
+function observeScavenges(): ProxyGc {
+  const gc: ProxyGc = { scavenges: 0, pauseMs: 0 };
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries() as (PerformanceEntry & { detail?: { kind?: number } })[]) {
+      if (e.detail?.kind !== constants.NODE_PERFORMANCE_GC_MINOR) continue;
+      gc.scavenges++;
+      gc.pauseMs += e.duration;
+    }
+  }).observe({ entryTypes: ['gc'] });
+  return gc;
+}
+
+async function proxyMain(kind: ProxyKind, upstreamPort: number, settings: GatewaySettings): Promise<void> {
+  const gc = observeScavenges();
+  const proxy = kind === 'bare'
+    ? await startBareProxy(upstreamPort)
+    : await startGateway(upstreamPort, settings.rules ?? RULES, settings.capture);
   const stop = () => ('rt' in proxy ? proxy.rt.stop() : proxy.close());
   const answer = async (request: ProxyRequest): Promise<unknown> => {
     switch (request) {
@@ -23,8 +40,9 @@ async function proxyMain(kind: ProxyKind, upstreamPort: number, capture: Record<
         const used = process.cpuUsage();
         return { all: used.user + used.system, loop: threadCpuMicros() } satisfies ProxyCpu;
       }
+      case 'gc': return { ...gc };
       case 'drain': return 'rt' in proxy ? drained(proxy.rt) : 0;
-      case 'lane': return 'rt' in proxy ? telemetryLane(proxy.rt) : { published: 0, stored: 0, dropped: 0, settled: 0 };
+      case 'lane': return 'rt' in proxy ? telemetryLane(proxy.rt) : { published: 0, stored: 0, dropped: 0, settled: 0, policyFailures: 0 };
       case 'stop':
         await stop();
         return process.exit(0);
@@ -36,5 +54,5 @@ async function proxyMain(kind: ProxyKind, upstreamPort: number, capture: Record<
   process.send!({ port: proxy.port });
 }
 
-const [kind, upstreamPort, capture] = process.argv.slice(2);
-await proxyMain(kind as ProxyKind, Number(upstreamPort), JSON.parse(capture) as Record<string, unknown> | null);
+const [kind, upstreamPort, settings] = process.argv.slice(2);
+await proxyMain(kind as ProxyKind, Number(upstreamPort), JSON.parse(settings) as GatewaySettings);

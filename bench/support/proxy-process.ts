@@ -8,20 +8,22 @@ export type ProxyKind = 'bare' | 'gateway';
 
 /** CPU the proxy's process has used so far, in µs: all its threads, and its event loop's alone (NaN without /proc). */
 export interface ProxyCpu { all: number; loop: number }
-export interface TelemetryLaneCounts { published: number; stored: number; dropped: number; settled: number }
+export interface TelemetryLaneCounts { published: number; stored: number; dropped: number; settled: number; policyFailures: number }
+/** The proxy process's scavenges so far: how many, and how long they paused its event loop in all (ms). */
+export interface ProxyGc { scavenges: number; pauseMs: number }
+
+/** How a gateway is started: its rules (the benchmark's RULES by default) and its `capture` section. */
+export interface GatewaySettings { rules?: unknown[]; capture?: Record<string, unknown> }
 
 /** What the parent asks its proxy's process (support/proxy-child.ts). */
-export type ProxyRequest = 'cpu' | 'drain' | 'lane' | 'stop';
+export type ProxyRequest = 'cpu' | 'gc' | 'drain' | 'lane' | 'stop';
 
 export class ProxyProcess {
   private constructor(private readonly child: ChildProcess, readonly port: number) {}
 
-  /**
-   * Starts `kind` in front of the upstream on `upstreamPort` (a gateway with `capture` settings, if given), with this
-   * process's Node and V8 flags.
-   */
-  static async start(kind: ProxyKind, upstreamPort: number, capture?: Record<string, unknown>): Promise<ProxyProcess> {
-    const child = fork(fileURLToPath(new URL('./proxy-child.js', import.meta.url)), [kind, String(upstreamPort), JSON.stringify(capture ?? null)], {
+  /** Starts `kind` in front of the upstream on `upstreamPort`, with this process's Node and V8 flags. */
+  static async start(kind: ProxyKind, upstreamPort: number, gateway: GatewaySettings = {}): Promise<ProxyProcess> {
+    const child = fork(fileURLToPath(new URL('./proxy-child.js', import.meta.url)), [kind, String(upstreamPort), JSON.stringify(gateway)], {
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
     const port = await new Promise<number>((resolve, reject) => {
@@ -33,6 +35,10 @@ export class ProxyProcess {
 
   cpu(): Promise<ProxyCpu> {
     return this.ask('cpu');
+  }
+
+  gc(): Promise<ProxyGc> {
+    return this.ask('gc');
   }
 
   /** Waits until the gateway's telemetry lane has settled every exchange so far: how many ms that took (0 for bare). */
