@@ -5,11 +5,11 @@
 // the bare proxy would collect part of the gateway's garbage), each a node:http server in front of an undici Pool
 // with the same options, on the same upstream. The bare one forwards (hop-by-hop fields dropped, streaming both
 // ways) and does nothing else.
-// The gateway is the real runtime (proxy, capture with its governance workers and SQLite store) started through the
-// SDK harness. The upstream runs in a child process (this file with --role=load). The load comes from wrk when it
-// is installed (`apt-get install wrk`): written in C, it leaves the CPU to what is measured, as a load generator on
-// another machine would. Without wrk, the child generates the load with undici, which on a 2-core machine takes
-// about a core of its own and so weighs on both sides of the ratio. Every line says which one ran.
+// The gateway is the real runtime (proxy, capture with its governance workers and SQLite store), started from a config
+// file as `vigil run` starts it. The upstream runs in a child process (this file with --role=load). The load comes from
+// wrk when it is installed (`apt-get install wrk`): written in C, it leaves the CPU to what is measured, as a load
+// generator on another machine would. Without wrk, the child generates the load with undici, which on a 2-core machine
+// takes about a core of its own and so weighs on both sides of the ratio. Every line says which one ran.
 // Both warm up for 5 s first (JIT), then rounds alternate bare / gateway; after each gateway round the telemetry
 // lane settles its backlog (counted in the gateway's CPU), so none of its work falls into a bare round. The ratio is
 // the median over the pairs of rounds.
@@ -27,6 +27,7 @@
 // Also exported: the harness, for gateway-latency.ts and the other gateway benchmarks.
 // Usage: node --max-semi-space-size=64 dist/bench/gateway-throughput.js [seconds per round, default 3]
 import { execFile, execFileSync, fork, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -34,7 +35,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { Pool, type Dispatcher } from 'undici';
-import { startTestRuntime, type TestRuntime } from '@vigil/plugin-sdk/testing';
+import { Runtime } from '../runtime/index.js';
 import { missingFlags } from '../runtime/cli/respawn.js';
 import { median } from './support/median.js';
 import { ProxyProcess, type TelemetryLaneCounts } from './support/proxy-process.js';
@@ -107,22 +108,46 @@ export async function startBareProxy(upstreamPort: number): Promise<{ port: numb
   };
 }
 
-/** The gateway under test: the real runtime, seed-style policy (or `rules`), capture with its defaults (or `capture`). */
-export async function startGateway(
-  upstreamPort: number, rules: unknown[] = RULES, capture?: Record<string, unknown>,
-): Promise<{ port: number; rt: TestRuntime }> {
+/** A gateway under test, in this process. */
+export interface BenchGateway {
+  port: number;
+  /**
+   * Its Prometheus text, rendered in this process. Not fetched from /metrics: the first fetch in a process loads
+   * undici's fetch machinery, and promoting what that leaves cost the next measured round's scavenges 10-14 ms.
+   */
+  metricsText(): string;
+  stop(): Promise<void>;
+}
+
+/**
+ * The gateway under test: the real runtime (`vigil run`'s, started from a config file in a throwaway data
+ * directory), seed-style policy (or `rules`), capture with its defaults (or `capture`).
+ */
+export async function startGateway(upstreamPort: number, rules: unknown[] = RULES, capture?: Record<string, unknown>): Promise<BenchGateway> {
   const probe = createServer();
   await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
   const port = (probe.address() as { port: number }).port;
   await new Promise<void>((r) => probe.close(() => r()));
-  const rt = await startTestRuntime({
-    plugins: [],
-    config: {
-      service: { upstream: `http://127.0.0.1:${upstreamPort}`, listen: `127.0.0.1:${port}`, max_connections: POOL_CONNECTIONS },
-      rules, ...(capture ? { capture } : {}),
-    },
+  const dataDir = mkdtempSync(join(tmpdir(), 'vigil-bench-gateway-'));
+  const file = join(dataDir, 'vigil.json');
+  writeFileSync(file, JSON.stringify({
+    data_dir: dataDir,
+    control_plane: { listen: '127.0.0.1:0', token: randomBytes(24).toString('base64url') },
+    service: { upstream: `http://127.0.0.1:${upstreamPort}`, listen: `127.0.0.1:${port}`, max_connections: POOL_CONNECTIONS },
+    rules, ...(capture ? { capture } : {}),
+  }));
+  const runtime = await Runtime.start(file, { env: process.env, logWrite: () => {}, announce: () => {} }).catch((err: unknown) => {
+    rmSync(dataDir, { recursive: true, force: true });
+    throw err;
   });
-  return { port, rt };
+  return {
+    port,
+    metricsText: () => runtime.metrics.expose(),
+    async stop() {
+      await runtime.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
 }
 
 /** The load and upstream child: answers `{ run: LoadSpec }` messages with a LoadResult. */
@@ -269,8 +294,8 @@ async function measured(
 }
 
 /** The telemetry lane's counts: exchanges the proxy published, what became of them so far, and failed WASM policy calls. */
-export async function telemetryLane(rt: TestRuntime): Promise<TelemetryLaneCounts> {
-  const metrics = await rt.metrics();
+export function telemetryLane(gateway: BenchGateway): TelemetryLaneCounts {
+  const metrics = gateway.metricsText();
   const sum = (re: RegExp) => [...metrics.matchAll(re)].reduce((n, m) => n + Number(m[1]), 0);
   const published = sum(/^vigil_bus_published_total\{topic="gateway\.exchange"[^}]*\} (\S+)$/gm);
   const busDropped = sum(/^vigil_bus_dropped_total\{topic="gateway\.exchange"[^}]*\} (\S+)$/gm);
@@ -289,10 +314,10 @@ export async function telemetryLane(rt: TestRuntime): Promise<TelemetryLaneCount
  * Waits until the telemetry lane has settled every exchange published so far, and says how long that took: a
  * backlog left at the end of a gateway round is work of that round, not to be done during the next bare one.
  */
-export async function drained(rt: TestRuntime): Promise<number> {
+export async function drained(gateway: BenchGateway): Promise<number> {
   const start = performance.now();
   for (;;) {
-    const lane = await telemetryLane(rt);
+    const lane = telemetryLane(gateway);
     if (lane.settled >= lane.published) return performance.now() - start;
     if (performance.now() - start > 60_000) throw new Error(`telemetry lane did not drain: ${JSON.stringify(lane)}`);
     await new Promise((r) => setTimeout(r, 20));

@@ -33,7 +33,7 @@ async function proxyMain(kind: ProxyKind, upstreamPort: number, settings: Gatewa
   const proxy = kind === 'bare'
     ? await startBareProxy(upstreamPort)
     : await startGateway(upstreamPort, settings.rules ?? RULES, settings.capture);
-  const stop = () => ('rt' in proxy ? proxy.rt.stop() : proxy.close());
+  const stop = () => ('metricsText' in proxy ? proxy.stop() : proxy.close());
   const answer = async (request: ProxyRequest): Promise<unknown> => {
     switch (request) {
       case 'cpu': {
@@ -41,8 +41,8 @@ async function proxyMain(kind: ProxyKind, upstreamPort: number, settings: Gatewa
         return { all: used.user + used.system, loop: threadCpuMicros() } satisfies ProxyCpu;
       }
       case 'gc': return { ...gc };
-      case 'drain': return 'rt' in proxy ? drained(proxy.rt) : 0;
-      case 'lane': return 'rt' in proxy ? telemetryLane(proxy.rt) : { published: 0, stored: 0, dropped: 0, settled: 0, policyFailures: 0 };
+      case 'drain': return 'metricsText' in proxy ? drained(proxy) : 0;
+      case 'lane': return 'metricsText' in proxy ? telemetryLane(proxy) : { published: 0, stored: 0, dropped: 0, settled: 0, policyFailures: 0 };
       case 'stop':
         await stop();
         return process.exit(0);
