@@ -123,7 +123,9 @@ export interface BenchGateway {
  * The gateway under test: the real runtime (`vigil run`'s, started from a config file in a throwaway data
  * directory), seed-style policy (or `rules`), capture with its defaults (or `capture`).
  */
-export async function startGateway(upstreamPort: number, rules: unknown[] = RULES, capture?: Record<string, unknown>): Promise<BenchGateway> {
+export async function startGateway(
+  upstreamPort: number, rules: unknown[] = RULES, capture?: Record<string, unknown>,
+): Promise<BenchGateway> {
   const probe = createServer();
   await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
   const port = (probe.address() as { port: number }).port;
@@ -293,7 +295,7 @@ async function measured(
   return { ...result, cpuPerRequest: (used.all - before.all) / requests, loopCpuPerRequest: (used.loop - before.loop) / requests };
 }
 
-/** The telemetry lane's counts: exchanges the proxy published, what became of them so far, and failed WASM policy calls. */
+/** The telemetry lane's counts: exchanges the proxy published, what became of them, and failed WASM policy calls. */
 export function telemetryLane(gateway: BenchGateway): TelemetryLaneCounts {
   const metrics = gateway.metricsText();
   const sum = (re: RegExp) => [...metrics.matchAll(re)].reduce((n, m) => n + Number(m[1]), 0);
