@@ -37,6 +37,7 @@ import { fileURLToPath } from 'node:url';
 import { Pool, type Dispatcher } from 'undici';
 import { Runtime } from '../runtime/index.js';
 import { missingFlags } from '../runtime/cli/respawn.js';
+import { freePort } from '../tests/support/net.js';
 import { median } from './support/median.js';
 import { ProxyProcess, type TelemetryLaneCounts } from './support/proxy-process.js';
 
@@ -126,10 +127,7 @@ export interface BenchGateway {
 export async function startGateway(
   upstreamPort: number, rules: unknown[] = RULES, capture?: Record<string, unknown>,
 ): Promise<BenchGateway> {
-  const probe = createServer();
-  await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
-  const port = (probe.address() as { port: number }).port;
-  await new Promise<void>((r) => probe.close(() => r()));
+  const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'vigil-bench-gateway-'));
   const file = join(dataDir, 'vigil.json');
   writeFileSync(file, JSON.stringify({

@@ -30,10 +30,9 @@ function observeScavenges(): ProxyGc {
 
 async function proxyMain(kind: ProxyKind, upstreamPort: number, settings: GatewaySettings): Promise<void> {
   const gc = observeScavenges();
-  const proxy = kind === 'bare'
-    ? await startBareProxy(upstreamPort)
-    : await startGateway(upstreamPort, settings.rules ?? RULES, settings.capture);
-  const stop = () => ('metricsText' in proxy ? proxy.stop() : proxy.close());
+  const gateway = kind === 'gateway' ? await startGateway(upstreamPort, settings.rules ?? RULES, settings.capture) : null;
+  const bare = gateway ? null : await startBareProxy(upstreamPort);
+  const stop = () => (gateway ? gateway.stop() : bare!.close());
   const answer = async (request: ProxyRequest): Promise<unknown> => {
     switch (request) {
       case 'cpu': {
@@ -41,8 +40,8 @@ async function proxyMain(kind: ProxyKind, upstreamPort: number, settings: Gatewa
         return { all: used.user + used.system, loop: threadCpuMicros() } satisfies ProxyCpu;
       }
       case 'gc': return { ...gc };
-      case 'drain': return 'metricsText' in proxy ? drained(proxy) : 0;
-      case 'lane': return 'metricsText' in proxy ? telemetryLane(proxy) : { published: 0, stored: 0, dropped: 0, settled: 0, policyFailures: 0 };
+      case 'drain': return gateway ? drained(gateway) : 0;
+      case 'lane': return gateway ? telemetryLane(gateway) : { published: 0, stored: 0, dropped: 0, settled: 0, policyFailures: 0 };
       case 'stop':
         await stop();
         return process.exit(0);
@@ -51,7 +50,7 @@ async function proxyMain(kind: ProxyKind, upstreamPort: number, settings: Gatewa
   process.on('message', async (m) => process.send!({ reply: await answer(m as ProxyRequest) }));
   // The benchmark ended without stopping this one (it failed, say): nothing outlives it.
   process.once('disconnect', () => void stop().finally(() => process.exit(0)));
-  process.send!({ port: proxy.port });
+  process.send!({ port: (gateway ?? bare!).port });
 }
 
 const [kind, upstreamPort, settings] = process.argv.slice(2);
