@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import type { RawExchange } from '@vigil/plugin-sdk';
 import { compilePolicy } from '../policies/compile.js';
 import type { PolicyConfig } from '../policies/schema.js';
-import governBatch from '../plugins/redaction/govern-worker.js';
+import governBatch from '../plugins/governance/govern-worker.js';
 import { packExchanges, unpackExchanges } from '../plugins/capture/exchange-batch.js';
 import { captureMigrations } from '../plugins/capture/migrations.js';
 import { foldRollups, recordRow, RecordWriter } from '../plugins/capture/record-writer.js';

@@ -7,7 +7,7 @@ import type { WasmPolicy } from './wasm-policy.js';
 import { buildPolicyView, type BodyFieldLimits, type PolicyView } from './wasm-view.js';
 import { failClosedDecision, failClosedReason, narrow } from './wasm-narrow.js';
 
-/** The parts of a raw exchange a policy view is built from (plugins/redaction's RawExchange has them all). */
+/** The parts of a raw exchange a policy view is built from (plugins/governance's RawExchange has them all). */
 export interface PolicyExchange {
   method: string;
   target: string;
@@ -43,7 +43,7 @@ function header(raw: readonly string[] | null, lowerName: string): string | unde
 }
 
 /**
- * The default decoder: uncompressed JSON only. The capture worker should pass plugins/redaction's decodeBody
+ * The default decoder: uncompressed JSON only. The capture worker should pass plugins/governance's decodeBody
  * instead, so compressed bodies are seen too; a body this decoder skips simply offers no body_fields.
  */
 export const plainJsonBody: JsonBodyDecoder = (bytes, headers, truncated) => {

@@ -76,10 +76,30 @@ for (const [from, to] of trees) {
 }
 await Promise.all(jobs);
 
+// A dist file whose source is gone (renamed or deleted) is removed, so a deleted test stops running and a removed
+// module cannot be imported by mistake.
+let pruned = 0;
+for (const [from, to] of trees) {
+  for await (const out of walk(join(root, to))) {
+    const rel = relative(join(root, to), out);
+    const sources = extname(rel) === '.js' ? [rel.slice(0, -3) + '.ts', rel] : [rel];
+    const exists = await Promise.all(sources.map((s) => stat(join(root, from, s)).then(() => true, () => false)));
+    if (!exists.some(Boolean)) { await rm(out); pruned++; }
+  }
+  await removeEmptyDirs(join(root, to));
+}
+
+async function removeEmptyDirs(dir) {
+  let entries;
+  try { entries = await readdir(dir, { withFileTypes: true }); } catch { return; }
+  for (const e of entries) if (e.isDirectory()) await removeEmptyDirs(join(dir, e.name));
+  if ((await readdir(dir)).length === 0) await rm(dir, { recursive: true });
+}
+
 if (args.has('--types')) {
   const r = spawnSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'plugin-sdk/tsconfig.json'],
     { cwd: root, stdio: 'inherit' });
   if (r.status !== 0) failed++;
 }
 if (failed) { console.error(`build: ${failed} file(s) failed`); process.exit(1); }
-if (args.has('--verbose')) console.log(`build: ${built} file(s) transpiled`);
+if (args.has('--verbose')) console.log(`build: ${built} file(s) transpiled, ${pruned} stale file(s) removed`);

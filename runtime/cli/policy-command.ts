@@ -21,7 +21,7 @@ export const policyCommand: CommandDefinition = {
   async run(args, io) {
     const [{ createPolicyCommand }, { runPolicyCases }] = await Promise.all([
       import('../../sandbox/wasm/policy-commands.js'),
-      import('../../plugins/redaction/policy-test-runner.js'),
+      import('../../plugins/governance/policy-test-runner.js'),
     ]);
     return createPolicyCommand(runPolicyCases).run(args, io);
   },

@@ -5,7 +5,7 @@ import type { PluginDefinition } from '@vigil/plugin-sdk';
  * `loadBuiltins` imports them all (config composition and `vigil schema` need every schema).
  */
 const loaders: Record<string, () => Promise<{ default: PluginDefinition }>> = {
-  redaction: () => import('../../plugins/redaction/index.js'),
+  governance: () => import('../../plugins/governance/index.js'),
   exporters: () => import('../../plugins/exporters/index.js'),
   capture: () => import('../../plugins/capture/index.js'),
   proxy: () => import('../../plugins/proxy/index.js'),

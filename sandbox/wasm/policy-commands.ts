@@ -30,7 +30,7 @@ export interface PolicyCaseInput {
  * INTEGRATION POINT (`vigil policy test`): runs the `vigil test` cases against the policy file exactly as `vigil
  * test` does, except that each case's YAML decision is first narrowed by the WASM policy. Per case:
  *
- *     const { exchange, decision } = caseExchange(testCase, policy, id);          // plugins/redaction
+ *     const { exchange, decision } = caseExchange(testCase, policy, id);          // plugins/governance
  *     const [wasm] = await decide([exchangeView(exchange, decision)]);              // policies/wasm-apply.ts
  *     const narrowed = narrow(decision, exchange.labels, wasm);                     // policies/wasm-narrow.ts
  *     const record = governExchange({ ...exchange, labels: narrowed.labels }, narrowed.decision, …);

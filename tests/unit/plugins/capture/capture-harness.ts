@@ -4,7 +4,7 @@ import { definePlugin, type PluginDefinition } from '@vigil/plugin-sdk';
 import { startTestRuntime, type TestRuntime } from '@vigil/plugin-sdk/testing';
 import { compilePolicy } from '../../../../policies/compile.js';
 import type { PolicyConfig } from '../../../../policies/schema.js';
-import type { GovernedRecord, RawExchange } from '../../../../plugins/redaction/types.js';
+import type { GovernedRecord, RawExchange } from '../../../../plugins/governance/types.js';
 import '../../../../plugins/capture/types.js';
 import { freshPostgresSchema, postgresAvailable } from '../../../support/postgres.js';
 import { waitFor } from '../../../support/net.js';

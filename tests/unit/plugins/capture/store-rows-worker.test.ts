@@ -17,7 +17,7 @@ const kinds = await backendKinds('capture_store_rows_worker');
 // The worker as capture runs it: a piscina thread that loads the redaction plugin's task module by URL. This pool
 // has no store of its own (as with sqlite::memory:), so its rows come back; the suites below give it one.
 const workerData: StoreRowsWorkerData = {
-  governModule: new URL('../../../../plugins/redaction/govern-worker.js', import.meta.url).href,
+  governModule: new URL('../../../../plugins/governance/govern-worker.js', import.meta.url).href,
   tenantLabel: 'customer',
 };
 const pool = new Piscina({ filename: new URL('../../../../plugins/capture/store-rows-worker.js', import.meta.url).href, workerData, maxThreads: 1 });

@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { appendValue, canonicalHeaderName, headersToRecord, headerValues } from '../../../../plugins/redaction/header-record.js';
+import { appendValue, canonicalHeaderName, headersToRecord, headerValues } from '../../../../plugins/governance/header-record.js';
 
 test('canonical capitalisation: first letter and letters after a hyphen upper-case, the rest lower-case', () => {
   assert.is(canonicalHeaderName('content-type'), 'Content-Type');

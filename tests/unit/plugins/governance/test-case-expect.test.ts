@@ -1,7 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { checkExpectations } from '../../../../plugins/redaction/test-case-expect.js';
-import type { GovernedRecord } from '../../../../plugins/redaction/types.js';
+import { checkExpectations } from '../../../../plugins/governance/test-case-expect.js';
+import type { GovernedRecord } from '../../../../plugins/governance/types.js';
 
 const R = '[REDACTED]';
 function record(over: Partial<GovernedRecord> = {}): GovernedRecord {

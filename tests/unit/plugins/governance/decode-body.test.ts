@@ -2,7 +2,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { gzipSync } from 'node:zlib';
 import { compileJsonPath } from '../../../../policies/compile-json-path.js';
-import { decodeBody } from '../../../../plugins/redaction/decode-body.js';
+import { decodeBody } from '../../../../plugins/governance/decode-body.js';
 
 const opts = (jsonRequired: boolean) => ({ jsonRequired, maxDecodedBytes: 1 << 20 });
 const ct = (type: string) => ['Content-Type', type];

@@ -1,15 +1,15 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import plugin from '../../../../plugins/redaction/index.js';
+import plugin from '../../../../plugins/governance/index.js';
 import type { PluginContext } from '@vigil/plugin-sdk';
-import type { RedactionService } from '../../../../plugins/redaction/types.js';
-import { governExchange } from '../../../../plugins/redaction/govern.js';
-import { testCommand } from '../../../../plugins/redaction/test-command.js';
+import type { RedactionService } from '../../../../plugins/governance/types.js';
+import { governExchange } from '../../../../plugins/governance/govern.js';
+import { testCommand } from '../../../../plugins/governance/test-command.js';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 test('declares the redaction service and the test command', () => {
-  assert.is(plugin.name, 'redaction');
+  assert.is(plugin.name, 'governance');
   assert.equal(plugin.provides, ['redaction']);
   const [command] = plugin.commands ?? [];
   assert.is(command.name, testCommand.name);

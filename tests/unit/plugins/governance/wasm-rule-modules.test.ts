@@ -7,11 +7,11 @@ import type { WasmDecision } from '../../../../policies/wasm-decision.js';
 import type { WasmPolicy } from '../../../../policies/wasm-policy.js';
 import type { PolicyView } from '../../../../policies/wasm-view.js';
 import { WasmCallError, WasmSandboxUnavailableError } from '../../../../sandbox/wasm/errors.js';
-import type { RawExchange } from '../../../../plugins/redaction/types.js';
-import { toGovernedRecord } from '../../../../plugins/redaction/govern.js';
+import type { RawExchange } from '../../../../plugins/governance/types.js';
+import { toGovernedRecord } from '../../../../plugins/governance/govern.js';
 import {
   applyWasmModules, governedJsonBody, governNarrowed, modulesFor, modulesInRuleOrder,
-} from '../../../../plugins/redaction/wasm-rule-modules.js';
+} from '../../../../plugins/governance/wasm-rule-modules.js';
 
 const rules: RuleConfig[] = [
   { name: 'all', match: { path: '/**' }, labels: { tenant: 'header:X-Tenant' }, redact: { json_fields: ['$.cvc'] } },

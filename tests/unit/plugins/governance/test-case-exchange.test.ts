@@ -2,7 +2,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { gunzipSync } from 'node:zlib';
 import { compilePolicy } from '../../../../policies/compile.js';
-import { caseExchange } from '../../../../plugins/redaction/test-case-exchange.js';
+import { caseExchange } from '../../../../plugins/governance/test-case-exchange.js';
 
 const policy = compilePolicy({ rules: [
   { name: 'all', match: { path: '/**' }, labels: { tenant: 'header:X-Tenant-Id' } },

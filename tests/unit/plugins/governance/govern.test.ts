@@ -3,8 +3,8 @@ import * as assert from 'uvu/assert';
 import { gzipSync } from 'node:zlib';
 import { compilePolicy } from '../../../../policies/compile.js';
 import type { RuleConfig } from '../../../../policies/schema.js';
-import { governExchange } from '../../../../plugins/redaction/govern.js';
-import type { RawExchange } from '../../../../plugins/redaction/types.js';
+import { governExchange } from '../../../../plugins/governance/govern.js';
+import type { RawExchange } from '../../../../plugins/governance/types.js';
 
 const R = '[REDACTED]';
 const CARD = '4111111111111111';

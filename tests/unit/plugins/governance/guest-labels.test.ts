@@ -3,9 +3,9 @@ import * as assert from 'uvu/assert';
 import { gzipSync } from 'node:zlib';
 import { compilePolicy } from '../../../../policies/compile.js';
 import type { RuleConfig } from '../../../../policies/schema.js';
-import { maskGuestLabels, redactedValues } from '../../../../plugins/redaction/guest-labels.js';
-import type { RawExchange } from '../../../../plugins/redaction/types.js';
-import { governedJsonBody } from '../../../../plugins/redaction/wasm-rule-modules.js';
+import { maskGuestLabels, redactedValues } from '../../../../plugins/governance/guest-labels.js';
+import type { RawExchange } from '../../../../plugins/governance/types.js';
+import { governedJsonBody } from '../../../../plugins/governance/wasm-rule-modules.js';
 
 const rules: RuleConfig[] = [{
   name: 'r', match: { path: '/**' }, labels: { team: 'header:X-Team' },

@@ -11,11 +11,11 @@ const testCommand: CommandDefinition = {
 };
 
 /**
- * The redaction and governance engine, shared by capture (its worker module), the scan command and LLM
+ * The governance engine (redaction, labels, sampling, metering, WASM narrowing), shared by capture (its worker module), the scan command and LLM
  * persistence. It has no config and does no work of its own: it provides the `redaction` service.
  */
 export default definePlugin({
-  name: 'redaction',
+  name: 'governance',
   version: '0.1.0',
   configSchema: { type: 'object', properties: {}, additionalProperties: false },
   provides: ['redaction'],

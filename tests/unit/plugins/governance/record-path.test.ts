@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { lookupRecordPath, parseRecordPath } from '../../../../plugins/redaction/record-path.js';
+import { lookupRecordPath, parseRecordPath } from '../../../../plugins/governance/record-path.js';
 
 test('parses dotted paths, indexes in brackets or as segments, and quoted keys', () => {
   assert.equal(parseRecordPath('request_body.card.number'), ['request_body', 'card', 'number']);

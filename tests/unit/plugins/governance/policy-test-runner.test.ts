@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 import { copyFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CommandIo } from '@vigil/plugin-sdk';
-import { runPolicyCases } from '../../../../plugins/redaction/policy-test-runner.js';
+import { runPolicyCases } from '../../../../plugins/governance/policy-test-runner.js';
 import { createWasmPolicy } from '../../../../policies/wasm-policy.js';
 import { fixture } from '../../../support/paths.js';
 import { tempDir } from '../../../support/tmp.js';

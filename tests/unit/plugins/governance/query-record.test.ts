@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { queryToRecord } from '../../../../plugins/redaction/query-record.js';
+import { queryToRecord } from '../../../../plugins/governance/query-record.js';
 
 test('no query, an empty query and a fragment give the expected record', () => {
   assert.equal(queryToRecord('/a', new Set()), {});

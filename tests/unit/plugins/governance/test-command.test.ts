@@ -1,7 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { CommandIo } from '@vigil/plugin-sdk';
-import { testCommand } from '../../../../plugins/redaction/test-command.js';
+import { testCommand } from '../../../../plugins/governance/test-command.js';
 import { fixture, fromRoot, repoRoot } from '../../../support/paths.js';
 
 async function run(flags: Record<string, string | boolean>, positionals: string[]) {

@@ -4,7 +4,7 @@ import type { WasmPolicy, WasmPolicyOptions } from '../../../../policies/wasm-po
 import { WasmModuleError } from '../../../../sandbox/wasm/errors.js';
 import {
   LOAD_RETRY_MS, MAX_MODULES, POLICY_CALL_TIMEOUT_MS, WasmPolicyCache,
-} from '../../../../plugins/redaction/wasm-policy-cache.js';
+} from '../../../../plugins/governance/wasm-policy-cache.js';
 import { fixture } from '../../../support/paths.js';
 
 /** A loader that records what it was asked for and hands out policies that record being closed. */

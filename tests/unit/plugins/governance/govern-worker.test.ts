@@ -4,13 +4,13 @@ import { Piscina } from 'piscina';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import governStorable from '../../../../plugins/redaction/govern-worker.js';
-import { toGovernedRecord } from '../../../../plugins/redaction/govern.js';
+import governStorable from '../../../../plugins/governance/govern-worker.js';
+import { toGovernedRecord } from '../../../../plugins/governance/govern.js';
 import { compilePolicy } from '../../../../policies/compile.js';
 import type { PolicyConfig } from '../../../../policies/schema.js';
-import type { GovernedRecord, GovernResult, GovernTask, RawExchange } from '../../../../plugins/redaction/types.js';
-import { RedactionError } from '../../../../plugins/redaction/errors.js';
-import { closeWasmPolicies } from '../../../../plugins/redaction/govern-worker.js';
+import type { GovernedRecord, GovernResult, GovernTask, RawExchange } from '../../../../plugins/governance/types.js';
+import { RedactionError } from '../../../../plugins/governance/errors.js';
+import { closeWasmPolicies } from '../../../../plugins/governance/govern-worker.js';
 import { buildPolicy } from '../../../../sandbox/wasm/build-policy.js';
 import { fixture, fromRoot } from '../../../support/paths.js';
 import { tempDir } from '../../../support/tmp.js';
@@ -82,7 +82,7 @@ test('a malformed task or indexes not in the policy are rejected with a coded er
 });
 
 test('runs as a piscina task module: records come back through structured clone', async () => {
-  const pool = new Piscina({ filename: new URL('../../../../plugins/redaction/govern-worker.js', import.meta.url).href, minThreads: 1, maxThreads: 1 });
+  const pool = new Piscina({ filename: new URL('../../../../plugins/governance/govern-worker.js', import.meta.url).href, minThreads: 1, maxThreads: 1 });
   try {
     const result = await pool.run({ policy, exchanges: batch() } satisfies GovernTask) as GovernResult;
     check(parsed(result).records);
@@ -189,7 +189,7 @@ test('in a piscina pool: records and failures come back, and destroying the pool
   const threads = () => readdirSync('/proc/self/task').length;
   readdirSync(dir.path); // the libuv thread pool exists before the baseline is taken
   const before = threads();
-  const pool = new Piscina({ filename: new URL('../../../../plugins/redaction/govern-worker.js', import.meta.url).href, minThreads: 1, maxThreads: 1 });
+  const pool = new Piscina({ filename: new URL('../../../../plugins/governance/govern-worker.js', import.meta.url).href, minThreads: 1, maxThreads: 1 });
   const config = withModule(cardsWasm);
   const result = await pool.run({ policy: config, exchanges: [exchangeFor(config, 'p', '/pay/1', { pan: '4111111111111111' })] }) as GovernResult;
   assert.equal(parsed(result).records[0].request_body, { pan: '[REDACTED]' });
