@@ -20,7 +20,7 @@
 // with the load and the upstream, the throughput ratio pays for all of it, and the event loop's cost per request
 // rises too (it wakes for fewer events at a time), so neither figure alone predicts a machine with spare cores.
 //
-// This process should run with the V8 flags `vigil run` serves with (runtime/cli/respawn.ts), as `npm run bench`
+// This process should run with the V8 flags `vigil run` serves with (runtime/cli/v8-flags.ts), as `npm run bench`
 // starts it, and the proxies' processes inherit them; run without them, both proxies collect garbage more often than
 // a served gateway, and the harness says so.
 //
@@ -35,8 +35,8 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { Pool, type Dispatcher } from 'undici';
-import { Runtime } from '../runtime/index.js';
-import { missingFlags } from '../runtime/cli/respawn.js';
+import { Runtime } from '../app/index.js';
+import { missingFlags } from '../runtime/cli/v8-flags.js';
 import { freePort } from '../tests/support/net.js';
 import { median } from './support/median.js';
 import { ProxyProcess, type TelemetryLaneCounts } from './support/proxy-process.js';

@@ -21,8 +21,7 @@ async function timeToHealth(args: string[], port: number, env: NodeJS.ProcessEnv
       await new Promise((r) => setTimeout(r, 5));
     }
   } finally {
-    // SIGTERM, waited for: `vigil run` may serve from a child process (runtime/cli/respawn.ts), which SIGKILL would
-    // leave draining on its own while the next measurement starts.
+    // SIGTERM, waited for: the next measurement starts only once this one has drained and released its ports.
     const closed = new Promise((r) => child.once('close', r));
     child.kill('SIGTERM');
     const force = setTimeout(() => child.kill('SIGKILL'), 10_000);

@@ -5,7 +5,7 @@ import {
   ConfigCodes, ConfigError, coreConfigSchema, composeSchema, formatKeyPath, loadConfigFile, validateSection,
   type ConfigProblem, type LoadedConfig,
 } from './config/index.js';
-import { loadBuiltins } from './plugins/builtins.js';
+import type { Composition } from './composition.js';
 import { enabledBuiltins, orderPlugins } from './plugins/order.js';
 import { loadThirdPartyPlugin } from './plugins/resolve.js';
 import type { PluginEntry } from './plugins/host.js';
@@ -21,6 +21,8 @@ export interface RuntimePlan {
 }
 
 export interface PlanOptions {
+  /** The built-in plugins the file may enable (and the product's other parts). */
+  composition: Composition;
   env?: NodeJS.ProcessEnv;
   /** Plugins given as code (the SDK's test harness), each with its config. */
   extraPlugins?: { def: PluginDefinition; config?: unknown }[];
@@ -36,8 +38,8 @@ function sectionsOf(def: PluginDefinition): { key: string; schema: JsonSchema }[
 }
 
 /** The JSON Schema of the whole file, printed by `vigil schema`. */
-export async function fullSchema(): Promise<JsonSchema> {
-  const builtins = await loadBuiltins();
+export async function fullSchema(composition: Composition): Promise<JsonSchema> {
+  const builtins = await composition.builtins();
   return composeSchema(coreConfigSchema, builtins.flatMap(sectionsOf));
 }
 
@@ -70,9 +72,9 @@ function check(problems: ConfigProblem[], loaded: LoadedConfig, def: PluginDefin
  * Loads and validates a config file and every plugin section it enables. Throws one ConfigError holding every
  * problem found (exit code 2 at the CLI), or a PluginError when a plugin cannot be found or loaded.
  */
-export async function planRuntime(file: string, options: PlanOptions = {}): Promise<RuntimePlan> {
+export async function planRuntime(file: string, options: PlanOptions): Promise<RuntimePlan> {
   const loaded = loadConfigFile(resolve(file), options.env ?? process.env);
-  const builtins = await loadBuiltins();
+  const builtins = await options.composition.builtins();
   const data = loaded.data as Record<string, unknown>;
   const problems: ConfigProblem[] = [];
 

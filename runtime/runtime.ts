@@ -61,11 +61,11 @@ export class Runtime {
     });
     this.bus = new MessageBus(this.metrics.core, (plugin, err) => this.reportError(plugin, err, 'bus handler'));
     this.workers = new WorkerPoolRegistry(this.metrics.core, this.log);
-    this.sandboxes = new SandboxHost(this.metrics.core, this.log.child({ component: 'sandbox' }));
+    this.sandboxes = new SandboxHost(options.composition, this.metrics.core, this.log.child({ component: 'sandbox' }));
   }
 
   /** Loads, validates and starts. Throws ConfigError (exit 2) or PluginError / VigilError (exit 1). */
-  static async start(configFile: string, options: StartOptions = {}): Promise<Runtime> {
+  static async start(configFile: string, options: StartOptions): Promise<Runtime> {
     const plan = await planRuntime(configFile, options);
     const runtime = new Runtime(plan, options);
     try {

@@ -1,5 +1,5 @@
 // Transpiles the TypeScript sources file by file with esbuild (no bundling), mirroring the tree:
-//   runtime/ plugins/ policies/ sandbox/ tests/ bench/  ->  dist/<same path>.js
+//   app/ runtime/ plugins/ policies/ sandbox/ tests/ bench/  ->  dist/<same path>.js
 //   plugin-sdk/src/                                      ->  plugin-sdk/dist/
 // Type checking is separate (`npm run typecheck`, also run by `npm test`). A file that fails to transpile is
 // reported and the others are still written, so one broken file never blocks the rest.
@@ -12,7 +12,7 @@ import { spawnSync } from 'node:child_process';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const trees = [
-  ['runtime', 'dist/runtime'], ['plugins', 'dist/plugins'], ['policies', 'dist/policies'],
+  ['app', 'dist/app'], ['runtime', 'dist/runtime'], ['plugins', 'dist/plugins'], ['policies', 'dist/policies'],
   ['sandbox', 'dist/sandbox'], ['tests', 'dist/tests'], ['bench', 'dist/bench'],
   ['plugin-sdk/src', 'plugin-sdk/dist'],
 ];

@@ -54,7 +54,7 @@ async function loadRuntime(): Promise<RuntimeModule> {
     for (;;) {
       const pkg = join(dir, 'package.json');
       if (existsSync(pkg) && JSON.parse(readFileSync(pkg, 'utf8')).name === 'vigil') {
-        return (await import(pathToFileURL(join(dir, 'dist/runtime/index.js')).href)) as RuntimeModule;
+        return (await import(pathToFileURL(join(dir, 'dist/app/index.js')).href)) as RuntimeModule;
       }
       const up = dirname(dir);
       if (up === dir) break;

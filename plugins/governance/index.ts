@@ -1,4 +1,5 @@
 import { definePlugin, type CommandDefinition } from '@vigil/plugin-sdk';
+import { policyCommand } from './policy-command.js';
 import type { RedactionService } from './types.js';
 
 /** `vigil test`, described here and loaded when it runs, so listing commands stays cheap. */
@@ -19,7 +20,7 @@ export default definePlugin({
   version: '0.1.0',
   configSchema: { type: 'object', properties: {}, additionalProperties: false },
   provides: ['redaction'],
-  commands: [testCommand],
+  commands: [testCommand, policyCommand],
   async setup(ctx) {
     const [{ detectors }, { governExchange }] = await Promise.all([import('./detectors/index.js'), import('./govern.js')]);
     const service: RedactionService = {

@@ -4,12 +4,43 @@ import { dirname, resolve } from 'node:path';
 import type { CompiledPolicy } from '../../policies/compile.js';
 import type { WasmPolicy } from '../../policies/wasm-policy.js';
 import { WasmCallError, WasmModuleError } from '../../sandbox/wasm/errors.js';
-import type { DecideViews, PolicyCaseInput } from '../../sandbox/wasm/policy-commands.js';
+import type { CommandIo } from '@vigil/plugin-sdk';
+import type { PolicyView } from '../../policies/wasm-view.js';
+import type { WasmDecision } from '../../policies/wasm-decision.js';
 import { display, InputProblem, runTestCases, type CaseNarrower } from './test-command.js';
 import { WasmPolicyCache } from './wasm-policy-cache.js';
 import {
   applyWasmModules, governedJsonBody, modulesFor, modulesInRuleOrder,
 } from './wasm-rule-modules.js';
+
+/** The WASM policy as `vigil policy test` hands it to the case runner: views in, one decision per view out. */
+export type DecideViews = (views: PolicyView[]) => Promise<WasmDecision[]>;
+
+export interface PolicyCaseInput {
+  /** Absolute path of the policy file (service + rules). */
+  config: string;
+  /** Absolute paths of the `vigil test` cases files. */
+  cases: string[];
+  io: CommandIo;
+  /** Limits for the modules the runner loads itself (those the policy file's rules name). */
+  limits: { maxMemoryPages?: number; callTimeoutMs: number };
+}
+
+/**
+ * INTEGRATION POINT (`vigil policy test`): runs the `vigil test` cases against the policy file exactly as `vigil
+ * test` does, except that each case's YAML decision is first narrowed by the WASM policy. Per case:
+ *
+ *     const { exchange, decision } = caseExchange(testCase, policy, id);          // plugins/governance
+ *     const [wasm] = await decide([exchangeView(exchange, decision)]);              // policies/wasm-apply.ts
+ *     const narrowed = narrow(decision, exchange.labels, wasm);                     // policies/wasm-narrow.ts
+ *     const record = governExchange({ ...exchange, labels: narrowed.labels }, narrowed.decision, …);
+ *
+ * `decide` rejects with a WasmCallError when the guest fails; report that case as failed with the error's message.
+ * Without `-wasm`, `decide` is undefined: the runner applies the modules the policy file's rules name (`wasm:`),
+ * each to the cases its rule matches, loaded with `input.limits`.
+ * Resolves with the exit code (0 all passed, 1 a case failed, 2 bad input), like `vigil test`.
+ */
+export type PolicyCaseRunner = (input: PolicyCaseInput, decide: DecideViews | undefined) => Promise<number>;
 
 /** The `-wasm` module as a policy: `decide` rejects for a failed call, which covers every view of it. */
 function policyOfDecide(decide: DecideViews): WasmPolicy {

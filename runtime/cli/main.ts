@@ -1,18 +1,21 @@
 import type { CommandDefinition, CommandIo } from '@vigil/plugin-sdk';
-import { loadBuiltins } from '../plugins/builtins.js';
+import type { Composition } from '../composition.js';
 import { parseArgs, UsageError } from './parse-args.js';
 import { runCommand } from './commands/run.js';
 import { validateCommand } from './commands/validate.js';
 import { schemaCommand } from './commands/schema.js';
 import { versionCommand } from './commands/version.js';
-import { extraCommands } from './extra-commands.js';
 
-const coreCommands = [runCommand, validateCommand, schemaCommand, versionCommand];
+/** The core's commands and those of the composition's parts that are not plugins: none of them loads a plugin. */
+function directCommands(composition: Composition): CommandDefinition[] {
+  return [runCommand(composition), validateCommand(composition), schemaCommand(composition), versionCommand, ...composition.commands ?? []];
+}
 
-/** Every command: the core's, then those of built-in plugins and sandboxes, each living beside its owner. */
-async function allCommands(): Promise<CommandDefinition[]> {
-  const fromPlugins = (await loadBuiltins()).flatMap((p) => p.commands ?? []);
-  return [...coreCommands, ...fromPlugins, ...extraCommands()];
+/** Every command: the core's, then those of built-in plugins and other parts, each living beside its owner. */
+async function allCommands(composition: Composition): Promise<CommandDefinition[]> {
+  const fromPlugins = (await composition.builtins()).flatMap((p) => p.commands ?? []);
+  const direct = directCommands(composition);
+  return [...direct.slice(0, 4), ...fromPlugins, ...direct.slice(4)];
 }
 
 function helpText(commands: readonly CommandDefinition[]): string {
@@ -35,11 +38,11 @@ function commandHelp(c: CommandDefinition): string {
 }
 
 /** Runs one command line and resolves to the exit code. An unknown command or flag prints help and gives 2. */
-export async function main(argv: readonly string[], io: CommandIo = defaultIo()): Promise<number> {
+export async function main(argv: readonly string[], composition: Composition, io: CommandIo = defaultIo()): Promise<number> {
   const [name, ...rest] = argv;
   // Core and sandbox commands dispatch without importing the built-in plugins (`vigil fn run` must start fast).
-  const direct = [...coreCommands, ...extraCommands()].find((c) => c.name === name);
-  const commands = direct ? [direct] : await allCommands();
+  const direct = directCommands(composition).find((c) => c.name === name);
+  const commands = direct ? [direct] : await allCommands(composition);
   if (!name || name === 'help' || name === '--help' || name === '-h') {
     const target = name === 'help' ? commands.find((c) => c.name === rest[0]) : undefined;
     if (name === 'help' && rest[0] && !target) {

@@ -15,9 +15,17 @@ export interface VigilProcess {
   stop(signal?: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
+export interface SpawnOptions {
+  cwd?: string;
+  env?: NodeJS.ProcessEnv;
+  /** Run bin/vigil.js as an executable, by its shebang, instead of as `node bin/vigil.js`. */
+  asExecutable?: boolean;
+}
+
 /** Runs `vigil <args>` from the built tree, as a user would. */
-export function spawnVigil(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): VigilProcess {
-  const proc = spawn(process.execPath, [vigilBin, ...args], {
+export function spawnVigil(args: string[], options: SpawnOptions = {}): VigilProcess {
+  const [command, argv] = options.asExecutable ? [vigilBin, args] : [process.execPath, [vigilBin, ...args]];
+  const proc = spawn(command, argv, {
     cwd: options.cwd ?? repoRoot,
     env: { ...process.env, NO_COLOR: '1', ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -41,7 +49,7 @@ export function spawnVigil(args: string[], options: { cwd?: string; env?: NodeJS
 }
 
 /** Runs a command to completion: exit code and output. */
-export async function runVigil(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}) {
+export async function runVigil(args: string[], options: SpawnOptions = {}) {
   const p = spawnVigil(args, options);
   const { code } = await p.exited;
   return { code, stdout: p.stdout(), stderr: p.stderr() };
@@ -55,7 +63,7 @@ export function writeConfig(dir: string, yaml: string, name = 'vigil.yaml'): str
 }
 
 /** Starts `vigil run` and waits until /api/health answers 200 (or the process dies). */
-export async function startVigil(configFile: string, baseUrl: string, options: { cwd?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number } = {}): Promise<VigilProcess> {
+export async function startVigil(configFile: string, baseUrl: string, options: SpawnOptions & { timeoutMs?: number } = {}): Promise<VigilProcess> {
   const p = spawnVigil(['run', '-config', configFile], options);
   let dead = false;
   void p.exited.then(() => { dead = true; });

@@ -1,17 +1,18 @@
 import type { CommandDefinition } from '@vigil/plugin-sdk';
+import type { Composition } from '../../composition.js';
 import type { Runtime } from '../../runtime.js';
 import { exitBySignal } from '../exit-by-signal.js';
 import { reportStartupError } from '../report-error.js';
+import { missingFlags } from '../v8-flags.js';
 
 const STOP_SIGNALS = ['SIGINT', 'SIGTERM'] as const;
-type StopReason = (typeof STOP_SIGNALS)[number] | 'parent process gone';
+type StopReason = (typeof STOP_SIGNALS)[number];
 
 /**
  * `vigil run -config FILE`: starts the runtime, reloads its config file on SIGHUP, and stops it cleanly on SIGINT or
- * SIGTERM, or when the `vigil` process that started this one with its V8 flags (process-entry.ts) is gone: its IPC
- * channel to us closes.
+ * SIGTERM.
  */
-export const runCommand: CommandDefinition = {
+export const runCommand = (composition: Composition): CommandDefinition => ({
   name: 'run',
   summary: 'Run Vigil with a config file (gateway, LLM platform, host monitor: whatever the file enables)',
   usage: 'vigil run -config FILE',
@@ -22,9 +23,13 @@ export const runCommand: CommandDefinition = {
     let runtime: Runtime;
     try {
       const { Runtime } = await import('../../runtime.js');
-      runtime = await Runtime.start(file, { env: io.env });
+      runtime = await Runtime.start(file, { composition, env: io.env });
     } catch (err) {
       return reportStartupError(err, io);
+    }
+    const missing = missingFlags();
+    if (missing.length > 0) {
+      runtime.log.warn(`serving without ${missing.join(' ')}: scavenges of V8's default young generation lengthen the gateway's p99; start with bin/vigil.js or npm start, or add the flag to NODE_OPTIONS`, { missing });
     }
     // Reloads run one after another; each reads the file as it is then.
     let reloads: Promise<unknown> = Promise.resolve();
@@ -32,7 +37,6 @@ export const runCommand: CommandDefinition = {
     process.on('SIGHUP', reload);
     const reason = await new Promise<StopReason>((resolve) => {
       for (const signal of STOP_SIGNALS) process.once(signal, () => resolve(signal));
-      if (process.channel) process.once('disconnect', () => resolve('parent process gone'));
     });
     // A second signal while draining means "now".
     for (const signal of STOP_SIGNALS) {
@@ -43,9 +47,9 @@ export const runCommand: CommandDefinition = {
     process.off('SIGHUP', reload);
     runtime.log.info('stopping', { reason });
     const { busyPools } = await runtime.stop();
-    if (busyPools.length) return exitBySignal(reason === 'parent process gone' ? 'SIGTERM' : reason);
+    if (busyPools.length) return exitBySignal(reason);
     runtime.log.info('stopped');
     // Exit explicitly: a stray handle in a third-party plugin must not keep a stopped gateway alive.
     process.exit(0);
   },
-};
+});

@@ -1,8 +1,9 @@
 import type { CommandDefinition } from '@vigil/plugin-sdk';
+import type { Composition } from '../../composition.js';
 import { reportStartupError } from '../report-error.js';
 
 /** `vigil validate -config FILE`: everything `run` checks before it starts anything; exit 0 valid, 2 invalid. */
-export const validateCommand: CommandDefinition = {
+export const validateCommand = (composition: Composition): CommandDefinition => ({
   name: 'validate',
   summary: 'Check a config file and every plugin section it enables, without starting anything',
   usage: 'vigil validate -config FILE',
@@ -12,7 +13,7 @@ export const validateCommand: CommandDefinition = {
     if (typeof file !== 'string') { io.err('vigil validate: -config FILE is required\n'); return 2; }
     try {
       const { planRuntime } = await import('../../plan.js');
-      const plan = await planRuntime(file, { env: io.env });
+      const plan = await planRuntime(file, { composition, env: io.env });
       io.out(`${plan.file}: valid (plugins: ${plan.entries.map((e) => e.def.name).join(', ') || 'none'})\n`);
       return 0;
     } catch (err) {
@@ -20,4 +21,4 @@ export const validateCommand: CommandDefinition = {
       return code === 1 ? 2 : code;
     }
   },
-};
+});

@@ -3,9 +3,9 @@ import * as assert from 'uvu/assert';
 import { join } from 'node:path';
 import { copyFileSync, existsSync, writeFileSync } from 'node:fs';
 import type { CommandIo } from '@vigil/plugin-sdk';
-import { policyCommand } from '../../../../runtime/cli/policy-command.js';
-import { extraCommands } from '../../../../runtime/cli/extra-commands.js';
-import { createPolicyCommand } from '../../../../sandbox/wasm/policy-commands.js';
+import governance from '../../../../plugins/governance/index.js';
+import { policyCommand } from '../../../../plugins/governance/policy-command.js';
+import { createPolicyCommand } from '../../../../plugins/governance/policy-commands.js';
 import { fixture } from '../../../support/paths.js';
 import { tempDir } from '../../../support/tmp.js';
 
@@ -27,8 +27,8 @@ test('the light descriptor matches the command it loads: name, summary, usage an
   assert.equal(policyCommand.flags, real.flags);
 });
 
-test('it is one of the CLI\'s extra commands', () => {
-  assert.ok(extraCommands().includes(policyCommand));
+test('it is one of the governance plugin\'s commands', () => {
+  assert.ok(governance.commands?.includes(policyCommand));
 });
 
 test('policy test runs the `vigil test` cases with the module a rule names (the runner is connected)', async () => {

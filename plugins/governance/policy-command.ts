@@ -3,7 +3,7 @@ import type { CommandDefinition } from '@vigil/plugin-sdk';
 /**
  * `vigil policy build|test`, described here and loaded when it runs: the command's module brings the WASM sandbox
  * host and Ajv (~70 ms), which no other command should pay for. Its name, usage and flags must stay those of
- * `createPolicyCommand` (sandbox/wasm/policy-commands.ts); a unit test holds them equal.
+ * `createPolicyCommand` (policy-commands.ts); a unit test holds them equal.
  */
 export const policyCommand: CommandDefinition = {
   name: 'policy',
@@ -19,10 +19,7 @@ export const policyCommand: CommandDefinition = {
     'timeout-ms': { type: 'string', summary: 'wall-clock limit per guest call (default 1000 here)' },
   },
   async run(args, io) {
-    const [{ createPolicyCommand }, { runPolicyCases }] = await Promise.all([
-      import('../../sandbox/wasm/policy-commands.js'),
-      import('../../plugins/governance/policy-test-runner.js'),
-    ]);
-    return createPolicyCommand(runPolicyCases).run(args, io);
+    const { createPolicyCommand } = await import('./policy-commands.js');
+    return createPolicyCommand().run(args, io);
   },
 };

@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { missingFlags, RUN_V8_FLAGS } from '../../../../runtime/cli/respawn.js';
+import { missingFlags, RUN_V8_FLAGS } from '../../../../runtime/cli/v8-flags.js';
 
 const wanted = ['--max-semi-space-size=64', '--stack-size=2000'];
 

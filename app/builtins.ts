@@ -5,10 +5,10 @@ import type { PluginDefinition } from '@vigil/plugin-sdk';
  * `loadBuiltins` imports them all (config composition and `vigil schema` need every schema).
  */
 const loaders: Record<string, () => Promise<{ default: PluginDefinition }>> = {
-  governance: () => import('../../plugins/governance/index.js'),
-  exporters: () => import('../../plugins/exporters/index.js'),
-  capture: () => import('../../plugins/capture/index.js'),
-  proxy: () => import('../../plugins/proxy/index.js'),
+  governance: () => import('../plugins/governance/index.js'),
+  exporters: () => import('../plugins/exporters/index.js'),
+  capture: () => import('../plugins/capture/index.js'),
+  proxy: () => import('../plugins/proxy/index.js'),
 };
 
 export const builtinNames = Object.keys(loaders);

@@ -1,46 +1,18 @@
 // `vigil policy build` and `vigil policy test`. The CLI dispatches on one word, so both live under the `policy`
-// command (createPolicyCommand); policyBuildCommand and policyTestCommand are the two halves.
+// command (createPolicyCommand); policyBuildCommand and createPolicyTestCommand are the two halves.
 import { stat } from 'node:fs/promises';
 import { relative, resolve, isAbsolute } from 'node:path';
 import type { CommandArgs, CommandDefinition, CommandIo } from '@vigil/plugin-sdk';
-import { buildPolicy } from './build-policy.js';
-import { WasmBuildError, WasmModuleError } from './errors.js';
-import { DEFAULT_MAX_MEMORY_PAGES } from './sandbox.js';
+import { buildPolicy } from '../../sandbox/wasm/build-policy.js';
+import { WasmBuildError, WasmModuleError } from '../../sandbox/wasm/errors.js';
+import { DEFAULT_MAX_MEMORY_PAGES } from '../../sandbox/wasm/sandbox.js';
 import { createWasmPolicy } from '../../policies/wasm-policy.js';
-import type { PolicyView } from '../../policies/wasm-view.js';
-import type { WasmDecision } from '../../policies/wasm-decision.js';
+import { runPolicyCases, type PolicyCaseInput, type PolicyCaseRunner } from './policy-test-runner.js';
+
+export type { DecideViews, PolicyCaseInput, PolicyCaseRunner } from './policy-test-runner.js';
 
 const BUILD_USAGE = 'vigil policy build FILE.ts [-o OUT.wasm] [-max-memory-pages N]';
 const TEST_USAGE = 'vigil policy test -config policy.yaml [-wasm POLICY.wasm] CASES.yaml [MORE_CASES.yaml …]';
-
-/** The WASM policy as `vigil policy test` hands it to the case runner: views in, one decision per view out. */
-export type DecideViews = (views: PolicyView[]) => Promise<WasmDecision[]>;
-
-export interface PolicyCaseInput {
-  /** Absolute path of the policy file (service + rules). */
-  config: string;
-  /** Absolute paths of the `vigil test` cases files. */
-  cases: string[];
-  io: CommandIo;
-  /** Limits for the modules the runner loads itself (those the policy file's rules name). */
-  limits: { maxMemoryPages?: number; callTimeoutMs: number };
-}
-
-/**
- * INTEGRATION POINT (`vigil policy test`): runs the `vigil test` cases against the policy file exactly as `vigil
- * test` does, except that each case's YAML decision is first narrowed by the WASM policy. Per case:
- *
- *     const { exchange, decision } = caseExchange(testCase, policy, id);          // plugins/governance
- *     const [wasm] = await decide([exchangeView(exchange, decision)]);              // policies/wasm-apply.ts
- *     const narrowed = narrow(decision, exchange.labels, wasm);                     // policies/wasm-narrow.ts
- *     const record = governExchange({ ...exchange, labels: narrowed.labels }, narrowed.decision, …);
- *
- * `decide` rejects with a WasmCallError when the guest fails; report that case as failed with the error's message.
- * Without `-wasm`, `decide` is undefined: the runner applies the modules the policy file's rules name (`wasm:`),
- * each to the cases its rule matches, loaded with `input.limits`.
- * Resolves with the exit code (0 all passed, 1 a case failed, 2 bad input), like `vigil test`.
- */
-export type PolicyCaseRunner = (input: PolicyCaseInput, decide: DecideViews | undefined) => Promise<number>;
 
 function display(file: string, cwd: string): string {
   const rel = relative(cwd, file);
@@ -98,8 +70,8 @@ export const policyBuildCommand: CommandDefinition = {
   },
 };
 
-/** `policy test`, given the case runner that the integrator wires in (see PolicyCaseRunner). */
-export function createPolicyTestCommand(runCases?: PolicyCaseRunner): CommandDefinition {
+/** `policy test`; `runCases` is the real runner unless a test puts another in its place. */
+export function createPolicyTestCommand(runCases: PolicyCaseRunner = runPolicyCases): CommandDefinition {
   return {
     name: 'policy test',
     summary: 'Run `vigil test` cases with a WASM policy applied on top of the YAML policy (offline)',
@@ -124,10 +96,6 @@ export function createPolicyTestCommand(runCases?: PolicyCaseRunner): CommandDef
       const timeout = args.flags['timeout-ms'] === undefined ? 1000 : Number(args.flags['timeout-ms']);
       if (!(timeout > 0)) {
         io.err(`vigil policy test: -timeout-ms takes a positive number of milliseconds, got ${String(args.flags['timeout-ms'])}\n`);
-        return 2;
-      }
-      if (!runCases) {
-        io.err('vigil policy test: this build has no `vigil test` case runner connected\n');
         return 2;
       }
       const input: PolicyCaseInput = {
@@ -155,11 +123,8 @@ export function createPolicyTestCommand(runCases?: PolicyCaseRunner): CommandDef
   };
 }
 
-/** The policy test command with no runner connected yet (it explains so and exits 2). */
-export const policyTestCommand: CommandDefinition = createPolicyTestCommand();
-
 /** `vigil policy build|test …`: the one-word command the CLI dispatches, routing to the two halves. */
-export function createPolicyCommand(runCases?: PolicyCaseRunner): CommandDefinition {
+export function createPolicyCommand(runCases: PolicyCaseRunner = runPolicyCases): CommandDefinition {
   const sub: Record<string, CommandDefinition> = { build: policyBuildCommand, test: createPolicyTestCommand(runCases) };
   return {
     name: 'policy',
