@@ -13,7 +13,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { definePlugin, type SqlValue } from '@vigil/plugin-sdk';
+import type { SqlValue } from '@vigil/plugin-sdk';
 import { startTestRuntime } from '@vigil/plugin-sdk/testing';
 import { compilePolicy } from '../policies/compile.js';
 import type { PolicyConfig } from '../policies/schema.js';
@@ -76,19 +76,12 @@ function exchanges(round: number): RawExchange[] {
   }));
 }
 
-// Hands capture the policy, as the proxy does in its setup. Nothing subscribes to `gateway.record`: this measures
-// storing, and records are parsed for the bus only when someone listens.
-const policyOwner = definePlugin({
-  name: 'bench-policy',
-  version: '0.0.0',
-  needs: ['capture'],
-  setup(ctx) { ctx.services.get('capture').usePolicy(policy); },
-});
-
+// The rules go to the governance plugin, as in a config file. Nothing subscribes to `gateway.record`: this measures
+// storing, and records reach the bus only when someone listens.
 const rt = await startTestRuntime({
-  plugins: [policyOwner],
+  plugins: [],
   // The whole round is published at once, so the queue must hold it; steady traffic needs far less.
-  config: { capture: { queue: 2 * N, batch: BATCH, workers: WORKERS } },
+  config: { capture: { queue: 2 * N, batch: BATCH, workers: WORKERS }, rules: policy.rules },
 });
 
 async function storedSoFar(): Promise<number> {

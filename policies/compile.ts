@@ -30,6 +30,12 @@ interface CompiledRule extends CompiledRuleParts {
   readonly methods: ReadonlySet<string> | null;
 }
 
+/**
+ * Dimensions every traffic metric has. A rule's labels become further dimensions of the same metrics, so a label may
+ * not reuse these names.
+ */
+export const TRAFFIC_DIMENSIONS = ['route', 'method', 'status_class'] as const;
+
 const DEFAULT_CACHE_SIZE = 10_000;
 // Distinct sets of matching rules are few (they are combinations the policy's globs actually produce); the bound
 // only guards against a caller passing arbitrary index lists.
@@ -116,6 +122,11 @@ function compileRule(config: RuleConfig, i: number): CompiledRule {
     if (!m) {
       throw new PolicyError(PolicyErrorCode.badLabel, `${at}.labels.${name}`,
         `source ${JSON.stringify(source)} is not supported; write "header:<Header-Name>"`);
+    }
+    if ((TRAFFIC_DIMENSIONS as readonly string[]).includes(name)) {
+      throw new PolicyError(PolicyErrorCode.badLabel, `${at}.labels.${name}`,
+        `"${name}" is a built-in dimension of the traffic metrics (${TRAFFIC_DIMENSIONS.join(', ')}); ` +
+        `give the label another name, e.g. "${name}_label"`);
     }
     return { name, header: m[1].trim().toLowerCase() };
   });

@@ -22,9 +22,12 @@ export type PolicyErrorCode = (typeof PolicyErrorCode)[keyof typeof PolicyErrorC
 /** A policy that cannot be compiled. `where` is the key path inside the policy, e.g. `rules[2].match.path`. */
 export class PolicyError extends VigilError {
   readonly where: string;
-  constructor(code: PolicyErrorCode, where: string, message: string) {
-    super(code, `${where}: ${message}`, { status: 400 });
+  /** The message without its place: what is wrong and what to write instead. */
+  readonly detail: string;
+  constructor(code: PolicyErrorCode, where: string, detail: string) {
+    super(code, `${where}: ${detail}`, { status: 400 });
     this.name = 'PolicyError';
     this.where = where;
+    this.detail = detail;
   }
 }

@@ -1,5 +1,5 @@
 /**
- * The governance gateway's data model, shared by its plugins (proxy, capture, redaction, exporters) and by
+ * The governance gateway's data model, shared by its plugins (proxy, capture, governance, exporters) and by
  * third-party plugins that consume governed records.
  */
 
@@ -94,7 +94,7 @@ export function recordJson(r: StorableRecord, parts: { route?: string; labels?: 
     + `"truncated":${s(r.truncated)},"dropped_reason":${s(r.dropped_reason)},"error":${s(r.error)}}`;
 }
 
-/** The proxy's policy as the telemetry lane governs with it. */
+/** The gateway's policy as the governance workers receive it (the `policy` service's `workerJson`, parsed). */
 export interface TelemetryPolicy {
   /** The rules (`service` is not needed), each `wasm` module path absolute. */
   rules?: readonly object[];
@@ -109,12 +109,10 @@ export interface TelemetryPolicy {
 export interface CaptureService {
   /** Bytes of each body the proxy may copy (`capture.max_body_bytes`, default 1 MiB). */
   readonly maxBodyBytes: number;
-  /** The policy the telemetry lane governs with; the proxy calls it in setup and on each reload. */
-  usePolicy(policy: TelemetryPolicy): void;
 }
 
 /**
- * The task of the redaction service's worker module (`workerModule`, a piscina task module): capture's worker threads
+ * The task of the policy service's worker module (`workerModule`, a piscina task module): capture's worker threads
  * call it with batches of exchanges and the policy they were decided under; it answers one storable record per
  * exchange.
  */

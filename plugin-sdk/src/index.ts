@@ -1,5 +1,7 @@
 export { definePlugin } from './plugin.js';
-export type { PluginDefinition, PluginInstance, CommandDefinition, CommandArgs, CommandIo, ConfigCheckContext } from './plugin.js';
+export type {
+  PluginDefinition, PluginInstance, CommandDefinition, CommandArgs, CommandIo, ConfigCheckContext, ConfigFiles, ConfigDocument,
+} from './plugin.js';
 export type {
   PluginContext, Logger, LogFields, Bus, TopicHandler, SubscribeOptions, ServiceRegistry, RuntimeInfo,
 } from './context.js';

@@ -38,6 +38,34 @@ export interface CommandIo {
   err(text: string): void;
   cwd: string;
   env: NodeJS.ProcessEnv;
+  /** YAML files read the way `vigil run` reads its config, for commands that take files of their own. */
+  config: ConfigFiles;
+}
+
+/** Reads YAML files as the runtime reads its config file: `${ENV}` interpolation, strict schemas, places in the file. */
+export interface ConfigFiles {
+  /** Loads and interpolates `file` (absolute, or relative to `cwd`). Throws a config error (see `describe`). */
+  load(file: string): ConfigDocument;
+  /**
+   * The text `vigil validate` prints for a config error (`file:line:column: problem`, one line per problem, paths
+   * relative to `cwd`); undefined when `err` is not a config error.
+   */
+  describe(err: unknown): string | undefined;
+}
+
+/** A loaded YAML document that knows where each key path is written. Key paths are arrays: `['cases', 2, 'name']`. */
+export interface ConfigDocument {
+  /** Absolute path of the file. */
+  readonly file: string;
+  /** The top-level mapping. `validate` fills schema defaults into it in place. */
+  readonly data: Record<string, unknown>;
+  /**
+   * Validates `value`, found at `keyPath`, against `schema`, strictly (an unknown key is a problem). Throws a config
+   * error holding every problem, each with its line, column and key path.
+   */
+  validate(keyPath: readonly (string | number)[], schema: JsonSchema, value: unknown): void;
+  /** Where `keyPath` is written (its key, or else its value), 1-based; undefined when it is not in the file. */
+  locate(keyPath: readonly (string | number)[]): { line: number; column: number } | undefined;
 }
 
 /** What `checkConfig` may use besides the config itself. */

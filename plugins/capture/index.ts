@@ -1,7 +1,6 @@
 import { definePlugin, parseByteSize, parseDuration, sandboxFailuresCounter } from '@vigil/plugin-sdk';
-import { compilePolicy } from '../../policies/compile.js';
-import type { PolicyConfig } from '../../policies/schema.js';
-import type { GovernedRecord, RawExchange, SqlValue, TelemetryPolicy } from '@vigil/plugin-sdk';
+import type { GovernedRecord, RawExchange, SqlValue } from '@vigil/plugin-sdk';
+import type { PolicyService } from '../../policies/policy-service.js';
 import { captureConfigSchema } from './config-schema.js';
 import { packExchanges } from './exchange-batch.js';
 import { captureMigrations } from './migrations.js';
@@ -20,7 +19,7 @@ export default definePlugin<CaptureConfig>({
   name: 'capture',
   version: '0.1.0',
   configSchema: captureConfigSchema,
-  needs: ['redaction', 'store', 'workers', 'http', 'jobs'],
+  needs: ['policy', 'store', 'workers', 'http', 'jobs'],
   optional: ['exporters'],
   provides: ['capture'],
   async setup(ctx, config) {
@@ -28,17 +27,7 @@ export default definePlugin<CaptureConfig>({
     const limits = { recordsMs: parseDuration(config.retention), rollupsMs: parseDuration(config.rollup_retention) };
     const sweepMs = parseDuration(config.retention_interval);
     const batchDelayMs = parseDuration(config.batch_delay);
-    let policyJson = JSON.stringify({ rules: [] } satisfies TelemetryPolicy);
-    ctx.services.provide('capture', {
-      maxBodyBytes,
-      usePolicy(p) {
-        // Compiled here once so a bad policy fails its caller's setup, not every worker batch later.
-        // The SDK types the policy loosely (it cannot know policies/); compiling validates it against the schema.
-        const rules = { rules: [...(p.rules ?? [])] } as PolicyConfig;
-        compilePolicy(rules);
-        policyJson = JSON.stringify(p.modules ? { ...rules, modules: { ...p.modules } } : rules);
-      },
-    });
+    ctx.services.provide('capture', { maxBodyBytes });
 
     await ctx.store.migrate(captureMigrations);
     const outcomes = ctx.metrics.counter('vigil_capture_records_total', {
@@ -52,8 +41,8 @@ export default definePlugin<CaptureConfig>({
     const sandboxFailures = sandboxFailuresCounter(ctx.metrics);
     const tokens = ctx.metrics.counter('vigil_tokens_total', { help: 'Tokens metered from governed records (meter.tokens).', labelNames: ['route', 'tenant'] });
 
-    const redaction = ctx.services.get('redaction');
-    const workerData: StoreRowsWorkerData = { governModule: redaction.workerModule.href, tenantLabel: config.tenant_label };
+    const policy: PolicyService = ctx.services.get('policy');
+    const workerData: StoreRowsWorkerData = { governModule: policy.workerModule.href, tenantLabel: config.tenant_label };
     // Every batch the batcher may hold in flight fits the pool's queue (a batch holds at least one of the `queue`
     // pending exchanges), so the batcher's bound is the only place exchanges are refused, one by one and counted;
     // piscina never rejects a task and loses a whole batch.
@@ -71,8 +60,9 @@ export default definePlugin<CaptureConfig>({
       background: true,
     });
     const batcher = ctx.workers.batcher<RawExchange, StoredRows, StoreRowsTask>(pool, {
-      // Each task carries the policy current when it is sent; its exchanges' buffers move to the worker.
-      toTask: (exchanges) => ({ policy: policyJson, exchanges: packExchanges(exchanges), withRecords: ctx.bus.hasSubscribers('gateway.record') }),
+      // Each task carries the policy current when it is sent (its JSON, made once per version); its exchanges' buffers
+      // move to the worker.
+      toTask: (exchanges) => ({ policy: policy.current.workerJson, exchanges: packExchanges(exchanges), withRecords: ctx.bus.hasSubscribers('gateway.record') }),
       transferList: (task) => [task.exchanges.numbers.buffer, task.exchanges.bodies.buffer],
       maxBatch: config.batch,
       maxDelayMs: batchDelayMs,

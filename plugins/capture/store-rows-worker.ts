@@ -1,4 +1,4 @@
-// piscina task module of the capture pool: governs a batch with the redaction plugin's worker module (loaded from
+// piscina task module of the capture pool: governs a batch with the governance plugin's worker module (loaded from
 // the URL its service hands out), turns the records into rows and writes them through this thread's own store
 // connection. The main thread serves traffic; all it gets back is counts, token totals and, when an exporter
 // listens, the records' JSON.

@@ -17,7 +17,7 @@ export interface CaptureConfig {
 
 /** What each thread of the capture pool receives once. */
 export interface StoreRowsWorkerData {
-  /** The redaction service's `workerModule`, as an href. */
+  /** The policy service's `workerModule`, as an href. */
   governModule: string;
   tenantLabel: string;
 }

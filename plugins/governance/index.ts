@@ -1,6 +1,10 @@
-import { definePlugin, type CommandDefinition } from '@vigil/plugin-sdk';
+import { ConfigValueError, definePlugin, type CommandDefinition } from '@vigil/plugin-sdk';
+import { compilePolicy } from '../../policies/compile.js';
+import { PolicyError } from '../../policies/errors.js';
+import type { PolicyService } from '../../policies/policy-service.js';
+import { rulesSchema, type RuleConfig } from '../../policies/schema.js';
 import { policyCommand } from './policy-command.js';
-import type { RedactionService } from './types.js';
+import { checkWasmModules, wasmFiles } from './wasm-modules.js';
 
 /** `vigil test`, described here and loaded when it runs, so listing commands stays cheap. */
 const testCommand: CommandDefinition = {
@@ -12,22 +16,48 @@ const testCommand: CommandDefinition = {
 };
 
 /**
- * The governance engine (redaction, labels, sampling, metering, WASM narrowing), shared by capture (its worker module), the scan command and LLM
- * persistence. It has no config and does no work of its own: it provides the `redaction` service.
+ * The governance engine and the one owner of the gateway's `rules`: it compiles them once per thread and provides
+ * the `policy` service (decisions for the proxy, rules for capture's workers, reloads, and `governJson` for the LLM
+ * platform). Redaction, labels, sampling, metering and WASM narrowing happen in its worker module.
  */
-export default definePlugin({
+export default definePlugin<RuleConfig[]>({
   name: 'governance',
   version: '0.1.0',
-  configSchema: { type: 'object', properties: {}, additionalProperties: false },
-  provides: ['redaction'],
+  configKeys: ['rules'],
+  configSchema: rulesSchema,
+  provides: ['policy'],
   commands: [testCommand, policyCommand],
-  async setup(ctx) {
-    const [{ detectors }, { governExchange }] = await Promise.all([import('./detectors/index.js'), import('./govern.js')]);
-    const service: RedactionService = {
+  /** Compiling finds what the schema cannot (bad globs, duplicate names, reserved labels); WASM modules must load. */
+  checkConfig(rules, check) {
+    try {
+      compilePolicy({ rules });
+    } catch (err) {
+      // The section is the `rules` list itself: its key paths start at the index.
+      if (err instanceof PolicyError) throw new ConfigValueError(err.where.replace(/^rules(?=\[)/, ''), err.detail);
+      throw err;
+    }
+    checkWasmModules(rules, check?.resolvePath ?? ((p) => p));
+  },
+  /** A rule's WASM module rebuilt in place applies on a reload, like a changed rule. */
+  configFiles: (rules, check) => wasmFiles(rules, check.resolvePath),
+  async setup(ctx, rules) {
+    const [{ gatewayPolicy, PolicyVersions }, { governJson }, { detectors }] = await Promise.all([
+      import('./policy-versions.js'), import('../../policies/govern-json.js'), import('../../policies/detectors/index.js'),
+    ]);
+    const versions = new PolicyVersions(gatewayPolicy(rules, ctx.resolvePath));
+    const service: PolicyService = {
+      get current() { return versions.current; },
+      subscribe: (subscriber) => versions.subscribe(subscriber),
       workerModule: new URL('./govern-worker.js', import.meta.url),
+      governJson,
       detectors,
-      govern: governExchange,
     };
-    ctx.services.provide('redaction', service);
+    ctx.services.provide('policy', service);
+    return {
+      /** The rules change live; a plugin that cannot follow a change (the proxy's metric dimensions) refuses it for all. */
+      reload(next) {
+        versions.replace(gatewayPolicy(next as RuleConfig[], ctx.resolvePath));
+      },
+    };
   },
 });

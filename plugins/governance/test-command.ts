@@ -1,8 +1,5 @@
 import { isAbsolute, relative, resolve } from 'node:path';
-import type { CommandDefinition, CommandIo } from '@vigil/plugin-sdk';
-import {
-  ConfigError, formatConfigError, loadConfigFile, validateSection, type LoadedConfig,
-} from '../../runtime/config/index.js';
+import type { CommandDefinition, CommandIo, ConfigDocument } from '@vigil/plugin-sdk';
 import { compilePolicy, type CompiledPolicy } from '../../policies/compile.js';
 import { PolicyError } from '../../policies/errors.js';
 import { rulesSchema, serviceSchema, type RuleConfig } from '../../policies/schema.js';
@@ -26,20 +23,20 @@ export function display(file: string, cwd: string): string {
   return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel) ? rel : file;
 }
 
-function where(loaded: LoadedConfig, keyPath: string, cwd: string): string {
+function where(loaded: ConfigDocument, keyPath: string, cwd: string): string {
   const path = parseRecordPath(keyPath);
-  const at = path ? loaded.locate(path, 'key') ?? loaded.locate(path) : undefined;
+  const at = path ? loaded.locate(path) : undefined;
   return at ? `${display(loaded.file, cwd)}:${at.line}:${at.column}` : display(loaded.file, cwd);
 }
 
 function loadPolicy(file: string, io: CommandIo): CompiledPolicy {
-  const loaded = loadConfigFile(file, io.env);
+  const loaded = io.config.load(file);
   if (loaded.data.rules === undefined) {
     throw new InputProblem(`${display(file, io.cwd)}: no "rules" key; a policy file lists its rules under "rules:"`);
   }
   // Only the policy's own keys are read here; `vigil validate` checks the other sections of a full config file.
-  validateSection(loaded, ['rules'], rulesSchema, loaded.data.rules);
-  if (loaded.data.service !== undefined) validateSection(loaded, ['service'], serviceSchema, loaded.data.service);
+  loaded.validate(['rules'], rulesSchema, loaded.data.rules);
+  if (loaded.data.service !== undefined) loaded.validate(['service'], serviceSchema, loaded.data.service);
   try {
     return compilePolicy({ rules: loaded.data.rules as RuleConfig[] });
   } catch (err) {
@@ -48,9 +45,9 @@ function loadPolicy(file: string, io: CommandIo): CompiledPolicy {
   }
 }
 
-function loadCases(file: string, io: CommandIo): { loaded: LoadedConfig; cases: TestCase[] } {
-  const loaded = loadConfigFile(file, io.env);
-  validateSection(loaded, [], casesFileSchema, loaded.data);
+function loadCases(file: string, io: CommandIo): { loaded: ConfigDocument; cases: TestCase[] } {
+  const loaded = io.config.load(file);
+  loaded.validate([], casesFileSchema, loaded.data);
   const cases = (loaded.data as unknown as CasesFile).cases;
   const problems: string[] = [];
   cases.forEach((c, i) => {
@@ -97,15 +94,15 @@ export async function runTestCases(
   const { io } = input;
   let policy: CompiledPolicy;
   let narrow: CaseNarrower | undefined;
-  const suites: { loaded: LoadedConfig; cases: TestCase[] }[] = [];
+  const suites: { loaded: ConfigDocument; cases: TestCase[] }[] = [];
   try {
     policy = loadPolicy(input.config, io);
     for (const file of input.cases) suites.push(loadCases(file, io));
     narrow = narrowing ? await narrowing(policy) : undefined;
   } catch (err) {
-    if (err instanceof ConfigError) io.err(`${formatConfigError(err, { cwd: io.cwd })}\n`);
-    else if (err instanceof InputProblem) io.err(`${err.message}\n`);
-    else throw err;
+    const problem = err instanceof InputProblem ? err.message : io.config.describe(err);
+    if (problem === undefined) throw err;
+    io.err(`${problem}\n`);
     return 2;
   }
 

@@ -1,14 +1,11 @@
-import { parseDuration, type JsonSchema } from '@vigil/plugin-sdk';
-import { DEFAULT_LISTEN, rulesSchema, serviceSchema } from '../../policies/schema.js';
-import type { PolicyConfig, RuleConfig } from '../../policies/schema.js';
-import { listenHost, parseListenAddress } from '@vigil/plugin-sdk';
+import { listenHost, parseDuration, parseListenAddress, type JsonSchema } from '@vigil/plugin-sdk';
+import { DEFAULT_LISTEN, serviceSchema } from '../../policies/schema.js';
 
 /** `service.listen` as the proxy binds it: every interface unless a host is named. */
 function listenAt(value: string | number): { host: string | undefined; port: number } {
   const address = parseListenAddress(value);
   return { host: listenHost(address, undefined), port: address.port };
 }
-import { resolveWasmPaths } from './wasm-modules.js';
 
 /** The `service` section as the proxy reads it: the policy language's keys plus the traffic lane's own. */
 export interface ProxyServiceConfig {
@@ -23,12 +20,6 @@ export interface ProxyServiceConfig {
   preserve_host?: boolean;
   /** On stop, how long requests in flight may take to finish before their connections are closed. */
   drain_timeout?: string | number;
-}
-
-/** What the plugin receives: it owns the top-level keys `service` and `rules`. */
-export interface ProxyConfig {
-  service: ProxyServiceConfig;
-  rules?: RuleConfig[];
 }
 
 const duration = (fallback: string, description: string): JsonSchema => ({
@@ -46,13 +37,6 @@ export const proxyServiceSchema: JsonSchema = {
     preserve_host: { type: 'boolean', default: true, description: 'Forward the client\'s Host header unchanged.' },
     drain_timeout: duration('10s', 'On stop, how long requests in flight may take to finish.'),
   },
-};
-
-export const proxyConfigSchema: JsonSchema = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['service'],
-  properties: { service: proxyServiceSchema, rules: rulesSchema },
 };
 
 /** The traffic lane's settings, converted to the units the code uses. */
@@ -88,20 +72,5 @@ export function resolveProxyOptions(service: ProxyServiceConfig): ProxyOptions {
     maxConnections: service.max_connections ?? 128,
     preserveHost: service.preserve_host ?? true,
     drainTimeoutMs: parseDuration(service.drain_timeout ?? '10s'),
-  };
-}
-
-/**
- * The policy as the policy language defines it: the traffic lane's own service keys are left out, so the policy
- * validator (strict, unaware of them) accepts it, and the telemetry lane sees exactly the seed's format. With
- * `resolvePath`, each rule's `wasm` module path is resolved (the telemetry lane's workers have no config file to
- * resolve it against).
- */
-export function policyOf(config: ProxyConfig, resolvePath?: (path: string) => string): PolicyConfig {
-  const { upstream, listen } = config.service;
-  const rules = config.rules ?? [];
-  return {
-    service: listen === undefined ? { upstream } : { upstream, listen },
-    rules: resolvePath ? resolveWasmPaths(rules, resolvePath) : rules,
   };
 }

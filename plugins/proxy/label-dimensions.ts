@@ -1,10 +1,6 @@
 import type { RouteDecision } from '../../policies/merge.js';
 import { extractLabels } from '../../policies/extract-labels.js';
 import type { RuleConfig } from '../../policies/schema.js';
-import { ProxyError, ProxyErrorCode } from './errors.js';
-
-/** Dimensions every traffic metric has; a policy label may not reuse these names. */
-export const BUILT_IN_DIMENSIONS = ['route', 'method', 'status_class'] as const;
 
 /**
  * The policy's label dimensions: the union of every rule's label names, in order of first appearance. Each
@@ -16,16 +12,10 @@ export class LabelDimensions {
 
   constructor(rules: readonly RuleConfig[]) {
     const position = new Map<string, number>();
-    rules.forEach((rule, i) => {
-      for (const name of Object.keys(rule.labels ?? {})) {
-        if ((BUILT_IN_DIMENSIONS as readonly string[]).includes(name)) {
-          throw new ProxyError(ProxyErrorCode.config,
-            `rules[${i}].labels.${name}: "${name}" is a built-in dimension of the traffic metrics ` +
-            `(${BUILT_IN_DIMENSIONS.join(', ')}); give the label another name, e.g. "${name}_label"`);
-        }
-        if (!position.has(name)) position.set(name, position.size);
-      }
-    });
+    // Names that clash with the built-in dimensions never get here: compiling the policy refuses them.
+    for (const rule of rules) {
+      for (const name of Object.keys(rule.labels ?? {})) if (!position.has(name)) position.set(name, position.size);
+    }
     this.names = [...position.keys()];
   }
 

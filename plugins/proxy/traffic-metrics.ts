@@ -1,5 +1,5 @@
 import type { CounterChild, HistogramChild, Metrics } from '@vigil/plugin-sdk';
-import { BUILT_IN_DIMENSIONS } from './label-dimensions.js';
+import { TRAFFIC_DIMENSIONS } from '../../policies/compile.js';
 
 /** Seconds; fine at the low end, where a proxied request on a local network lives. */
 const DURATION_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
@@ -30,7 +30,7 @@ export class TrafficMetrics {
   private readonly labelled: boolean;
 
   constructor(metrics: Metrics, dimensions: readonly string[]) {
-    const labelNames = [...BUILT_IN_DIMENSIONS, ...dimensions];
+    const labelNames = [...TRAFFIC_DIMENSIONS, ...dimensions];
     this.labelled = dimensions.length > 0;
     this.requests = metrics.counter('vigil_http_requests_total', {
       help: 'Requests proxied by the gateway, by route (last matching rule glob), method, status class and policy labels.',

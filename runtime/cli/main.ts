@@ -1,5 +1,6 @@
 import type { CommandDefinition, CommandIo } from '@vigil/plugin-sdk';
 import type { Composition } from '../composition.js';
+import { configFiles } from './config-files.js';
 import { parseArgs, UsageError } from './parse-args.js';
 import { runCommand } from './commands/run.js';
 import { validateCommand } from './commands/validate.js';
@@ -74,5 +75,6 @@ function defaultIo(): CommandIo {
     err: (t) => process.stderr.write(t),
     cwd: process.cwd(),
     env: process.env,
+    config: configFiles(process.cwd(), process.env),
   };
 }

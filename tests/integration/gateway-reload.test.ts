@@ -85,7 +85,7 @@ test('changed rules govern the requests after SIGHUP; the requests before keep t
   assert.is((await captured('/admin/1')).request_body, null, 'restricted: the traffic lane copies no body');
 
   writePolicy(CARD_AND_CVC);
-  assert.match(await reload(1), /"msg":"config reloaded".*"plugins":\["proxy"\]/);
+  assert.match(await reload(1), /"msg":"config reloaded".*"plugins":\["governance"\]/);
   const after = await captured('/api/pay/2');
   assert.equal(after.request_body, { card: '[REDACTED]', cvc: '[REDACTED]', note: 'kept' });
   // The traffic lane decides by the new rules: it now copies the admin body, and files orders under their own route.
@@ -112,13 +112,14 @@ test('a change only a restart applies is named and nothing changes, not even the
   assert.is(await reloadsCounted('restart_required'), 1);
 });
 
-test('the proxy refuses new label names (the traffic metrics\' dimensions) and a new upstream, keeping its rules', async () => {
+test('the proxy refuses new label names (the traffic metrics\' dimensions), and a new upstream needs a restart; the rules stay', async () => {
   writePolicy(CARD_ONLY.replace('tenant: header:X-Tenant-Id', 'team: header:X-Team'));
   assert.match(await reload(4), /a plugin kept its running config.*label names \(tenant → team\)/);
   writePolicy(CARD_ONLY, '', 'http://127.0.0.1:1');
-  assert.match(await reload(5), /a plugin kept its running config.*service: a changed listener or upstream applies only on a restart/);
+  assert.match(await reload(5), /these changes apply only on a restart; nothing changed.*"restart":\["service"\]/);
   assert.equal((await captured('/api/pay/6')).request_body.cvc, '[REDACTED]');
-  assert.is(await reloadsCounted('failed'), 3);
+  assert.is(await reloadsCounted('failed'), 2);
+  assert.is(await reloadsCounted('restart_required'), 2);
 });
 
 test.run();

@@ -226,7 +226,7 @@ gateway('a module rebuilt in place applies after SIGHUP, though the config file 
 
   copyFileSync(join(work.path, 'card-numbers.wasm'), join(work.path, 'swap.wasm'));
   vigil!.proc.kill('SIGHUP');
-  await waitFor(() => /"msg":"config reloaded".*"plugins":\["proxy"\]/.test(vigil!.stderr()), { what: 'the reload to be applied' });
+  await waitFor(() => /"msg":"config reloaded".*"plugins":\["governance"\]/.test(vigil!.stderr()), { what: 'the reload to be applied' });
   await send('/api/swap/2', JSON_TYPE, body);
   const after = await recordFor('/api/swap/2');
   assert.equal(after.request_body, { payment: { pan: '[REDACTED]' } }, 'the rebuilt module governs the next requests');

@@ -91,4 +91,17 @@ test('an empty policy compiles and captures everything', () => {
   assert.equal(p.rules, []);
 });
 
+test('a label named like a built-in dimension of the traffic metrics is refused, naming the rule and the label', () => {
+  for (const name of ['route', 'method', 'status_class']) {
+    try {
+      compilePolicy({ rules: [{ name: 'ok', match: { path: '/**' } }, { name: 'bad', match: { path: '/**' }, labels: { [name]: 'header:X' } }] });
+      assert.unreachable(`${name} accepted`);
+    } catch (err) {
+      assert.instance(err, PolicyError);
+      assert.is((err as PolicyError).code, 'VIGIL_ERR_POLICY_LABEL');
+      assert.is((err as PolicyError).where, `rules[1].labels.${name}`);
+    }
+  }
+});
+
 test.run();

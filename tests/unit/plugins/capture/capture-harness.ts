@@ -108,7 +108,7 @@ export interface CaptureOptions {
   plugins?: PluginDefinition<any>[];
 }
 
-/** Starts a runtime with capture enabled, the policy handed over as the proxy would, and a record collector. */
+/** Starts a runtime with capture enabled, the policy's rules in its config (the governance plugin's), and a record collector. */
 export async function startCapture(options: CaptureOptions = {}): Promise<CaptureHarness> {
   const policy = options.policy ?? { rules: [] };
   const received: GovernedRecord[] = [];
@@ -117,7 +117,6 @@ export async function startCapture(options: CaptureOptions = {}): Promise<Captur
     version: '0.0.0',
     needs: ['capture'],
     setup(ctx) {
-      ctx.services.get('capture').usePolicy(policy);
       let unsubscribe: (() => Promise<void>) | undefined;
       return {
         start() { unsubscribe = ctx.bus.subscribe('gateway.record', (batch) => { received.push(...batch); }); },
@@ -129,6 +128,7 @@ export async function startCapture(options: CaptureOptions = {}): Promise<Captur
     plugins: [probe, ...(options.plugins ?? [])],
     config: {
       capture: options.capture ?? {},
+      rules: policy.rules ?? [],
       ...(options.storage ? { storage: options.storage } : {}),
     },
   });

@@ -291,19 +291,13 @@ for (const backend of backends) {
 
 const setup = suite('capture setup');
 
-setup('usePolicy refuses an invalid policy, and the runtime names the plugin that passed it', async () => {
-  const broken = definePlugin({
-    name: 'bad-policy-owner',
-    version: '0.0.0',
-    needs: ['capture'],
-    setup(ctx) { ctx.services.get('capture').usePolicy({ rules: [{ name: 'x', match: { path: 'no-slash' } }] }); },
-  });
+setup('capture governs by the governance plugin\'s rules, which the runtime checks before anything starts', async () => {
   try {
-    await startTestRuntime({ plugins: [broken], config: { capture: {} } });
+    await startTestRuntime({ plugins: [], config: { capture: {}, rules: [{ name: 'x', match: { path: '/**' } }, { name: 'x', match: { path: '/a' } }] } });
     assert.unreachable('the runtime should not start');
   } catch (err) {
-    assert.match(String((err as Error).message), /bad-policy-owner/);
-    assert.match(String((err as Error).message), /match\.path|no-slash|rules\[0\]/);
+    assert.match(String((err as Error).message), /rules\[1\]\.name/);
+    assert.match(String((err as Error).message), /already used by rules\[0\]/);
   }
 });
 

@@ -2,21 +2,19 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { join } from 'node:path';
 import { copyFileSync, existsSync, writeFileSync } from 'node:fs';
-import type { CommandIo } from '@vigil/plugin-sdk';
 import governance from '../../../../plugins/governance/index.js';
 import { policyCommand } from '../../../../plugins/governance/policy-command.js';
 import { createPolicyCommand } from '../../../../plugins/governance/policy-commands.js';
 import { fixture } from '../../../support/paths.js';
+import { recordingIo } from '../../../support/command-io.js';
 import { tempDir } from '../../../support/tmp.js';
 
 const dir = tempDir('vigil-cli-policy-');
 test.after(() => dir.cleanup());
 
 function io() {
-  const out: string[] = [];
-  const err: string[] = [];
-  const value: CommandIo = { out: (t) => out.push(t), err: (t) => err.push(t), cwd: dir.path, env: {} };
-  return { value, out: () => out.join(''), err: () => err.join('') };
+  const { io: value, out, err } = recordingIo(dir.path);
+  return { value, out, err };
 }
 
 test('the light descriptor matches the command it loads: name, summary, usage and flags', () => {

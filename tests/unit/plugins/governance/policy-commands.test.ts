@@ -3,22 +3,21 @@ import * as assert from 'uvu/assert';
 import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { CommandArgs, CommandIo } from '@vigil/plugin-sdk';
+import type { CommandArgs } from '@vigil/plugin-sdk';
 import {
   createPolicyCommand, policyBuildCommand, type DecideViews, type PolicyCaseInput,
 } from '../../../../plugins/governance/policy-commands.js';
 import { buildPolicyView } from '../../../../policies/wasm-view.js';
 import { fixture, repoRoot } from '../../../support/paths.js';
+import { recordingIo } from '../../../support/command-io.js';
 import { tempDir } from '../../../support/tmp.js';
 
 const dir = tempDir('vigil-policy-commands-');
 test.after(() => dir.cleanup());
 
 function io(cwd = dir.path) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const value: CommandIo = { out: (t) => out.push(t), err: (t) => err.push(t), cwd, env: {} };
-  return { value, out: () => out.join(''), err: () => err.join('') };
+  const { io: value, out, err } = recordingIo(cwd);
+  return { value, out, err };
 }
 
 const args = (positionals: string[], flags: CommandArgs['flags'] = {}): CommandArgs => ({ positionals, flags });

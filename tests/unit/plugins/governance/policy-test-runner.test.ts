@@ -2,10 +2,10 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { copyFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { CommandIo } from '@vigil/plugin-sdk';
 import { runPolicyCases } from '../../../../plugins/governance/policy-test-runner.js';
 import { createWasmPolicy } from '../../../../policies/wasm-policy.js';
 import { fixture } from '../../../support/paths.js';
+import { recordingIo } from '../../../support/command-io.js';
 import { tempDir } from '../../../support/tmp.js';
 
 const dir = tempDir('vigil-policy-test-runner-');
@@ -19,10 +19,8 @@ function write(name: string, text: string): string {
 }
 
 function io() {
-  const out: string[] = [];
-  const err: string[] = [];
-  const value: CommandIo = { out: (t) => out.push(t), err: (t) => err.push(t), cwd: dir.path, env: {} };
-  return { value, out: () => out.join(''), err: () => err.join('') };
+  const { io: value, out, err } = recordingIo(dir.path);
+  return { value, out, err };
 }
 
 // echo.wasm labels each request `route: <METHOD> <path> → ✓`, and `owner` from X-Owner.

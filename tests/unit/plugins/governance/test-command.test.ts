@@ -1,15 +1,13 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { CommandIo } from '@vigil/plugin-sdk';
 import { testCommand } from '../../../../plugins/governance/test-command.js';
+import { recordingIo } from '../../../support/command-io.js';
 import { fixture, fromRoot, repoRoot } from '../../../support/paths.js';
 
 async function run(flags: Record<string, string | boolean>, positionals: string[]) {
-  let out = '';
-  let err = '';
-  const io: CommandIo = { out: (t) => { out += t; }, err: (t) => { err += t; }, cwd: repoRoot, env: {} };
+  const { io, out, err } = recordingIo(repoRoot);
   const code = await testCommand.run({ flags, positionals }, io);
-  return { code, out, err };
+  return { code, out: out(), err: err() };
 }
 
 const policy = fromRoot('examples/policy.yaml');

@@ -37,16 +37,4 @@ test('a policy without labels has no dimensions and no values (nothing to alloca
   assert.is(none.values(compilePolicy({ rules: [] }).decide('GET', '/'), ['X-Tenant-Id', 'a']), null);
 });
 
-test('a label named like a built-in dimension is refused, naming the rule and the label', () => {
-  for (const name of ['route', 'method', 'status_class']) {
-    try {
-      new LabelDimensions([{ name: 'ok', match: { path: '/**' } }, { name: 'bad', match: { path: '/**' }, labels: { [name]: 'header:X' } }]);
-      assert.unreachable(`${name} accepted`);
-    } catch (err) {
-      assert.is((err as { code?: string }).code, 'VIGIL_ERR_PROXY_CONFIG');
-      assert.match((err as Error).message, `rules[1].labels.${name}`);
-    }
-  }
-});
-
 test.run();

@@ -1,17 +1,16 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { CommandArgs, CommandIo } from '@vigil/plugin-sdk';
+import type { CommandArgs } from '@vigil/plugin-sdk';
 import { fnCommand, parseMemoryFlag, parseTimeoutFlag } from '../../../../sandbox/js/fn-command.js';
+import { recordingIo } from '../../../support/command-io.js';
 import { fixture } from '../../../support/paths.js';
 
 interface Ran { code: number; out: string; err: string }
 
 async function vigilFn(positionals: string[], flags: CommandArgs['flags'] = {}): Promise<Ran> {
-  let out = '';
-  let err = '';
-  const io: CommandIo = { out: (t) => { out += t; }, err: (t) => { err += t; }, cwd: fixture('js-functions'), env: {} };
+  const { io, out, err } = recordingIo(fixture('js-functions'));
   const code = await fnCommand.run({ positionals, flags }, io);
-  return { code, out, err };
+  return { code, out: out(), err: err() };
 }
 
 test('the command is `fn`, with the flags it documents', () => {

@@ -51,7 +51,7 @@ export function wasmModuleProblem(file: string): string | undefined {
   return undefined;
 }
 
-/** Throws a ConfigValueError at `rules[i].wasm` for the first rule whose module cannot be used. */
+/** Throws a ConfigValueError at `[i, 'wasm']` (inside the `rules` section) for the first rule whose module cannot be used. */
 export function checkWasmModules(rules: readonly RuleConfig[], resolvePath: (path: string) => string): void {
   // Several rules may name one module: check each file once.
   const checked = new Map<string, string | undefined>();
@@ -60,6 +60,6 @@ export function checkWasmModules(rules: readonly RuleConfig[], resolvePath: (pat
     const file = resolvePath(rule.wasm);
     if (!checked.has(file)) checked.set(file, wasmModuleProblem(file));
     const problem = checked.get(file);
-    if (problem !== undefined) throw new ConfigValueError(`rules[${i}].wasm`, problem);
+    if (problem !== undefined) throw new ConfigValueError([i, 'wasm'], problem);
   });
 }

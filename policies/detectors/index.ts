@@ -1,5 +1,5 @@
-import { REDACTED } from '../../../policies/compile-json-path.js';
-import type { Detection, DetectorKind, Detectors } from '../types.js';
+import { REDACTED } from '../compile-json-path.js';
+import type { Detection, DetectorKind, Detectors } from './types.js';
 import { findCardNumbers } from './card-number.js';
 import { findIbans } from './iban.js';
 import { findPatternSecrets } from './secret-patterns.js';

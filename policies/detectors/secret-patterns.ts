@@ -1,4 +1,4 @@
-import type { DetectorKind } from '../types.js';
+import type { DetectorKind } from './types.js';
 
 /** A detector built from a pattern; `group` selects the secret inside the match (e.g. the token after "Bearer"). */
 export interface PatternDetector {

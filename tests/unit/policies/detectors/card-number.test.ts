@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { cardIssuer, findCardNumbers, luhnValid } from '../../../../../plugins/governance/detectors/card-number.js';
+import { cardIssuer, findCardNumbers, luhnValid } from '../../../../policies/detectors/card-number.js';
 
 const valid: [string, string][] = [
   ['4111111111111111', 'visa'], ['4012888888881881', 'visa'], ['4222222222222', 'visa'],

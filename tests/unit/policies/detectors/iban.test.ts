@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { findIbans, ibanChecksumValid } from '../../../../../plugins/governance/detectors/iban.js';
+import { findIbans, ibanChecksumValid } from '../../../../policies/detectors/iban.js';
 
 test('valid IBANs are found, compact or in groups of four', () => {
   for (const iban of ['DE89370400440532013000', 'GB82WEST12345698765432', 'FR1420041010050500013M02606', 'NL91ABNA0417164300']) {

@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConfigValueError } from '@vigil/plugin-sdk';
-import { checkWasmModules, resolveWasmPaths, wasmModuleProblem } from '../../../../plugins/proxy/wasm-modules.js';
+import { checkWasmModules, resolveWasmPaths, wasmModuleProblem } from '../../../../plugins/governance/wasm-modules.js';
 import type { RuleConfig } from '../../../../policies/schema.js';
 import { fixture } from '../../../support/paths.js';
 import { tempDir } from '../../../support/tmp.js';
@@ -48,7 +48,7 @@ test('checkWasmModules throws a ConfigValueError at the first rule whose module 
     assert.unreachable('should have thrown');
   } catch (err) {
     assert.instance(err, ConfigValueError);
-    assert.equal((err as ConfigValueError).keyPath, ['rules', 2, 'wasm']);
+    assert.equal((err as ConfigValueError).keyPath, [2, 'wasm']);
     assert.match((err as Error).message, /nope\.wasm does not exist/);
   }
   assert.equal(seen, [ok, 'nope.wasm'], 'only rules with a module are resolved');
