@@ -3,7 +3,8 @@
 //
 // Usage: node scripts/run-tests.mjs [substring …]   (only files whose path contains one of the substrings)
 // Env:   TEST_CONCURRENCY (default 2), TEST_FILE_TIMEOUT_MS (default 300000), TEST_VERBOSE=1 prints every file's output.
-// A typecheck (`tsc --noEmit`) runs first, unless filters are given, and counts as one test.
+// A typecheck (`tsc --noEmit`) and the lint (`eslint .`, layer boundaries and import cycles) run first, unless filters
+// are given, and count as one test each.
 import { spawn } from 'node:child_process';
 import { readdir } from 'node:fs/promises';
 import { join, relative, dirname } from 'node:path';
@@ -48,10 +49,16 @@ let passed = 0, failed = 0, skipped = 0;
 const failures = [];
 
 if (filters.length === 0) {
-  const t0 = Date.now();
-  const r = await runProcess(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '--noEmit', '-p', 'tsconfig.json'], fileTimeoutMs);
-  if (r.code === 0) { passed++; console.log(`ok    typecheck (${Date.now() - t0} ms)`); }
-  else { failed++; failures.push('typecheck'); console.log(`FAIL  typecheck\n${r.output}`); }
+  const checks = [
+    ['typecheck', [join(root, 'node_modules/typescript/bin/tsc'), '--noEmit', '-p', 'tsconfig.json']],
+    ['lint', [join(root, 'node_modules/eslint/bin/eslint.js'), '--max-warnings', '0', '.']],
+  ];
+  for (const [name, args] of checks) {
+    const t0 = Date.now();
+    const r = await runProcess(process.execPath, args, fileTimeoutMs);
+    if (r.code === 0) { passed++; console.log(`ok    ${name} (${Date.now() - t0} ms)`); }
+    else { failed++; failures.push(name); console.log(`FAIL  ${name}\n${r.output}`); }
+  }
 }
 
 const files = [];

@@ -5,7 +5,6 @@ import type { CaptureService, GovernedRecord, RawExchange } from './gateway.js';
  *
  *     declare module '@vigil/plugin-sdk' { interface Topics { 'gateway.exchange': RawExchange } }
  */
-// eslint-disable-next-line @typescript-eslint/no-empty-interface
 export interface Topics {
   /** Raw exchanges: bounded copies of live traffic, published by the proxy. In-process only, never exported. */
   'gateway.exchange': RawExchange;
@@ -16,7 +15,6 @@ export interface Topics {
 }
 
 /** Types of services plugins provide, extended by declaration merging like `Topics`. */
-// eslint-disable-next-line @typescript-eslint/no-empty-interface
 export interface Services {
   capture: CaptureService;
 }

@@ -28,6 +28,8 @@ export interface TestRuntime {
 
 export interface TestRuntimeOptions {
   /** The plugins under test, each with its config (validated against its schema like a config file's `with`). */
+  // Each plugin's own config type; the harness validates the config against the plugin's schema, not its type.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   plugins: (PluginDefinition<any> | { plugin: PluginDefinition<any>; config?: unknown })[];
   /** Extra config: core keys and built-in plugin sections, as they would appear in the YAML file. */
   config?: Record<string, unknown>;

@@ -2,7 +2,7 @@ import type { PolicyConfig } from '../../policies/schema.js';
 
 // The gateway's data model lives in the SDK, where every plugin (and third-party exporters) can import it.
 export type { RawExchange, GovernedRecord, GovernResult, StorableRecord } from '@vigil/plugin-sdk';
-import type { RawExchange, GovernedRecord, GovernTask as SdkGovernTask, TelemetryPolicy as SdkTelemetryPolicy } from '@vigil/plugin-sdk';
+import type { GovernTask as SdkGovernTask, TelemetryPolicy as SdkTelemetryPolicy } from '@vigil/plugin-sdk';
 
 export interface GovernOptions {
   /** Uniform in [0, 1); the sampling roll. */

@@ -25,7 +25,7 @@ export function parseArgs(argv: readonly string[], flags: CommandDefinition['fla
       } else out.flags[name] = true;
       continue;
     }
-    let value: string | undefined = eq >= 0 ? body.slice(eq + 1) : argv[++i];
+    const value: string | undefined = eq >= 0 ? body.slice(eq + 1) : argv[++i];
     if (value === undefined) throw new UsageError(`flag -${name} needs a value`);
     out.flags[name] = value;
   }

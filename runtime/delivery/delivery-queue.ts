@@ -148,7 +148,10 @@ export function createDeliveryQueue<T>(
   function settleWaiters(): void {
     if (waiters.length === 0) return;
     const open: FlushWaiter[] = [];
-    for (const w of waiters) (w.target <= settled || stopped ? w.resolve() : open.push(w));
+    for (const w of waiters) {
+      if (w.target <= settled || stopped) w.resolve();
+      else open.push(w);
+    }
     waiters = open;
     flushTarget = open.reduce((max, w) => Math.max(max, w.target), 0);
   }

@@ -1,4 +1,4 @@
-import type { Logger, Migration, Queryable, Row, SqlValue, Store, Transaction } from '@vigil/plugin-sdk';
+import type { Logger, Migration, Row, SqlValue, Store, Transaction } from '@vigil/plugin-sdk';
 import { closedError } from './errors.js';
 import { buildInsertChunks } from './insert-statements.js';
 import { applyMigrations, type MigrationTarget } from './migrate.js';

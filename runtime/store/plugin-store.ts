@@ -1,4 +1,4 @@
-import type { Migration, Queryable, Row, SqlValue, Store, Transaction } from '@vigil/plugin-sdk';
+import type { Migration, Row, SqlValue, Store, Transaction } from '@vigil/plugin-sdk';
 import { checkIdentifier } from './insert-statements.js';
 import type { StoreBackend } from './types.js';
 

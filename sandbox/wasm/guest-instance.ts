@@ -2,6 +2,10 @@
 // thread only: calls here cannot be interrupted, which is why the host enforces wall-clock limits by terminating
 // the whole worker.
 import createPlugin, { type CallContext, type Plugin } from '@extism/extism';
+
+/** A host function as Extism types it; each one below declares the arguments it takes. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type HostFunction = (ctx: CallContext, ...args: any[]) => any;
 import type { GuestFailureReason, WorkerInit } from './worker-protocol.js';
 import { WASM_PAGE_BYTES } from './module-memory.js';
 import { createHttpBridge, type HttpBridge } from './http-bridge.js';
@@ -166,8 +170,8 @@ export class GuestInstance {
     return { debug: forward('debug'), info: forward('info'), warn: forward('warn'), error: forward('error') } as unknown as Console;
   }
 
-  private hostFunctions(): Record<string, Record<string, (ctx: CallContext, ...args: any[]) => any>> {
-    const env: Record<string, (ctx: CallContext, ...args: any[]) => any> = {
+  private hostFunctions(): Record<string, Record<string, HostFunction>> {
+    const env: Record<string, HostFunction> = {
       // Blocks live in host memory, outside the guest's capped linear memory: bound them per call.
       alloc: (ctx: CallContext, size: bigint) => {
         this.hostBytes += Number(size);

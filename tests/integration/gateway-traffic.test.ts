@@ -13,7 +13,7 @@ import { freePort, waitFor } from '../support/net.js';
 import { parseExposition, samplesOf } from '../support/prometheus-text.js';
 import { tempDir } from '../support/tmp.js';
 import { runVigil, startVigil, writeConfig, type VigilProcess } from '../support/vigil-process.js';
-import { startRecordingUpstream as startUpstream, type Received, type Responder } from '../support/recording-upstream.js';
+import { startRecordingUpstream as startUpstream, type Responder } from '../support/recording-upstream.js';
 
 interface Reply { status: number; rawHeaders: string[]; body: Buffer }
 

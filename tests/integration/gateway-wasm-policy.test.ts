@@ -15,7 +15,6 @@ import { runVigil, startVigil, writeConfig, type VigilProcess } from '../support
 import { startRecordingUpstream, type Received } from '../support/recording-upstream.js';
 import { sendThrough, waitForRecord } from '../support/gateway-client.js';
 
-type Rec = Record<string, any>;
 const TOKEN = 'wasm-policy-test-token';
 const gateway = suite('gateway wasm policy');
 const work = tempDir('vigil-wasm-policy-');

@@ -7,7 +7,7 @@ import { fixture, fromRoot } from '../support/paths.js';
 import { freePort } from '../support/net.js';
 import { promtoolCheck } from '../support/promtool.js';
 import { tempDir } from '../support/tmp.js';
-import { runVigil, spawnVigil, startVigil, writeConfig, type VigilProcess } from '../support/vigil-process.js';
+import { runVigil, startVigil, writeConfig, type VigilProcess } from '../support/vigil-process.js';
 
 const cli = suite('cli');
 

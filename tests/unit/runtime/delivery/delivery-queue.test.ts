@@ -130,7 +130,7 @@ test('a send that throws synchronously is retried like any transient failure', a
   const metrics = new RecordingMetrics();
   const queue = createDeliveryQueue<number>({
     name: 'sync', backoffMs: 1,
-    send: ((batch: number[]) => { calls++; if (calls === 1) throw new Error('sync throw'); return Promise.resolve(); }) as DeliveryQueueOptions<number>['send'],
+    send: (() => { calls++; if (calls === 1) throw new Error('sync throw'); return Promise.resolve(); }) as DeliveryQueueOptions<number>['send'],
   }, { metrics, log: recordingLogger() });
   queue.push(1);
   await queue.flush(2_000);

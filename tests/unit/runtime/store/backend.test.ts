@@ -193,7 +193,7 @@ function define(kind: BackendKind) {
     assert.ok(Math.abs(row.now - before) < 1000, `db clock ${row.now} vs ${before}`);
   });
 
-  test('lockedTransaction excludes another holder of the same key', async ({ store }) => {
+  test('lockedTransaction excludes another holder of the same key', async () => {
     const url = await kind.fresh();
     const a = await kind.open(url);
     const b = await kind.open(url);

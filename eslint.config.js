@@ -1,0 +1,64 @@
+// Lint: the layers import only downward, and no module imports itself back through a cycle.
+//   plugin-sdk   the contract: imports none of ours
+//   runtime      the core: imports plugin-sdk only (never a plugin, a sandbox or the policy language)
+//   sandbox      user-code hosts: plugin-sdk only
+//   policies     the policy language: plugin-sdk and sandbox (its WASM ABI runs on the WASM host)
+//   plugins/X    plugin-sdk, policies, sandbox, and X itself: never another plugin, never the runtime
+//   app          the composition root: anything
+// Tests and benchmarks drive every layer and are exempt from the boundaries.
+import { readdirSync } from 'node:fs';
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import { importX } from 'eslint-plugin-import-x';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+
+const plugins = readdirSync(new URL('./plugins/', import.meta.url), { withFileTypes: true })
+  .filter((d) => d.isDirectory()).map((d) => d.name);
+
+const zone = (target, from, message, except) => ({ target, from, message, ...(except ? { except } : {}) });
+const layers = [
+  ...['./runtime', './plugins', './policies', './sandbox', './app'].map((from) =>
+    zone('./plugin-sdk/src', from, 'plugin-sdk is the contract every layer builds on; it imports none of them')),
+  ...['./plugins', './policies', './sandbox', './app'].map((from) =>
+    zone('./runtime', from, 'the runtime knows no plugin, sandbox or policy language: receive it from the composition root (app/)')),
+  ...['./runtime', './plugins', './policies', './app'].map((from) =>
+    zone('./sandbox', from, 'a sandbox host imports only plugin-sdk')),
+  ...['./runtime', './plugins', './app'].map((from) =>
+    zone('./policies', from, 'the policy language imports only plugin-sdk and the sandbox hosts')),
+  ...['./runtime', './app'].map((from) =>
+    zone('./plugins', from, 'a plugin reaches the core only through the plugin-sdk context')),
+  ...plugins.map((name) => zone(`./plugins/${name}`, './plugins', 'a plugin never imports another plugin: use a service or a bus topic', [`./${name}`])),
+];
+
+export default tseslint.config(
+  { ignores: ['**/dist/**', 'node_modules/**', '**/assembly/**', 'tests/fixtures/**', 'ui/**', 'examples/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    // Node's globals for the plain scripts; TypeScript checks names in .ts files itself.
+    files: ['**/*.js', '**/*.mjs'],
+    languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', Buffer: 'readonly' } },
+  },
+  {
+    files: ['**/*.ts'],
+    languageOptions: { parser: tseslint.parser, parserOptions: { sourceType: 'module', ecmaVersion: 2023 } },
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/resolver-next': [createTypeScriptImportResolver({ project: './tsconfig.json' })],
+    },
+    rules: {
+      'no-undef': 'off',
+      // A closure may read a binding assigned once, later (a callback registered before its context exists).
+      'prefer-const': ['error', { ignoreReadBeforeAssign: true }],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      'import-x/no-restricted-paths': ['error', { zones: layers }],
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+      'import-x/no-self-import': 'error',
+    },
+  },
+  // Tests and benchmarks drive every layer directly.
+  {
+    files: ['tests/**/*.ts', 'bench/**/*.ts'],
+    rules: { 'import-x/no-restricted-paths': 'off', '@typescript-eslint/no-explicit-any': 'off' },
+  },
+);

@@ -1,0 +1,41 @@
+// The lint config (eslint.config.js) holds the layers: these probes are linted as if they were files of the tree, and
+// an import against the layering must fail the lint while the same import from an allowed place passes.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { repoRoot } from '../../support/paths.js';
+
+/** Lints `source` as the file `asFile` (relative to the repository), without writing it. */
+function lint(asFile: string, source: string): { ok: boolean; output: string } {
+  const r = spawnSync(process.execPath, [join(repoRoot, 'node_modules/eslint/bin/eslint.js'), '--stdin', '--stdin-filename', asFile], {
+    cwd: repoRoot, input: source, encoding: 'utf8',
+  });
+  return { ok: r.status === 0, output: `${r.stdout}${r.stderr}` };
+}
+
+const cases: { file: string; imports: string; allowed: boolean }[] = [
+  { file: 'runtime/probe.ts', imports: '../plugins/proxy/index.js', allowed: false },
+  { file: 'runtime/probe.ts', imports: '../sandbox/js/index.js', allowed: false },
+  { file: 'runtime/probe.ts', imports: '../policies/compile.js', allowed: false },
+  { file: 'runtime/http/probe.ts', imports: '../../app/composition.js', allowed: false },
+  { file: 'plugin-sdk/src/probe.ts', imports: '../../runtime/version.js', allowed: false },
+  { file: 'sandbox/wasm/probe.ts', imports: '../../policies/compile.js', allowed: false },
+  { file: 'policies/probe.ts', imports: '../plugins/governance/govern.js', allowed: false },
+  { file: 'plugins/proxy/probe.ts', imports: '../capture/types.js', allowed: false },
+  { file: 'plugins/proxy/probe.ts', imports: '../../runtime/version.js', allowed: false },
+  { file: 'plugins/proxy/probe.ts', imports: '../../policies/compile.js', allowed: true },
+  { file: 'plugins/proxy/probe.ts', imports: './config.js', allowed: true },
+  { file: 'app/probe.ts', imports: '../plugins/proxy/index.js', allowed: true },
+  { file: 'runtime/probe.ts', imports: './version.js', allowed: true },
+];
+
+for (const c of cases) {
+  test(`${c.file} importing ${c.imports}: ${c.allowed ? 'allowed' : 'refused'}`, () => {
+    const r = lint(c.file, `import * as probe from '${c.imports}';\nexport const seen = probe;\n`);
+    assert.is(r.ok, c.allowed, r.output);
+    if (!c.allowed) assert.match(r.output, /import-x\/no-restricted-paths/);
+  });
+}
+
+test.run();
