@@ -7,6 +7,10 @@ import type { ExportRecord } from './exporter.js';
  */
 export function jsonLine(record: ExportRecord): Buffer {
   const { json } = record;
-  const line = json.includes('\n') || json.includes('\r') ? json.replace(/[\r\n]/g, ' ') : json;
-  return Buffer.from(line + '\n', 'utf8');
+  const text = json.includes('\n') || json.includes('\r') ? json.replace(/[\r\n]/g, ' ') : json;
+  // Encoded straight into a buffer one byte longer: `text + '\n'` would copy the text into a new string first.
+  const line = Buffer.allocUnsafe(Buffer.byteLength(text, 'utf8') + 1);
+  const end = line.write(text, 0, 'utf8');
+  line[end] = 0x0a;
+  return line.subarray(0, end + 1);
 }
