@@ -82,16 +82,57 @@ export interface StorableRecord extends Omit<GovernedRecord, 'request_body' | 'r
 }
 
 /**
- * A storable record as the JSON of its `GovernedRecord` (same keys, same order). `parts` are fields the caller has
- * serialised already (to store them in columns of their own), so they are not serialised twice.
+ * A storable record as the JSON of its `GovernedRecord` (same keys, same order), on one line. `parts` are fields the
+ * caller has serialised already (to store them in columns of their own), so they are not serialised twice.
  */
 export function recordJson(r: StorableRecord, parts: { route?: string; labels?: string } = {}): string {
   const s = JSON.stringify;
   return `{"id":${s(r.id)},"time":${s(r.time)},"method":${s(r.method)},"path":${s(r.path)},"route":${parts.route ?? s(r.route)},`
     + `"query":${s(r.query)},"status":${s(r.status)},"duration_ms":${s(r.duration_ms)},"headers":${s(r.headers)},`
-    + `"response_headers":${s(r.response_headers)},"request_body":${r.request_body_json},"response_body":${r.response_body_json},`
+    + `"response_headers":${s(r.response_headers)},"request_body":${oneLine(r.request_body_json)},"response_body":${oneLine(r.response_body_json)},`
     + `"labels":${parts.labels ?? s(r.labels)},"matched_rules":${s(r.matched_rules)},"tokens":${s(r.tokens)},"sampled":${s(r.sampled)},`
     + `"truncated":${s(r.truncated)},"dropped_reason":${s(r.dropped_reason)},"error":${s(r.error)}}`;
+}
+
+/**
+ * A body's JSON text on one line, so the record is a JSON Lines line as it is stored. A body keeps its own text, and
+ * a formatted one spans lines; in valid JSON a raw CR or LF can only be whitespace between tokens (inside a string it
+ * must be escaped), so a space in its place changes no value. Other bytes are kept as they are.
+ */
+function oneLine(json: string): string {
+  return json.includes('\n') || json.includes('\r') ? json.replace(/[\r\n]/g, ' ') : json;
+}
+
+/**
+ * A governed record as the `gateway.record` topic carries it. `json` is the record's JSON text exactly as capture
+ * stored it (one line; parsed, the `GovernedRecord`): hand it on as it is. The other fields are copies of the
+ * record's own, so that routing, filtering or summarising a record needs no parse.
+ */
+export interface GovernedRecordJson {
+  readonly json: string;
+  readonly id: string;
+  /** Epoch ms, request start. */
+  readonly time: number;
+  readonly method: string;
+  readonly path: string;
+  /** The matched rules' globs. */
+  readonly route: readonly string[];
+  /** 0 when the upstream gave no response. */
+  readonly status: number;
+  readonly labels: Readonly<Record<string, string>>;
+  /** Why the upstream's answer did not go through whole, or null (see `GovernedRecord.error`). */
+  readonly error: string | null;
+}
+
+/**
+ * The `gateway.record` payload for a record object, its `json` as `JSON.stringify` writes it: for tests and tools
+ * that publish records. Capture publishes the stored text itself.
+ */
+export function governedRecordJson(r: GovernedRecord): GovernedRecordJson {
+  return {
+    json: JSON.stringify(r), id: r.id, time: r.time, method: r.method, path: r.path, route: r.route, status: r.status,
+    labels: r.labels, error: r.error,
+  };
 }
 
 /** The gateway's policy as the governance workers receive it (the `policy` service's `workerJson`, parsed). */

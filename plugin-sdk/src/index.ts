@@ -23,8 +23,10 @@ export type { DeliveryQueue, DeliveryQueueOptions } from './delivery.js';
 export { parseDuration, tryParseDuration, parseByteSize, tryParseByteSize } from './units.js';
 export type { Sandboxes, SandboxFunction, SandboxCallResult, SandboxFailureReason } from './sandboxes.js';
 export { sandboxFailuresCounter } from './sandboxes.js';
-export type { RawExchange, GovernedRecord, StorableRecord, CaptureService, GovernTask, GovernResult, TelemetryPolicy } from './gateway.js';
-export { recordJson } from './gateway.js';
+export type {
+  RawExchange, GovernedRecord, GovernedRecordJson, StorableRecord, CaptureService, GovernTask, GovernResult, TelemetryPolicy,
+} from './gateway.js';
+export { recordJson, governedRecordJson } from './gateway.js';
 export { uuidv7 } from './ids.js';
 export { fileDigests } from './file-digests.js';
 export { settledWithin } from './settled-within.js';

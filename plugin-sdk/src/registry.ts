@@ -1,4 +1,4 @@
-import type { CaptureService, GovernedRecord, RawExchange } from './gateway.js';
+import type { CaptureService, GovernedRecordJson, RawExchange } from './gateway.js';
 
 /**
  * Payload types of bus topics. Plugins add theirs by declaration merging:
@@ -8,8 +8,8 @@ import type { CaptureService, GovernedRecord, RawExchange } from './gateway.js';
 export interface Topics {
   /** Raw exchanges: bounded copies of live traffic, published by the proxy. In-process only, never exported. */
   'gateway.exchange': RawExchange;
-  /** Governed records, published by capture: what may be stored, shown and exported. */
-  'gateway.record': GovernedRecord;
+  /** Governed records, published by capture: each one's stored JSON text, to export as it is, and its key fields. */
+  'gateway.record': GovernedRecordJson;
   /** Free for tests. */
   [topic: `test.${string}`]: unknown;
 }

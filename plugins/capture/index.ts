@@ -1,9 +1,10 @@
 import { definePlugin, parseByteSize, parseDuration, sandboxFailuresCounter } from '@vigil/plugin-sdk';
-import type { GovernedRecord, RawExchange, SqlValue } from '@vigil/plugin-sdk';
+import type { RawExchange, SqlValue } from '@vigil/plugin-sdk';
 import type { PolicyService } from '../../policies/policy-service.js';
 import { captureConfigSchema } from './config-schema.js';
 import { packExchanges } from './exchange-batch.js';
 import { captureMigrations } from './migrations.js';
+import { unpackRecords } from './record-batch.js';
 import { RecordWriter, storeOutcome } from './record-writer.js';
 import { deleteExpired } from './retention.js';
 import { registerRecordRoutes } from './routes/records.js';
@@ -81,7 +82,7 @@ export default definePlugin<CaptureConfig>({
         }
         for (const [route, tenant, n] of result.tokens) tokens.labels(route, tenant).inc(n);
         // Exporters get the records even when the store failed: they are governed, and may be the only copy.
-        if (result.records) for (const json of result.records) ctx.bus.publish('gateway.record', JSON.parse(json) as GovernedRecord);
+        if (result.records) for (const record of unpackRecords(result.records)) ctx.bus.publish('gateway.record', record);
       },
     });
     /** Where worker threads cannot open the store (`sqlite::memory:`), their rows are written here. */

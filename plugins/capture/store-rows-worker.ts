@@ -1,11 +1,12 @@
 // piscina task module of the capture pool: governs a batch with the governance plugin's worker module (loaded from
 // the URL its service hands out), turns the records into rows and writes them through this thread's own store
 // connection. The main thread serves traffic; all it gets back is counts, token totals and, when an exporter
-// listens, the records' JSON.
+// listens, the records' JSON text with their key fields, for it to publish without parsing.
 import { workerData } from 'node:worker_threads';
 import type { GovernResult, GovernTask, StorableRecord, TelemetryPolicy } from '@vigil/plugin-sdk';
 import { workerStore, workerStoreAvailable } from '@vigil/plugin-sdk/worker';
 import { unpackExchanges } from './exchange-batch.js';
+import { packRecords } from './record-batch.js';
 import { foldRollups, recordRow, RecordWriter, ROLLUP, storeOutcome } from './record-writer.js';
 import type { StoreRowsTask, StoredRows, StoreRowsWorkerData } from './types.js';
 
@@ -28,7 +29,7 @@ export default async function storeRows(task: StoreRowsTask): Promise<StoredRows
     failed, firstError, sandboxFailures,
     tokens: rollups.filter((r) => (r[ROLLUP.tokens] as number) > 0).map((r) => [r[ROLLUP.route] as string, r[ROLLUP.tenant] as string, r[ROLLUP.tokens] as number] as [string, string, number]),
     // The record JSON is the last value of each row; exporters get it even when storing fails (it may be the only copy).
-    ...(task.withRecords ? { records: rows.map((row) => row[row.length - 1] as string) } : {}),
+    ...(task.withRecords ? { records: packRecords(records, rows.map((row) => row[row.length - 1] as string)) } : {}),
   };
   if (!workerStoreAvailable()) return { ...out, stored: 0, storeFailed: 0, storeError: null, rows, rollups };
   // workerStore() opens this thread's connection once (a failed open is tried again by the next batch).

@@ -1,5 +1,6 @@
 import type { SqlValue } from '@vigil/plugin-sdk';
 import type { PackedExchanges } from './exchange-batch.js';
+import type { PackedRecords } from './record-batch.js';
 import type { StoreOutcome } from './record-writer.js';
 
 export interface CaptureConfig {
@@ -31,7 +32,7 @@ export interface StoreRowsTask {
    */
   policy: string;
   exchanges: PackedExchanges;
-  /** Send the governed records' JSON back (someone subscribes to `gateway.record`). */
+  /** Send the governed records back, as their stored JSON and key fields (someone subscribes to `gateway.record`). */
   withRecords: boolean;
 }
 
@@ -42,8 +43,8 @@ export interface StoredRows extends StoreOutcome {
   rollups?: SqlValue[][];
   /** Metered tokens per route and tenant, for `vigil_tokens_total`. */
   tokens: [route: string, tenant: string, tokens: number][];
-  /** Each stored (or failed) record's JSON, when the task asked for them. */
-  records?: string[];
+  /** Each stored (or failed) record's JSON text and key fields, when the task asked for them. */
+  records?: PackedRecords;
   /** Exchanges of the batch the governance module refused (no record for them), and the first refusal's message. */
   failed: number;
   firstError: string | null;

@@ -25,8 +25,9 @@ export interface ExecExporterOptions {
 const STABLE_RUN_MS = 10_000;
 
 /**
- * Streams NDJSON to a user executable's stdin. The process is restarted with backoff when it exits; while it is
- * down, `send` fails with a retryable error, so records wait in the delivery queue (within its bound).
+ * Streams NDJSON to a user executable's stdin: each record's JSON text on a line, as it is. The process is restarted
+ * with backoff when it exits; while it is down, `send` fails with a retryable error, so records wait in the delivery
+ * queue (within its bound).
  */
 export function createExecExporter(options: ExecExporterOptions, deps: ExporterDeps): Exporter<ExportRecord> {
   const { log } = deps;
@@ -70,13 +71,8 @@ export function createExecExporter(options: ExecExporterOptions, deps: ExporterD
     const proc = current;
     if (!proc || proc.gone) throw down();
     const from = progress.get(batch) ?? 0;
-    const indexes: number[] = [];
-    const lines: Buffer[] = [];
-    for (let i = from; i < batch.length; i++) {
-      const line = jsonLine(batch[i], log);
-      if (line) { lines.push(line); indexes.push(i); }
-    }
-    if (lines.length === 0) return;
+    if (from >= batch.length) return;
+    const lines = batch.slice(from).map(jsonLine);
     const onAbort = new Promise<never>((_r, reject) => {
       if (signal.aborted) reject(signal.reason);
       signal.addEventListener('abort', () => reject(signal.reason), { once: true });
@@ -96,12 +92,12 @@ export function createExecExporter(options: ExecExporterOptions, deps: ExporterD
     while (proc.acked < target) {
       if (proc.gone) {
         const done = proc.acked - first;
-        if (done > 0) progress.set(batch, indexes[done - 1] + 1);
+        if (done > 0) progress.set(batch, from + done);
         throw down();
       }
       await Promise.race([proc.nextAck(), onAbort]).catch((err) => {
         const done = proc.acked - first;
-        if (done > 0) progress.set(batch, indexes[done - 1] + 1);
+        if (done > 0) progress.set(batch, from + done);
         throw err;
       });
     }

@@ -1,4 +1,4 @@
-import type { Logger } from '@vigil/plugin-sdk';
+import type { GovernedRecordJson, Logger } from '@vigil/plugin-sdk';
 
 /** What every exporter type is: the delivery queue's `send`, and a release of its files, sockets or process. */
 export interface Exporter<R = ExportRecord> {
@@ -10,8 +10,12 @@ export interface Exporter<R = ExportRecord> {
   shutdown(): Promise<void>;
 }
 
-/** A record as exporters see it: a governed record (or a record of another exportable topic), plain JSON data. */
-export type ExportRecord = Record<string, unknown>;
+/**
+ * A record as exporters see it: `json` is its JSON text, written out as it is (never parsed and serialised again).
+ * From the bus it is a `GovernedRecordJson`, the stored text with its key fields; from a wasm exporter, the
+ * module's record with whichever of those fields it holds.
+ */
+export type ExportRecord = Pick<GovernedRecordJson, 'json'> & Partial<Omit<GovernedRecordJson, 'json'>>;
 
 export interface ExporterDeps {
   /** Already tagged with the exporter's name. */

@@ -1,6 +1,6 @@
 import type { Exporter, ExporterDeps, ExportRecord } from './exporter.js';
 import { RotatingFile } from './rotating-file.js';
-import { toJsonLines } from './json-lines.js';
+import { jsonLine } from './json-lines.js';
 import { ExporterClosedError } from './errors.js';
 
 export interface FileExporterOptions {
@@ -15,7 +15,7 @@ export interface FileExporterOptions {
 
 export const FILE_DEFAULTS = { maxBytes: 100 * 1024 * 1024, maxFiles: 5 };
 
-/** JSON Lines, one record per line, rotated by size and count; shutdown waits for the last write and fsyncs. */
+/** JSON Lines, each record's text on a line, rotated by size and count; shutdown waits for the last write and fsyncs. */
 export function createFileExporter(options: FileExporterOptions, deps: ExporterDeps): Exporter<ExportRecord> {
   const file = new RotatingFile({
     path: options.path,
@@ -27,7 +27,7 @@ export function createFileExporter(options: FileExporterOptions, deps: ExporterD
   return {
     async send(batch, signal) {
       if (closed) throw new ExporterClosedError(options.name);
-      await file.append(toJsonLines(batch, deps.log), signal);
+      await file.append(batch.map(jsonLine), signal);
     },
     async shutdown() {
       closed = true;

@@ -1,27 +1,16 @@
-import type { Logger } from '@vigil/plugin-sdk';
+import type { ExportRecord } from './exporter.js';
 
 /**
- * One UTF-8 line for a record, ending in "\n" (JSON.stringify escapes newlines inside strings, so a record never
- * spans two lines), or undefined for a record that cannot be serialised (a cycle, a BigInt): it is logged and
- * skipped rather than failing the whole batch, which retrying would never fix.
+ * A record's line: its JSON text and "\n", in UTF-8. Stored records are one line already; a raw CR or LF in other
+ * JSON text can only be whitespace between tokens (inside a string it must be escaped), so it becomes a space and
+ * a record never spans two lines of a file or of a pipe whose reader counts lines.
  */
-export function jsonLine(record: unknown, log: Logger): Buffer | undefined {
-  let text: string | undefined;
-  try {
-    text = JSON.stringify(record);
-  } catch (err) {
-    log.warn('record skipped: not serialisable as JSON', { error: (err as Error).message });
-    return undefined;
-  }
-  return text === undefined ? undefined : Buffer.from(text + '\n', 'utf8');
-}
-
-/** `jsonLine` for each record of a batch, skipping the ones that cannot be serialised. */
-export function toJsonLines(batch: readonly unknown[], log: Logger): Buffer[] {
-  const lines: Buffer[] = [];
-  for (const record of batch) {
-    const line = jsonLine(record, log);
-    if (line) lines.push(line);
-  }
-  return lines;
+export function jsonLine(record: ExportRecord): Buffer {
+  const { json } = record;
+  const text = json.includes('\n') || json.includes('\r') ? json.replace(/[\r\n]/g, ' ') : json;
+  // Encoded straight into a buffer one byte longer: `text + '\n'` would copy the text into a new string first.
+  const line = Buffer.allocUnsafe(Buffer.byteLength(text, 'utf8') + 1);
+  const end = line.write(text, 0, 'utf8');
+  line[end] = 0x0a;
+  return line.subarray(0, end + 1);
 }

@@ -1,6 +1,7 @@
 import type { WasmSandbox, WasmSandboxOptions } from '../../sandbox/wasm/index.js';
 import type { Exporter, ExporterDeps, ExportRecord } from './exporter.js';
 import { ExporterClosedError, ReceiverUnavailableError, TransformError } from './errors.js';
+import { recordsEnvelope } from './records-envelope.js';
 
 export interface WasmExporterOptions {
   name: string;
@@ -24,7 +25,8 @@ const decoder = new TextDecoder('utf-8', { fatal: true });
 
 /**
  * Runs each batch through a WASM module's `transform` (`{ "records": [...] }` in and out) and hands the result to
- * the next exporter's queue. It fails closed: when the guest traps, overruns, runs out of memory or answers
+ * the next exporter's queue. The module reads the records' JSON texts as they are; what it returns is parsed (to
+ * check its shape) and each record goes on as its JSON, with the key fields it holds. It fails closed: when the guest traps, overruns, runs out of memory or answers
  * anything but `{ "records": [objects] }`, nothing is forwarded and the batch counts as failed.
  */
 export async function createWasmExporter(options: WasmExporterOptions, deps: ExporterDeps): Promise<Exporter<ExportRecord>> {
@@ -45,7 +47,7 @@ export async function createWasmExporter(options: WasmExporterOptions, deps: Exp
   async function transform(batch: ExportRecord[], signal: AbortSignal): Promise<ExportRecord[]> {
     let output: Uint8Array;
     try {
-      output = await raceAbort(sandbox.call('transform', JSON.stringify({ records: batch })), signal);
+      output = await raceAbort(sandbox.call('transform', recordsEnvelope(batch)), signal);
     } catch (err) {
       if (signal.aborted) throw signal.reason;
       if (sandboxFailureReason(err) !== undefined) throw new TransformError(`${what}: ${(err as Error).message}`, { cause: err });
@@ -90,7 +92,25 @@ function parseOutput(bytes: Uint8Array): ExportRecord[] | undefined {
   const records = (value as { records?: unknown } | null)?.records;
   if (!Array.isArray(records)) return undefined;
   if (!records.every((r) => r !== null && typeof r === 'object' && !Array.isArray(r))) return undefined;
-  return records as ExportRecord[];
+  return (records as Record<string, unknown>[]).map(exportRecordOf);
+}
+
+/** A module's record as the next exporter takes it: its JSON, and the key fields it holds with their types. */
+function exportRecordOf(r: Record<string, unknown>): ExportRecord {
+  const out: { -readonly [K in keyof ExportRecord]: ExportRecord[K] } = { json: JSON.stringify(r) };
+  if (typeof r.id === 'string') out.id = r.id;
+  if (typeof r.time === 'number') out.time = r.time;
+  if (typeof r.method === 'string') out.method = r.method;
+  if (typeof r.path === 'string') out.path = r.path;
+  if (typeof r.status === 'number') out.status = r.status;
+  if (typeof r.error === 'string' || r.error === null) out.error = r.error;
+  if (Array.isArray(r.route) && r.route.every((g) => typeof g === 'string')) out.route = r.route as string[];
+  if (isStringMap(r.labels)) out.labels = r.labels;
+  return out;
+}
+
+function isStringMap(value: unknown): value is Record<string, string> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) && Object.values(value).every((v) => typeof v === 'string');
 }
 
 function preview(bytes: Uint8Array): string {

@@ -3,6 +3,7 @@ import type { Exporter, ExporterDeps, ExportRecord } from './exporter.js';
 import { ExporterClosedError, ReceiverUnavailableError } from './errors.js';
 import { httpFailure } from './http-failure.js';
 import { signBody } from './webhook-signature.js';
+import { recordsEnvelope } from './records-envelope.js';
 
 export interface WebhookExporterOptions {
   name: string;
@@ -17,8 +18,9 @@ export interface WebhookExporterOptions {
 const DETAIL_BYTES = 512;
 
 /**
- * POSTs each batch as `{ "records": [...] }`, with `X-Vigil-Timestamp` the send time in Unix seconds. With a secret,
- * `X-Vigil-Signature: sha256=<hex>` is the HMAC-SHA256 of the timestamp, a dot and the exact body bytes.
+ * POSTs each batch as `{"records":[...]}`, each record its JSON text as it is, with `X-Vigil-Timestamp` the send time
+ * in Unix seconds. With a secret, `X-Vigil-Signature: sha256=<hex>` is the HMAC-SHA256 of the timestamp, a dot and
+ * the exact body bytes.
  */
 export function createWebhookExporter(options: WebhookExporterOptions, deps: ExporterDeps): Exporter<ExportRecord> {
   const agent = new Agent({ keepAliveTimeout: 10_000, connections: 2 });
@@ -30,7 +32,7 @@ export function createWebhookExporter(options: WebhookExporterOptions, deps: Exp
   return {
     async send(batch, signal) {
       if (closed) throw new ExporterClosedError(options.name);
-      const body = Buffer.from(JSON.stringify({ records: batch }), 'utf8');
+      const body = Buffer.from(recordsEnvelope(batch), 'utf8');
       const timestamp = String(Math.floor(Date.now() / 1000));
       const headers: Record<string, string> = {
         ...fixedHeaders,

@@ -1,11 +1,13 @@
 // Test support for the capture suites: a real runtime (SDK harness) with capture enabled through its config key, a
 // probe plugin that hands capture the policy and collects `gateway.record`, and builders for raw exchanges.
-import { definePlugin, type PluginDefinition } from '@vigil/plugin-sdk';
+import { join } from 'node:path';
+import { definePlugin, type GovernedRecordJson, type PluginDefinition } from '@vigil/plugin-sdk';
 import { startTestRuntime, type TestRuntime } from '@vigil/plugin-sdk/testing';
 import { compilePolicy } from '../../../../policies/compile.js';
 import type { PolicyConfig } from '../../../../policies/schema.js';
 import type { GovernedRecord, RawExchange } from '../../../../plugins/governance/types.js';
 import '../../../../plugins/capture/types.js';
+import { openStore } from '../../../../runtime/store/index.js';
 import { freshPostgresSchema, postgresAvailable } from '../../../support/postgres.js';
 import { waitFor } from '../../../support/net.js';
 
@@ -90,10 +92,17 @@ export function exchange(policy: PolicyConfig, input: ExchangeInput = {}): RawEx
 
 export interface CaptureHarness {
   readonly rt: TestRuntime;
-  /** Every record published on `gateway.record`, in arrival order. */
+  /** Every record published on `gateway.record`, in arrival order, parsed from its text. */
   readonly received: GovernedRecord[];
+  /** The same, as published: the stored JSON text and the key fields. */
+  readonly published: GovernedRecordJson[];
   /** Publishes each exchange on `gateway.exchange` and waits until capture has published a record for each. */
   feed(exchanges: RawExchange[]): Promise<GovernedRecord[]>;
+  /**
+   * The `record` column of every stored record, by id, read from the database itself (the API parses and serialises
+   * it again); undefined for `sqlite::memory:`, which only the runtime's thread can open.
+   */
+  storedTexts(): Promise<Map<string, string> | undefined>;
   /** GET on the control plane, JSON-decoded when the answer is JSON. */
   get<T = any>(path: string): Promise<{ status: number; body: T; headers: Headers }>;
   stop(): Promise<void>;
@@ -112,6 +121,7 @@ export interface CaptureOptions {
 export async function startCapture(options: CaptureOptions = {}): Promise<CaptureHarness> {
   const policy = options.policy ?? { rules: [] };
   const received: GovernedRecord[] = [];
+  const published: GovernedRecordJson[] = [];
   const probe = definePlugin({
     name: 'capture-probe',
     version: '0.0.0',
@@ -119,7 +129,12 @@ export async function startCapture(options: CaptureOptions = {}): Promise<Captur
     setup(ctx) {
       let unsubscribe: (() => Promise<void>) | undefined;
       return {
-        start() { unsubscribe = ctx.bus.subscribe('gateway.record', (batch) => { received.push(...batch); }); },
+        start() {
+          unsubscribe = ctx.bus.subscribe('gateway.record', (batch) => {
+            published.push(...batch);
+            for (const r of batch) received.push(JSON.parse(r.json) as GovernedRecord);
+          });
+        },
         async stop() { await unsubscribe?.(); },
       };
     },
@@ -135,12 +150,24 @@ export async function startCapture(options: CaptureOptions = {}): Promise<Captur
   return {
     rt,
     received,
+    published,
     async feed(exchanges) {
       const ids = new Set(exchanges.map((e) => e.id));
       for (const e of exchanges) rt.publish('gateway.exchange', e);
       await waitFor(() => received.filter((r) => ids.has(r.id)).length === ids.size,
         { what: `${ids.size} governed records`, timeoutMs: 60_000 });
       return exchanges.map((e) => received.find((r) => r.id === e.id)!);
+    },
+    async storedTexts() {
+      const url = options.storage?.url ?? `sqlite:${join(rt.dataDir, 'vigil.db')}`;
+      if (url === 'sqlite::memory:') return undefined;
+      const store = await openStore(url);
+      try {
+        const rows = await store.forPlugin('capture').query<{ id: string; record: string }>('SELECT id, record FROM capture_records');
+        return new Map(rows.map((r) => [r.id, r.record]));
+      } finally {
+        await store.close();
+      }
     },
     async get<T>(path: string) {
       const res = await rt.fetch(path);

@@ -3,12 +3,14 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { join } from 'node:path';
-import { definePlugin } from '@vigil/plugin-sdk';
+import { definePlugin, type GovernedRecordJson } from '@vigil/plugin-sdk';
 import { startTestRuntime } from '@vigil/plugin-sdk/testing';
 import type { PolicyConfig } from '../../../../policies/schema.js';
 import { waitFor } from '../../../support/net.js';
 import { tempDir } from '../../../support/tmp.js';
 import { captureBackends, exchange, rawHeaders, startCapture } from './capture-harness.js';
+
+const encoder = new TextEncoder();
 
 const backends = await captureBackends('capture_index');
 
@@ -149,8 +151,8 @@ for (const backend of backends) {
     }
   });
 
-  capture('records reach a gateway.record subscriber as they are stored', async () => {
-    const seen: unknown[] = [];
+  capture('records reach a gateway.record subscriber as they are stored: the stored JSON text on one line, and its key fields', async () => {
+    const seen: GovernedRecordJson[] = [];
     const exporter = definePlugin({
       name: 'record-listener',
       version: '0.0.0',
@@ -163,13 +165,34 @@ for (const backend of backends) {
         };
       },
     });
-    const h = await startCapture({ policy, storage: await backend.storage(), plugins: [exporter] });
+    const storage = await backend.storage();
+    const h = await startCapture({ policy, storage, plugins: [exporter] });
     try {
-      const batch = Array.from({ length: 30 }, (_, i) => exchange(policy, { target: `/api/items/${i}`, requestBody: { card: { number: '4111111111111111' } } }));
+      const batch = Array.from({ length: 30 }, (_, i) => exchange(policy, {
+        target: `/api/items/${i}`, labels: { tenant: `t-${i % 3}` }, status: i % 10 === 0 ? 502 : 200,
+        ...(i % 10 === 0 ? { error: 'VIGIL_ERR_PROXY_UPSTREAM_UNREACHABLE' } : {}),
+        // As a client may format it: over several lines, `.50`, an escaped `é`; a parse and a stringify would change all three.
+        requestBody: encoder.encode(`{\n  "card": { "number": "4111111111111111" },\r\n  "amount": ${i}.50, "note": "caf\\u00e9"\n}`),
+      }));
       await h.feed(batch);
       await waitFor(() => seen.length === 30, { what: '30 records at the second subscriber' });
-      assert.equal(new Set(seen.map((r) => (r as { id: string }).id)), new Set(batch.map((e) => e.id)));
+      assert.equal(new Set(seen.map((r) => r.id)), new Set(batch.map((e) => e.id)));
       assert.not.ok(JSON.stringify(seen).includes('4111111111111111'));
+      const stored = await h.storedTexts();
+      for (const r of seen) {
+        if (stored) assert.is(r.json, stored.get(r.id), 'the text published is the text stored');
+        assert.equal(JSON.parse(r.json), (await h.get(`/api/gateway/records/${r.id}`)).body);
+        assert.not.ok(/[\r\n]/.test(r.json), 'one line');
+        assert.match(r.json, /"amount": \d+\.50, "note": "caf\\u00e9"/);
+        const parsed = JSON.parse(r.json);
+        assert.equal({ ...r, json: undefined }, {
+          json: undefined, id: parsed.id, time: parsed.time, method: parsed.method, path: parsed.path, route: parsed.route,
+          status: parsed.status, labels: parsed.labels, error: parsed.error,
+        });
+      }
+      const failed = seen.find((r) => r.status === 502)!;
+      assert.is(failed.error, 'VIGIL_ERR_PROXY_UPSTREAM_UNREACHABLE');
+      assert.equal(failed.route, ['/api/**']);
     } finally {
       await h.stop();
     }

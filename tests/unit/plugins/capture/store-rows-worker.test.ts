@@ -7,6 +7,7 @@ import type { PolicyConfig } from '../../../../policies/schema.js';
 import { RECORD_COLUMNS, ROLLUP_COLUMNS } from '../../../../plugins/capture/record-writer.js';
 import type { RawExchange } from '@vigil/plugin-sdk';
 import { packExchanges } from '../../../../plugins/capture/exchange-batch.js';
+import { unpackRecords } from '../../../../plugins/capture/record-batch.js';
 import type { StoredRows, StoreRowsWorkerData } from '../../../../plugins/capture/types.js';
 import { exchange, rawHeaders } from './capture-harness.js';
 import { backendKinds } from '../../runtime/store/backend-kinds.js';
@@ -129,7 +130,7 @@ for (const kind of kinds) {
   });
   own.after(async () => { await stored.destroy(); await kind.cleanup(); });
 
-  own('records and rollups are in the database; the main thread gets counts, tokens and, when asked, the JSON', async () => {
+  own('records and rollups are in the database; the main thread gets counts, tokens and, when asked, the stored JSON with key fields', async () => {
     const exchanges = [
       exchange(policy, { target: '/api/orders/1', labels: { customer: 'acme' }, requestBody: { card: { number: '4111111111111111' } }, responseBody: { usage: { tokens: 7 } } }),
       exchange(policy, { target: '/api/orders/2', labels: { customer: 'acme' } }),
@@ -140,11 +141,15 @@ for (const kind of kinds) {
     assert.is(out.storeFailed, 0);
     assert.is(out.rows, undefined, 'no rows travel back');
     assert.equal(out.tokens, [['/api/orders/**', 'acme', 7]]);
-    assert.equal(out.records!.map((j) => (JSON.parse(j) as { id: string }).id), exchanges.map((e) => e.id));
+    const records = unpackRecords(out.records!);
+    assert.equal(records.map((r) => r.id), exchanges.map((e) => e.id));
+    assert.equal(records.map((r) => [r.method, r.path, r.status, r.route, r.labels, r.error]),
+      [['POST', '/api/orders/1', 200, ['/api/orders/**'], { customer: 'acme' }, null], ['POST', '/api/orders/2', 200, ['/api/orders/**'], { customer: 'acme' }, null]]);
 
     const store = (await kind.open(url)).forPlugin('capture');
     const rows = await store.query<{ id: string; record: string }>('SELECT id, record FROM capture_records ORDER BY id');
     assert.equal(rows.map((r) => r.id), exchanges.map((e) => e.id).sort());
+    for (const r of records) assert.is(r.json, rows.find((row) => row.id === r.id)!.record, 'the stored text, as it is');
     assert.not.ok(rows.some((r) => r.record.includes('4111111111111111')));
     assert.equal(await store.query('SELECT SUM(requests) AS n, SUM(tokens) AS t FROM capture_rollups'), [{ n: 2, t: 7 }]);
   });
@@ -155,7 +160,7 @@ for (const kind of kinds) {
     assert.is(out.stored, 0);
     assert.is(out.storeFailed, 1);
     assert.match(out.storeError ?? '', /capture_rollups/);
-    assert.is(out.records?.length, 1);
+    assert.is(out.records?.json.length, 1);
   });
 
   own.run();

@@ -11,7 +11,7 @@ import { waitFor } from '../../../support/net.js';
 import { tempDir } from '../../../support/tmp.js';
 import { RecordingMetrics } from '../../runtime/delivery/support/recording-metrics.js';
 import { recordingLogger } from '../../runtime/delivery/support/recording-logger.js';
-import { governedRecords } from './support/governed-records.js';
+import { governedRecords, textsOf } from './support/governed-records.js';
 
 // Restart and retry timers are unref'd by design (in the runtime the control plane keeps the process alive).
 let keepAlive: NodeJS.Timeout;
@@ -33,14 +33,13 @@ function setup(flags: string[], options: Partial<ExecExporterOptions> = {}) {
   return { dir, out, log, exporter };
 }
 
-test('writes one NDJSON line per record to the process, in order, and logs its stderr tagged with the exporter', async () => {
+test('writes each record\'s JSON text as a line to the process, as it is and in order, and logs its stderr tagged with the exporter', async () => {
   const { dir, out, log, exporter } = setup([]);
   exporter.start!();
   await exporter.send(governedRecords(3), signal());
-  await exporter.send(governedRecords(2, 3), signal());
+  await exporter.send([...governedRecords(1, 3), { json: '{"id":"rec-4", "amount": 1.50}' }], signal());
   await exporter.shutdown();
-  const lines = readFileSync(out, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
-  assert.equal(lines, governedRecords(5));
+  assert.equal(readFileSync(out, 'utf8').split('\n').filter(Boolean), [...textsOf(governedRecords(4)), '{"id":"rec-4", "amount": 1.50}']);
   const stderr = log.entries.find((e) => e.msg === 'exporter process stderr');
   assert.ok(stderr, 'a stderr line was logged');
   assert.is(stderr!.fields.exporter, 'sink');
@@ -100,6 +99,17 @@ test('ack mode: a process killed mid-stream loses nothing, and acknowledged reco
   assert.ok(received.length - all.length <= 1, `at most the record in hand at the kill is repeated, got ${received.length - all.length} extra`);
   assert.is(pidsStarted(log).length, 2, 'the process was restarted');
   assert.is(metrics.value('vigil_export_sent_total', 'sink'), 300);
+  dir.cleanup();
+});
+
+test('ack mode: JSON text with raw line breaks is one line and one acknowledgement, so later records are not taken as delivered', async () => {
+  const { dir, out, exporter } = setup(['--ack'], { ack: true });
+  exporter.start!();
+  const formatted = { json: '{\n  "id": "pretty",\r\n  "n": 1\n}' };
+  await exporter.send([formatted, ...governedRecords(2)], signal());
+  await exporter.send(governedRecords(1, 2), signal());
+  await exporter.shutdown();
+  assert.equal(idsIn(out), ['pretty', 'rec-0', 'rec-1', 'rec-2']);
   dir.cleanup();
 });
 

@@ -10,12 +10,12 @@ import { waitFor } from '../../../support/net.js';
 import { tempDir } from '../../../support/tmp.js';
 import { verifyBodySignature } from '../../../../plugins/exporters/webhook-signature.js';
 import { signedHeaders, startReceiver } from './support/http-receiver.js';
-import { governedRecord } from './support/governed-records.js';
+import { recordJson, textsOf } from './support/governed-records.js';
 
 const SECRET = 'hook-secret';
 const RAW_SECRET = 'raw-unredacted-4111111111111111';
-const idsInFile = (path: string): string[] =>
-  (existsSync(path) ? readFileSync(path, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l).id) : []);
+const linesOf = (path: string): string[] => (existsSync(path) ? readFileSync(path, 'utf8').split('\n').filter(Boolean) : []);
+const idsInFile = (path: string): string[] => linesOf(path).map((l) => JSON.parse(l).id);
 
 test('the plugin declares its name, schema and no core needs', () => {
   assert.is(exporters.name, 'exporters');
@@ -41,7 +41,7 @@ test('in a real runtime, file, webhook, otlp and exec exporters all receive the 
     },
   });
   try {
-    const records = Array.from({ length: 20 }, (_, i) => governedRecord(i));
+    const records = Array.from({ length: 20 }, (_, i) => recordJson(i));
     for (const r of records) rt.publish('gateway.record', r);
     // A raw exchange carries unredacted bytes; no exporter subscribes to it.
     (rt.publish as (topic: string, message: unknown) => number)('gateway.exchange', { id: 'raw-1', requestBody: RAW_SECRET });
@@ -51,10 +51,18 @@ test('in a real runtime, file, webhook, otlp and exec exporters all receive the 
       .map((l: { attributes: { key: string; value: { stringValue?: string } }[] }) => l.attributes.find((a) => a.key === 'vigil.record.id')!.value.stringValue));
     await waitFor(() => idsInFile(archive).length === 20 && hookIds().length === 20 && otlpIds().length === 20 && idsInFile(piped).length === 20,
       { what: 'every exporter to receive 20 records', timeoutMs: 15_000 });
-    assert.equal(idsInFile(archive), expected);
+    // Each exporter writes the text it was handed, as it is.
+    assert.equal(linesOf(archive), textsOf(records));
+    assert.equal(linesOf(piped), textsOf(records));
+    const textOf = new Map(records.map((r) => [r.id, r.json]));
+    for (const q of hook.requests) {
+      const ids = (JSON.parse(q.body.toString()).records as { id: string }[]).map((r) => r.id);
+      assert.is(q.body.toString(), `{"records":[${ids.map((id) => textOf.get(id)).join(',')}]}`);
+    }
     assert.equal(hookIds(), expected);
     assert.equal(otlpIds(), expected);
-    assert.equal(idsInFile(piped), expected);
+    assert.equal(collector.requests.flatMap((q) => JSON.parse(q.body.toString()).resourceLogs[0].scopeLogs[0].logRecords
+      .map((l: { body: { stringValue: string } }) => l.body.stringValue)), textsOf(records));
     for (const q of hook.requests) assert.ok(verifyBodySignature(SECRET, q.body, signedHeaders(q)));
     const everything = [readFileSync(archive, 'utf8'), readFileSync(piped, 'utf8'),
       ...hook.requests.map((q) => q.body.toString()), ...collector.requests.map((q) => q.body.toString())].join('\n');
@@ -86,7 +94,7 @@ test('a wasm exporter transforms the governed records for its next exporter, whi
     },
   });
   try {
-    for (let i = 0; i < 10; i++) rt.publish('gateway.record', governedRecord(i, { status: i % 3 === 0 ? 500 : 200 }));
+    for (let i = 0; i < 10; i++) rt.publish('gateway.record', recordJson(i, { status: i % 3 === 0 ? 500 : 200 }));
     await waitFor(() => idsInFile(errors).length === 4, { what: 'the four 5xx summaries' });
     const lines = readFileSync(errors, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
     assert.equal(lines, [0, 3, 6, 9].map((i) => ({ id: `rec-${i}`, summary: 'POST /api/payments → 500', tenant: 'acme' })));
@@ -108,7 +116,7 @@ test('stopping the runtime delivers what the queues still hold', async () => {
     plugins: [],
     config: { exporters: [{ name: 'archive', type: 'file', path: archive, batch_timeout: '1h', batch_size: 1000 }] },
   });
-  for (let i = 0; i < 5; i++) rt.publish('gateway.record', governedRecord(i));
+  for (let i = 0; i < 5; i++) rt.publish('gateway.record', recordJson(i));
   await waitFor(async () => /vigil_export_queue_depth\{exporter="archive"\} 5/.test(await rt.metrics()), { what: 'the records to be queued' });
   assert.equal(idsInFile(archive), [], 'nothing is written before the batch is due');
   await rt.stop();

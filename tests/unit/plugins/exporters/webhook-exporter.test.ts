@@ -16,13 +16,14 @@ const SECRET = 's3cret-ünïcode';
 const signal = () => new AbortController().signal;
 const idsOf = (body: Buffer) => (JSON.parse(body.toString('utf8')).records as { id: string }[]).map((r) => r.id);
 
-test('POSTs { records } as JSON, signed with an HMAC-SHA256 of the exact body bytes', async () => {
+test('POSTs { records } joined from the records\' JSON texts as they are, signed with an HMAC-SHA256 of the exact body bytes', async () => {
   const receiver = await startReceiver();
   const exporter = createWebhookExporter({
     name: 'siem', url: `${receiver.url}/ingest`, secret: SECRET,
     headers: { Authorization: 'Bearer abc', 'X-Vigil-Signature': 'forged', 'Content-Type': 'text/plain' },
   }, { log: recordingLogger() });
-  const batch = governedRecords(3);
+  const formatted = '{"id":"rec-3", "amount": 1.50, "note": "caf\\u00e9"}';
+  const batch = [...governedRecords(3), { json: formatted }];
   await exporter.send(batch, signal());
   await exporter.shutdown();
   await receiver.close();
@@ -32,7 +33,8 @@ test('POSTs { records } as JSON, signed with an HMAC-SHA256 of the exact body by
   assert.is(req.url, '/ingest');
   assert.is(req.headers['content-type'], 'application/json');
   assert.is(req.headers.authorization, 'Bearer abc');
-  assert.equal(JSON.parse(req.body.toString('utf8')), { records: batch });
+  assert.is(req.body.toString('utf8'), `{"records":[${batch.map((r) => r.json).join(',')}]}`);
+  assert.equal(JSON.parse(req.body.toString('utf8')).records[0].request_body.note, 'café ✓');
   const signed = signedHeaders(req);
   assert.ok(verifyBodySignature(SECRET, req.body, signed), 'signature verifies over the raw body');
   assert.not.ok(verifyBodySignature('other', req.body, signed));

@@ -1,6 +1,6 @@
-import type { GovernedRecord } from '@vigil/plugin-sdk';
+import { governedRecordJson, type GovernedRecord, type GovernedRecordJson } from '@vigil/plugin-sdk';
 
-/** A governed record as capture publishes it on 'gateway.record', with `n` in its id, path and time. */
+/** A governed record object, with `n` in its id, path and time. */
 export function governedRecord(n: number, overrides: Partial<GovernedRecord> = {}): GovernedRecord {
   return {
     id: `rec-${n}`,
@@ -26,7 +26,15 @@ export function governedRecord(n: number, overrides: Partial<GovernedRecord> = {
   };
 }
 
-/** `count` records numbered from `from`, as the plain objects exporters receive. */
-export function governedRecords(count: number, from = 0): Record<string, unknown>[] {
-  return Array.from({ length: count }, (_, i) => governedRecord(from + i) as unknown as Record<string, unknown>);
+/** `governedRecord(n, overrides)` as capture publishes it on 'gateway.record': its JSON text and key fields. */
+export function recordJson(n: number, overrides: Partial<GovernedRecord> = {}): GovernedRecordJson {
+  return governedRecordJson(governedRecord(n, overrides));
 }
+
+/** `count` records numbered from `from`, as exporters receive them from the bus. */
+export function governedRecords(count: number, from = 0): GovernedRecordJson[] {
+  return Array.from({ length: count }, (_, i) => recordJson(from + i));
+}
+
+/** The JSON text of each record: what file and exec exporters write, one per line. */
+export const textsOf = (records: readonly { json: string }[]): string[] => records.map((r) => r.json);
