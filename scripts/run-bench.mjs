@@ -7,7 +7,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 // With the V8 flags `vigil run` serves with: the gateway benches run both proxies in their own process.
-const { RUN_V8_FLAGS } = await import(pathToFileURL(join(root, 'dist/runtime/cli/respawn.js')).href);
+const { RUN_V8_FLAGS } = await import(pathToFileURL(join(root, 'dist/runtime/cli/v8-flags.js')).href);
 const filters = process.argv.slice(2);
 const dir = join(root, 'dist/bench');
 const files = readdirSync(dir).filter((f) => f.endsWith('.js') && (!filters.length || filters.some((s) => f.includes(s)))).sort();
