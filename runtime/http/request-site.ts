@@ -1,11 +1,11 @@
 import type { IncomingHttpHeaders } from 'node:http';
 
 /**
- * Where a request says it comes from, from the two headers a page cannot set or forge (Sec-Fetch-Site and Origin):
+ * Where a request says it comes from, from the headers a page cannot forge (Sec-Fetch-Site, Origin, Referer):
  * - `same-origin`: a page of the control plane itself;
  * - `user`: the user typed the address or opened a bookmark (`Sec-Fetch-Site: none`);
  * - `cross-site`: a page on another origin could have sent it (another site, or a sibling on the same site such as
- *   another port of localhost);
+ *   another port of localhost), or says so by a Referer on another origin;
  * - `unmarked`: neither header; a script, or a browser too old to send fetch metadata (its no-cors GETs).
  * A non-browser client can send any of these; what each allows must therefore never be cheaper for a brute force.
  */
@@ -67,6 +67,10 @@ export class SiteClassifier {
     const origin = headers.origin;
     const fetchSite = headers['sec-fetch-site'];
     if (origin !== undefined && origin !== 'null' && !this.isOwnOrigin(origin, headers.host)) return 'cross-site';
+    // Old browsers send neither header on an <img>, but a Referer unless the page suppresses it; a page can only
+    // ever name itself there. It is never a proof of the opposite: ours can be suppressed or faked by a script.
+    const referer = headers.referer;
+    if (referer !== undefined && !this.isOwnOrigin(originOf(referer) ?? 'null', headers.host)) return 'cross-site';
     if (fetchSite !== undefined) {
       const value = typeof fetchSite === 'string' ? fetchSite.trim().toLowerCase() : '';
       if (value === 'same-origin') return 'same-origin';

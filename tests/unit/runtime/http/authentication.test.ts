@@ -195,6 +195,7 @@ const CROSS_SITE_SHAPES: { what: string; path: string; headers: Record<string, s
   { what: 'an old browser\'s <img> of /api/health?token= (no fetch metadata)', path: '/api/health?token=x', headers: {} },
   { what: '<img> of /api/hello?token=', path: '/api/hello?token=x', headers: { 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'no-cors' } },
   { what: '<img> of /?token= from a sibling port', path: '/?token=x', headers: { 'sec-fetch-site': 'same-site', 'sec-fetch-mode': 'no-cors' } },
+  { what: 'an old browser\'s <img> of /?token= with the page in Referer', path: '/?token=x', headers: { referer: 'http://evil.example/page.html' } },
   { what: 'a cross-site link to /?token=', path: '/?token=x', headers: { 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'document' } },
   { what: 'fetch no-cors of /?token= with a foreign Origin', path: '/?token=x', headers: { origin: 'http://evil.example' } },
   { what: 'a sandboxed frame (Origin: null)', path: '/?token=x', headers: { origin: 'null' } },
