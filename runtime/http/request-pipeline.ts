@@ -137,7 +137,8 @@ export function hostGuard(options: PipelineOptions): Middleware {
 export function tokenExchange(options: PipelineOptions): Middleware {
   return async (ctx: KoaContext, next: Next) => {
     const raw = ctx.querystring;
-    if (!raw || !raw.includes('token')) return next();
+    // A name can be percent-encoded (%74oken), and is then still `token` to URLSearchParams and to the browser.
+    if (!raw || (!raw.includes('token') && !raw.includes('%'))) return next();
     const params = new URLSearchParams(raw);
     if (!params.has('token')) return next();
     (ctx.state as Record<symbol, unknown>)[ROUTE] = TOKEN_EXCHANGE;

@@ -101,6 +101,8 @@ test('?token= anywhere but / is refused with 400 and never counted, whatever the
         assert.not.ok(res.headers.location, 'no redirect may come out of a token on another path');
       }
     }
+    const encoded = await rawRequest(h.url, '/api/health?%74oken=x');
+    assert.is(encoded.status, 400, 'a percent-encoded name is the same parameter');
     assert.is((await h.bearer('/api/orders')).status, 200, 'one counted failure would have locked with maxFailures 1');
     assert.is((await h.get(`/?token=${encodeURIComponent(TOKEN)}`)).status, 302);
   } finally {
