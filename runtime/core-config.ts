@@ -7,6 +7,7 @@ export interface CoreConfig {
     token?: string;
     body_limit: string | number;
     lockout: { max_failures: number; window: string | number };
+    allowed_hosts?: string[];
     metrics_auth: boolean;
     tls?: { cert_file: string; key_file: string };
   };

@@ -125,6 +125,7 @@ export class Runtime {
       sessionSecret: token.sessionSecret,
       bodyLimit: parseByteSize(cp.body_limit),
       lockout: { maxFailures: cp.lockout.max_failures, windowMs: parseDuration(cp.lockout.window) },
+      allowedHosts: cp.allowed_hosts,
       metricsAuth: cp.metrics_auth,
       registry: this.metrics,
       log: this.log.child({ component: 'control-plane' }),

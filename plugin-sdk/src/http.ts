@@ -67,13 +67,18 @@ export interface AuthScheme {
   /**
    * Returns the principal, or null when the request carries none of this scheme's credentials (the route then
    * answers 401). Throw `HttpError(401, …)` for wrong credentials: the runtime counts them towards the lockout.
+   * Read credentials from a header a page cannot set (not the query string, not a cookie), or a page could spend
+   * the lockout; requests marked cross-site never reach a scheme (docs/security.md).
    */
   authenticate(ctx: RouteContext): AuthPrincipal | null | Promise<AuthPrincipal | null>;
   /** An OpenAPI security scheme object, e.g. `{ type: 'apiKey', in: 'header', name: 'X-Service-Project-Key' }`. */
   openapi: Record<string, unknown>;
 }
 
-/** A websocket endpoint. Upgrades are authenticated like routes and must come from the control plane's own origin. */
+/**
+ * A websocket endpoint. Upgrades must name an allowed Host and come from the control plane's own origin (also with
+ * `auth: 'none'`), and are then authenticated like routes.
+ */
 export interface WebSocketRoute {
   path: string;
   auth?: string;

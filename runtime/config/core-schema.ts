@@ -44,11 +44,17 @@ export const coreConfigSchema: JsonSchema = {
         },
         lockout: {
           type: 'object', additionalProperties: false, default: {},
-          description: 'Clients that send repeated bad tokens are locked out (429 with Retry-After).',
+          description: 'Clients that send repeated bad tokens are locked out (429 with Retry-After); see docs/security.md for what counts.',
           properties: {
             max_failures: { type: 'integer', minimum: 1, default: 20, description: 'Bad tokens allowed from one address per window.' },
             window: duration('The window over which failures are counted, and the lockout time.', '10m'),
           },
+        },
+        // No `default`: absent means the listen host and the loopback names, which are always allowed anyway.
+        allowed_hosts: {
+          type: 'array', items: { type: 'string', format: 'allowed-host' },
+          description: 'Host names the control plane answers to besides the listen host, localhost, 127.0.0.1 and ::1 (against DNS ' +
+            'rebinding): a request with any other Host header gets 421. Add the names you reach the dashboard by; * turns the check off.',
         },
         metrics_auth: { type: 'boolean', default: false, description: 'Whether /metrics requires the dashboard token.' },
         tls: {

@@ -31,7 +31,7 @@ function isIpv6(value: string): boolean {
 
 /**
  * Formats known to the config validator. The Vigil ones (`duration`, `byte-size`, `listen-address`,
- * `storage-url`) plus the common JSON Schema formats plugins reach for. A schema naming any other format does not
+ * `allowed-host`, `storage-url`) plus the common JSON Schema formats plugins reach for. A schema naming any other format does not
  * compile, so a typo in a plugin's schema is caught at its first validation.
  * Formats only check strings: `{ type: ['string', 'integer'], format: 'duration' }` also accepts a number of ms.
  */
@@ -49,6 +49,10 @@ export const configFormats: Record<string, ConfigFormat> = {
   'listen-address': {
     validate: (v) => tryParseListenAddress(v) !== undefined,
     expected: 'host:port (like 127.0.0.1:9095) or a port number',
+  },
+  'allowed-host': {
+    validate: (v) => v === '*' || hostname.test(v) || ipv4.test(v) || isIpv6(v.replace(/^\[(.*)\]$/, '$1')),
+    expected: 'a host name or IP address without a scheme or port (like vigil.example.com or 192.168.1.5), or *',
   },
   'storage-url': {
     validate: (v) => /^sqlite:.+/.test(v) || /^postgres(ql)?:\/\/[^\s]+$/.test(v),

@@ -6,13 +6,16 @@ import Koa from 'koa';
 import Router from '@koa/router';
 import { settledWithin, type HttpRoutes, type Logger } from '@vigil/plugin-sdk';
 import type { MetricsRegistry } from '../metrics/index.js';
+import { canonicalHost, HostAllowList } from './allowed-hosts.js';
 import { Authenticator } from './authentication.js';
 import { registerBuiltinRoutes } from './builtin-routes.js';
 import { controlPlaneMetrics } from './control-plane-metrics.js';
+import { registerLoginRoutes } from './dashboard-login.js';
 import { controlPlaneError, HttpErrorCode } from './errors.js';
 import { baseUrl, parseListen } from './listen-address.js';
 import { FailureLockout } from './lockout.js';
-import { errorBoundary, routeMiddleware, tokenExchange, unmatched, type PipelineOptions } from './request-pipeline.js';
+import { SiteClassifier } from './request-site.js';
+import { errorBoundary, hostGuard, routeMiddleware, tokenExchange, unmatched, type PipelineOptions } from './request-pipeline.js';
 import { CONTROL_PLANE_OWNER, RouteTable } from './route-table.js';
 import { createSchemaCompiler } from './schema-validation.js';
 import { SessionSigner } from './session-cookie.js';
@@ -29,6 +32,11 @@ export interface ControlPlaneOptions {
   /** Default request body limit, in bytes. */
   bodyLimit: number;
   lockout: { maxFailures: number; windowMs: number };
+  /**
+   * Host names (or IP literals) the control plane answers to besides the listen host, `localhost`, `127.0.0.1` and
+   * `::1`; any other Host gets 421 (allowed-hosts.ts). `*` turns the check off.
+   */
+  allowedHosts?: readonly string[];
   /** Whether `/metrics` needs the dashboard token too. */
   metricsAuth: boolean;
   registry: MetricsRegistry;
@@ -64,6 +72,13 @@ function checkOptions(o: ControlPlaneOptions): void {
   if (!Number.isInteger(o.bodyLimit) || o.bodyLimit < 0) throw optionsError(`bodyLimit must be a whole number of bytes, got ${String(o.bodyLimit)}`);
   if (!Number.isInteger(o.lockout?.maxFailures) || o.lockout.maxFailures < 1) throw optionsError('lockout.maxFailures must be a positive integer');
   if (!(o.lockout.windowMs > 0)) throw optionsError('lockout.windowMs must be positive');
+  if (o.allowedHosts !== undefined && !Array.isArray(o.allowedHosts)) throw optionsError('allowedHosts must be an array of host names');
+  o.allowedHosts?.forEach((entry, i) => {
+    if (entry !== '*' && (typeof entry !== 'string' || canonicalHost(entry) === undefined)) {
+      throw optionsError(`control_plane.allowed_hosts[${i}] ${JSON.stringify(entry)} is not a host name or IP address; write a bare name ` +
+        'such as vigil.example.com or 192.168.1.5, without a scheme or a port');
+    }
+  });
 }
 
 async function readTls(tls: { certFile: string; keyFile: string }): Promise<{ cert: Buffer; key: Buffer }> {
@@ -105,6 +120,7 @@ export async function createControlPlane(options: ControlPlaneOptions): Promise<
     tokenHash: options.tokenHash,
     sessions,
     lockout: new FailureLockout(options.lockout),
+    urlLockout: new FailureLockout(options.lockout),
     table,
     failures: metrics.authFailures,
     lockouts: metrics.lockouts,
@@ -116,13 +132,18 @@ export async function createControlPlane(options: ControlPlaneOptions): Promise<
       options.log.error('onPluginError hook threw', { plugin, err: hookErr as Error });
     }
   };
-  pipeline = { authenticator, sessions, secure: Boolean(tls), log: options.log, metrics, onPluginError };
+  let url = baseUrl(protocol, address.host, address.port);
+  const allowedHosts = new HostAllowList(options.allowedHosts ?? [], address.host);
+  const sites = new SiteClassifier(protocol, () => url);
+  pipeline = { authenticator, sessions, allowedHosts, sites, secure: Boolean(tls), log: options.log, metrics, onPluginError };
   registerBuiltinRoutes(table, options);
+  registerLoginRoutes(table, { authenticator, sessions, sites, secure: Boolean(tls) });
 
   const app = new Koa({ proxy: false });
   app.silent = true;
   app.on('error', (err: Error) => options.log.debug('koa error after the response', { err }));
   app.use(errorBoundary(pipeline));
+  app.use(hostGuard(pipeline));
   app.use(tokenExchange(pipeline));
   app.use(router.routes());
   app.use(unmatched(router));
@@ -133,12 +154,11 @@ export async function createControlPlane(options: ControlPlaneOptions): Promise<
   } catch (err) {
     throw controlPlaneError(HttpErrorCode.TLS, `control_plane.tls: the certificate or key is not usable: ${(err as Error).message}`, err);
   }
-  let url = baseUrl(protocol, address.host, address.port);
   const gateway = new WebSocketGateway({
     table,
     authenticator,
-    protocol,
-    ownUrl: () => url,
+    allowedHosts,
+    sites,
     maxPayload: Math.max(options.bodyLimit, 64 * 1024),
     log: options.log,
     onPluginError,

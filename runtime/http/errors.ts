@@ -6,6 +6,8 @@ export const HttpErrorCode = {
   METHOD_NOT_ALLOWED: 'VIGIL_ERR_HTTP_METHOD_NOT_ALLOWED',
   UNAUTHORIZED: 'VIGIL_ERR_HTTP_UNAUTHORIZED',
   FORBIDDEN_ORIGIN: 'VIGIL_ERR_HTTP_FORBIDDEN_ORIGIN',
+  CROSS_SITE: 'VIGIL_ERR_HTTP_CROSS_SITE',
+  HOST_NOT_ALLOWED: 'VIGIL_ERR_HTTP_HOST_NOT_ALLOWED',
   LOCKED_OUT: 'VIGIL_ERR_HTTP_LOCKED_OUT',
   BODY_TOO_LARGE: 'VIGIL_ERR_HTTP_BODY_TOO_LARGE',
   BODY_ABORTED: 'VIGIL_ERR_HTTP_BODY_ABORTED',
@@ -72,8 +74,23 @@ export class UnauthorizedError extends HttpError {
   }
 }
 
-export const unauthorized = (message = 'authentication required: send "Authorization: Bearer <token>" or open the dashboard link'): UnauthorizedError =>
+export const unauthorized = (message = 'authentication required: send "Authorization: Bearer <token>", open the dashboard link, or log in at /login'): UnauthorizedError =>
   new UnauthorizedError(message);
+
+/** A 403 for a request a page on another site could have sent: its credentials are not even looked at. */
+export const crossSite = (what: string): HttpError =>
+  new HttpError(403, HttpErrorCode.CROSS_SITE,
+    `${what} is refused: the request says it comes from another site (Sec-Fetch-Site or Origin), and a page there must not ` +
+    'act with your credentials; open the dashboard by typing its address, or send "Authorization: Bearer <token>" from a script');
+
+/** A 403 for a request that needs proof of coming from the dashboard's own pages and has none. */
+export const sameOriginRequired = (what: string): HttpError =>
+  new HttpError(403, HttpErrorCode.FORBIDDEN_ORIGIN,
+    `${what} needs proof that it comes from the dashboard's own page (an Origin header equal to the control plane's, or ` +
+    '"Sec-Fetch-Site: same-origin"); scripts send "Authorization: Bearer <token>" instead of the session cookie');
+
+/** A 421 for a Host this control plane does not answer to, refused before anything else (DNS rebinding). */
+export const hostNotAllowed = (message: string): HttpError => new HttpError(421, HttpErrorCode.HOST_NOT_ALLOWED, message);
 
 export const notFound = (method: string, path: string): HttpError =>
   new HttpError(404, HttpErrorCode.NOT_FOUND, `no route for ${method} ${path}; GET /api lists the routes`);

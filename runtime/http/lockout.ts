@@ -37,7 +37,8 @@ export function lockoutKey(address: string | undefined): string {
 
 /**
  * Counts failed authentications per client address. After `maxFailures` failures within `windowMs`, the address is
- * locked for `windowMs`: every authenticated request from it is refused, good credentials included.
+ * locked for `windowMs`. What a lock refuses, and which failures are counted at all, is the Authenticator's call
+ * (authentication.ts): guessable secrets are refused, right or wrong, until the lock lifts.
  */
 export class FailureLockout {
   private readonly entries = new Map<string, Entry>();

@@ -103,7 +103,7 @@ export function buildOpenApi(table: RouteTable, info: { title: string; version: 
   }
   const securitySchemes: Record<string, unknown> = {
     dashboard: { type: 'http', scheme: 'bearer', description: 'The dashboard token as a bearer token.' },
-    dashboardCookie: { type: 'apiKey', in: 'cookie', name: SESSION_COOKIE, description: 'The session cookie set by GET /?token=…' },
+    dashboardCookie: { type: 'apiKey', in: 'cookie', name: SESSION_COOKIE, description: 'The session cookie set by GET /?token=… or POST /login; state-changing requests with it need a same-origin Origin or Sec-Fetch-Site.' },
   };
   for (const { name, scheme } of table.schemes.values()) securitySchemes[name] = scheme.openapi;
   return {

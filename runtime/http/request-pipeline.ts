@@ -3,20 +3,23 @@ import { Readable } from 'node:stream';
 import type { Context as KoaContext, Middleware, Next } from 'koa';
 import type Router from '@koa/router';
 import { HttpError, VigilError, type Logger } from '@vigil/plugin-sdk';
+import { assertAllowedHost, type HostAllowList } from './allowed-hosts.js';
 import type { Authenticator } from './authentication.js';
 import type { ControlPlaneMetrics } from './control-plane-metrics.js';
 import {
-  HttpErrorCode, LockedOutError, MethodNotAllowedError, notFound, PluginFailure, unauthorized, UnauthorizedError,
-  ValidationError,
+  crossSite, HttpErrorCode, LockedOutError, MethodNotAllowedError, notFound, PluginFailure, UnauthorizedError, ValidationError,
 } from './errors.js';
 import { hasBody, parseJsonBody, readBody } from './request-body.js';
+import type { RequestSite, SiteClassifier } from './request-site.js';
 import { KoaRouteContext } from './route-context.js';
 import { CONTROL_PLANE_OWNER, type RegisteredRoute } from './route-table.js';
-import { SESSION_COOKIE, sessionSetCookie, type SessionSigner } from './session-cookie.js';
+import { clearSessionCookie, sessionSetCookie, type SessionSigner } from './session-cookie.js';
 
 export interface PipelineOptions {
   authenticator: Authenticator;
   sessions: SessionSigner;
+  allowedHosts: HostAllowList;
+  sites: SiteClassifier;
   /** Served over TLS: the session cookie gets `Secure`. */
   secure: boolean;
   log: Logger;
@@ -26,6 +29,7 @@ export interface PipelineOptions {
 
 /** Where the matched route is kept on Koa's state; a symbol, so a handler writing `ctx.state` cannot clobber it. */
 const ROUTE = Symbol('vigil.route');
+const SITE = Symbol('vigil.site');
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 const STATUS_CODES: Record<number, string> = {
   400: HttpErrorCode.BAD_REQUEST, 401: HttpErrorCode.UNAUTHORIZED, 404: HttpErrorCode.NOT_FOUND,
@@ -37,6 +41,12 @@ const TOKEN_EXCHANGE = { path: 'token-exchange' } as RegisteredRoute;
 
 function routeOf(ctx: KoaContext): RegisteredRoute | undefined {
   return (ctx.state as Record<symbol, RegisteredRoute | undefined>)[ROUTE];
+}
+
+/** Where the request comes from (request-site.ts), classified once per request. */
+function siteOf(ctx: KoaContext, options: PipelineOptions): RequestSite {
+  const state = ctx.state as Record<symbol, RequestSite | undefined>;
+  return (state[SITE] ??= options.sites.classify(ctx.headers));
 }
 
 function setSecurityHeaders(ctx: KoaContext): void {
@@ -80,7 +90,7 @@ function respondError(ctx: KoaContext, err: unknown, options: PipelineOptions): 
   if (err instanceof MethodNotAllowedError) ctx.set('Allow', err.allow.join(', '));
   if (status === 401) ctx.set('WWW-Authenticate', 'Bearer realm="vigil"');
   if (err instanceof UnauthorizedError && err.clearSession) {
-    ctx.set('Set-Cookie', `${SESSION_COOKIE}=; Max-Age=0; Path=/; HttpOnly; SameSite=Strict${options.secure ? '; Secure' : ''}`);
+    ctx.set('Set-Cookie', clearSessionCookie(options.secure));
   }
   // The rest of an oversize body is never read, so the connection cannot carry another request.
   if (status === 413) ctx.set('Connection', 'close');
@@ -109,40 +119,43 @@ export function errorBoundary(options: PipelineOptions): Middleware {
   };
 }
 
-/** `/some/path` with leading slashes collapsed, so `//evil.example/` can never become a protocol-relative redirect. */
-function sameSitePath(path: string): string {
-  return `/${path.replace(/^[/\\]+/, '')}`;
+/** Second middleware: a Host this control plane does not answer to is refused before anything reads the request. */
+export function hostGuard(options: PipelineOptions): Middleware {
+  return async (ctx: KoaContext, next: Next) => {
+    assertAllowedHost(ctx.req, options.allowedHosts);
+    return next();
+  };
 }
 
 /**
- * `GET <any path>?token=T`: exchanges the dashboard token for a session cookie and redirects to the same URL
- * without the token, so it leaves the address bar and never reaches a Referer, a log line or a link.
+ * `GET /?token=T`, the dashboard link: exchanges the dashboard token for a session cookie and redirects to `/`
+ * without the token, so it leaves the address bar and never reaches a Referer, a log line or a link. Only there:
+ * anywhere else a `token` parameter is refused unread, so a page that plants one in an `<img>` never counts a
+ * failure. At `/` itself a request from another site is refused unread too; what remains (the address bar, our own
+ * pages, scripts, and old browsers' `<img>`) counts in the URL's own lockout, which never locks the bearer token.
  */
 export function tokenExchange(options: PipelineOptions): Middleware {
   return async (ctx: KoaContext, next: Next) => {
     const raw = ctx.querystring;
-    if (!raw || !raw.includes('token')) return next();
+    // A name can be percent-encoded (%74oken), and is then still `token` to URLSearchParams and to the browser.
+    if (!raw || (!raw.includes('token') && !raw.includes('%'))) return next();
     const params = new URLSearchParams(raw);
     if (!params.has('token')) return next();
     (ctx.state as Record<symbol, unknown>)[ROUTE] = TOKEN_EXCHANGE;
-    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
+    if (ctx.path !== '/' || (ctx.method !== 'GET' && ctx.method !== 'HEAD')) {
       throw new HttpError(400, HttpErrorCode.TOKEN_IN_QUERY,
-        'the dashboard token is accepted in a URL only to open the dashboard (GET); send "Authorization: Bearer <token>" instead');
+        'the dashboard token is accepted in a URL only by GET / (the dashboard link); scripts send ' +
+        '"Authorization: Bearer <token>", and people can log in at /login');
     }
+    if (siteOf(ctx, options) === 'cross-site') throw crossSite('the dashboard link opened from a page on another site');
     const { authenticator, sessions } = options;
-    authenticator.assertNotLocked(ctx.ip);
-    const tokens = params.getAll('token').filter((t) => t !== '');
+    authenticator.checkUrlToken(params.getAll('token'), ctx.ip);
     params.delete('token');
-    if (tokens.length === 0) throw unauthorized('the token parameter is empty');
-    if (tokens.length > 1 || !authenticator.tokenIsValid(tokens[0])) {
-      authenticator.recordFailure('dashboard', ctx.ip);
-      throw unauthorized('wrong dashboard token');
-    }
     const session = sessions.issue();
     const rest = params.toString();
     ctx.set('Set-Cookie', sessionSetCookie(session.value, Math.floor(sessions.ttlMs / 1000), options.secure));
     ctx.set('Cache-Control', 'no-store');
-    ctx.set('Location', sameSitePath(ctx.path) + (rest ? `?${rest}` : ''));
+    ctx.set('Location', rest ? `/?${rest}` : '/');
     ctx.body = '';
     ctx.status = 302;
   };
@@ -159,7 +172,7 @@ export function routeMiddleware(route: RegisteredRoute, options: PipelineOptions
   return async (ctx: KoaContext) => {
     (ctx.state as Record<symbol, unknown>)[ROUTE] = route;
     const rc = new KoaRouteContext(ctx, { ...((ctx as { params?: Record<string, string> }).params ?? {}) }, { ...ctx.query });
-    const principal = await options.authenticator.authenticate(route.auth, rc);
+    const principal = await options.authenticator.authenticate(route.auth, rc, siteOf(ctx, options));
     if (principal) (ctx.state as Record<string, unknown>).auth = principal;
     route.validateQuery?.(rc.query);
     // Bodies are read only after authentication: an anonymous client cannot make the server buffer anything.

@@ -63,3 +63,8 @@ export function readCookies(header: string | undefined, name: string): string[] 
 export function sessionSetCookie(value: string, maxAgeSeconds: number, secure: boolean): string {
   return `${SESSION_COOKIE}=${value}; Max-Age=${maxAgeSeconds}; Path=/; HttpOnly; SameSite=Strict${secure ? '; Secure' : ''}`;
 }
+
+/** The Set-Cookie value that makes a browser drop the session cookie. */
+export function clearSessionCookie(secure: boolean): string {
+  return `${SESSION_COOKIE}=; Max-Age=0; Path=/; HttpOnly; SameSite=Strict${secure ? '; Secure' : ''}`;
+}

@@ -2,17 +2,18 @@ import { STATUS_CODES, type IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { settledWithin, VigilError, type Counter, type Gauge, type Logger } from '@vigil/plugin-sdk';
+import { assertAllowedHost, type HostAllowList } from './allowed-hosts.js';
 import type { Authenticator } from './authentication.js';
 import { HttpErrorCode, LockedOutError, PluginFailure, UnauthorizedError } from './errors.js';
+import type { SiteClassifier } from './request-site.js';
 import { UpgradeRouteContext } from './route-context.js';
 import type { RouteTable } from './route-table.js';
 
 export interface WebSocketGatewayOptions {
   table: RouteTable;
   authenticator: Authenticator;
-  protocol: 'http' | 'https';
-  /** The control plane's base URL once it listens. */
-  ownUrl(): string;
+  allowedHosts: HostAllowList;
+  sites: SiteClassifier;
   /** Largest message accepted, in bytes. */
   maxPayload: number;
   log: Logger;
@@ -21,15 +22,6 @@ export interface WebSocketGatewayOptions {
   open: Gauge;
   /** `vigil_control_plane_websocket_upgrades_total{route,status}` */
   upgrades: Counter;
-}
-
-function originOf(text: string): string | undefined {
-  try {
-    const origin = new URL(text).origin;
-    return origin === 'null' ? undefined : origin;
-  } catch {
-    return undefined;
-  }
 }
 
 /** Answers an upgrade request with an HTTP error and closes the socket: nothing was upgraded. */
@@ -43,9 +35,10 @@ function refuse(socket: Duplex, status: number, code: string, message: string, h
 }
 
 /**
- * Websocket endpoints on the control plane's server ('upgrade' event, `ws` in noServer mode). An upgrade is
- * authenticated like a route and must carry an Origin equal to the control plane's own: a page on another site
- * cannot open a socket with the user's cookie.
+ * Websocket endpoints on the control plane's server ('upgrade' event, `ws` in noServer mode). An upgrade must name
+ * an allowed Host (a rebound name is refused even with a matching Origin), must carry an Origin equal to the control
+ * plane's own (and fetch metadata, when sent, must agree), and is then authenticated like a route: a page on another
+ * site cannot open a socket, nor make one count towards the lockout.
  */
 export class WebSocketGateway {
   private readonly wss: WebSocketServer;
@@ -66,22 +59,16 @@ export class WebSocketGateway {
     });
   };
 
-  private allowedOrigins(req: IncomingMessage): Set<string> {
-    const allowed = new Set<string>();
-    const own = originOf(this.options.ownUrl());
-    if (own) allowed.add(own);
-    // Also the origin the browser used to reach us (a host name, or a wildcard bind reached over the LAN).
-    if (req.headers.host) {
-      const viaHost = originOf(`${this.options.protocol}://${req.headers.host}`);
-      if (viaHost) allowed.add(viaHost);
-    }
-    return allowed;
-  }
-
   private async upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://control-plane.invalid');
     const registered = this.options.table.sockets.get(url.pathname);
     const count = (status: number): void => this.options.upgrades.labels(registered?.definition.path ?? 'unmatched', String(status)).inc();
+    try {
+      assertAllowedHost(req, this.options.allowedHosts);
+    } catch (err) {
+      count(421);
+      return refuse(socket, 421, (err as VigilError).code, (err as Error).message);
+    }
     if (!registered) {
       count(404);
       return refuse(socket, 404, HttpErrorCode.NOT_FOUND, `no websocket at ${url.pathname}`);
@@ -90,26 +77,19 @@ export class WebSocketGateway {
       count(503);
       return refuse(socket, 503, HttpErrorCode.UNAVAILABLE, 'the control plane is shutting down');
     }
-    const ctx = new UpgradeRouteContext(req, url);
-    const authenticator = this.options.authenticator;
-    if (registered.auth !== 'none') {
-      try {
-        authenticator.assertNotLocked(ctx.ip);
-      } catch (err) {
-        count(429);
-        const seconds = (err as LockedOutError).retryAfterSeconds;
-        return refuse(socket, 429, HttpErrorCode.LOCKED_OUT, (err as Error).message, { 'Retry-After': String(seconds) });
-      }
-    }
-    const origin = typeof req.headers.origin === 'string' ? originOf(req.headers.origin) : undefined;
-    if (!origin || !this.allowedOrigins(req).has(origin)) {
+    const origin = req.headers.origin;
+    const site = this.options.sites.classify(req.headers);
+    // Browsers always send Origin with an upgrade, so one that is missing or null is refused with the foreign ones.
+    if (typeof origin !== 'string' || origin === 'null' || site !== 'same-origin') {
       count(403);
       return refuse(socket, 403, HttpErrorCode.FORBIDDEN_ORIGIN,
-        `websocket upgrades need an Origin header equal to the control plane's own origin${req.headers.origin ? `, not ${JSON.stringify(req.headers.origin)}` : ''}`);
+        `websocket upgrades need an Origin header equal to the control plane's own origin${origin ? `, not ${JSON.stringify(origin)}` : ''}`);
     }
+    const ctx = new UpgradeRouteContext(req, url);
+    const authenticator = this.options.authenticator;
     let principal;
     try {
-      principal = await authenticator.authenticate(registered.auth, ctx);
+      principal = await authenticator.authenticate(registered.auth, ctx, site);
     } catch (err) {
       if (err instanceof PluginFailure) {
         this.options.onPluginError(err.plugin, err.cause);

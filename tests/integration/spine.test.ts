@@ -1,6 +1,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawnSync } from 'node:child_process';
+import { request as httpRequest } from 'node:http';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fixture, fromRoot } from '../support/paths.js';
@@ -8,6 +9,20 @@ import { freePort } from '../support/net.js';
 import { promtoolCheck } from '../support/promtool.js';
 import { tempDir } from '../support/tmp.js';
 import { runVigil, startVigil, writeConfig, type VigilProcess } from '../support/vigil-process.js';
+
+/** GET through node:http, which sends the Host header given (fetch does not). */
+function hostRequest(base: string, path: string, host: string): Promise<{ status: number; body: string; cookie?: string[] }> {
+  const url = new URL(base);
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ host: url.hostname, port: url.port, path, headers: { host } }, (res) => {
+      let body = '';
+      res.on('data', (d) => { body += d; });
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body, cookie: res.headers['set-cookie'] }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
 
 const cli = suite('cli');
 
@@ -80,6 +95,33 @@ cli('run on an unknown key exits 2 before listening', async () => {
   dir.cleanup();
 });
 
+cli('control_plane.allowed_hosts: a listed name is answered, any other Host gets 421 before auth', async () => {
+  const dir = tempDir();
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const file = writeConfig(dir.path, `data_dir: ${dir.path}/data
+control_plane: { listen: 127.0.0.1:${port}, token: t0k, allowed_hosts: [vigil.test] }
+`);
+  const vigil = await startVigil(file, base);
+  try {
+    const viaName = await hostRequest(base, '/api/health', `vigil.test:${port}`);
+    assert.is(viaName.status, 200);
+    const rebound = await hostRequest(base, '/?token=t0k', `attacker.example:${port}`);
+    assert.is(rebound.status, 421);
+    assert.is(JSON.parse(rebound.body).error.code, 'VIGIL_ERR_HTTP_HOST_NOT_ALLOWED');
+    assert.is(rebound.cookie, undefined);
+    const schema = JSON.parse((await runVigil(['schema'])).stdout);
+    assert.is(schema.properties.control_plane.properties.allowed_hosts.type, 'array');
+    const bad = writeConfig(dir.path, 'control_plane: { allowed_hosts: [ok.example, "bad host:80"] }\n', 'bad.yaml');
+    const r = await runVigil(['validate', '-config', bad]);
+    assert.is(r.code, 2);
+    assert.match(r.stderr, /bad\.yaml:1:\d+: control_plane\.allowed_hosts\[1\]/);
+  } finally {
+    await vigil.stop('SIGKILL');
+    dir.cleanup();
+  }
+});
+
 cli.run();
 
 // The example config, run as `npm start` runs it: first run generates and prints a token.
@@ -148,6 +190,20 @@ example('the hello route needs the token: 401 without, 200 with bearer, 200 with
   assert.is(cookie.includes(token), false, 'the cookie must not hold the token');
   const viaCookie = await fetch(`${base}/api/hello`, { headers: { cookie: cookie.split(';')[0] } });
   assert.is(viaCookie.status, 200);
+});
+
+example('twenty <img>-style wrong tokens from a page do not lock out the token; a cross-site token is no login', async () => {
+  for (let i = 0; i < 20; i++) {
+    const health = await fetch(`${base}/api/health?token=x`, { headers: { 'sec-fetch-site': 'cross-site', 'sec-fetch-dest': 'image' } });
+    assert.is(health.status, 400);
+    const entry = await fetch(`${base}/?token=x`, { headers: { 'sec-fetch-site': 'cross-site', 'sec-fetch-dest': 'image' }, redirect: 'manual' });
+    assert.is(entry.status, 403);
+  }
+  const crossSiteLogin = await fetch(`${base}/?token=${token}`, { headers: { 'sec-fetch-site': 'cross-site' }, redirect: 'manual' });
+  assert.is(crossSiteLogin.status, 403);
+  assert.is(crossSiteLogin.headers.get('set-cookie'), null);
+  const res = await fetch(`${base}/api/hello`, { headers: { authorization: `Bearer ${token}` } });
+  assert.is(res.status, 200);
 });
 
 example('25 bad tokens in a row from one address get 429', async () => {

@@ -19,6 +19,13 @@ test('storage-url takes sqlite: and postgres:// only', () => {
   assert.not.ok(accepts('storage-url', 'sqlite:'));
 });
 
+test('allowed-host takes a bare host name or IP literal, or *; never a scheme, a port or a path', () => {
+  for (const ok of ['vigil.example.com', 'localhost.', '192.168.1.5', '::1', '[::1]', '*']) assert.ok(accepts('allowed-host', ok), ok);
+  for (const no of ['http://vigil.example.com', 'vigil.example.com:9095', '[::1]:9095', 'host/path', 'bad host', '', '*.example.com']) {
+    assert.not.ok(accepts('allowed-host', no), no);
+  }
+});
+
 test('common JSON Schema formats', () => {
   assert.ok(accepts('uri', 'https://example.com/hook'));
   assert.not.ok(accepts('uri', 'example.com/hook'));

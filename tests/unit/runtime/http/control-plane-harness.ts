@@ -1,5 +1,7 @@
 // Starts real control planes on 127.0.0.1:0 for the http suites. Not a test file itself.
 import { randomBytes } from 'node:crypto';
+import { request as httpRequest, type OutgoingHttpHeaders } from 'node:http';
+import { connect } from 'node:net';
 import type { Logger, LogFields } from '@vigil/plugin-sdk';
 import { WebSocket } from 'ws';
 import { createControlPlane, hashToken, type ControlPlane, type ControlPlaneOptions } from '../../../../runtime/http/index.js';
@@ -110,6 +112,55 @@ export function openSocket(url: string, headers: Record<string, string>): Promis
     });
     ws.once('error', (err) => reject(err));
   });
+}
+
+export interface RawResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+/**
+ * A request through node:http, which (unlike fetch) sends the Host header given and repeats a header whose value is
+ * an array. Redirects are not followed.
+ */
+export function rawRequest(base: string, path: string, options: { method?: string; headers?: OutgoingHttpHeaders; body?: string } = {}): Promise<RawResponse> {
+  const url = new URL(base);
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ host: url.hostname, port: url.port, path, method: options.method ?? 'GET', headers: options.headers }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (d: string) => { body += d; });
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+    });
+    req.on('error', reject);
+    req.end(options.body);
+  });
+}
+
+/** Writes `text` as is on a new connection and resolves with the status line's code and the whole answer. */
+export function rawExchange(base: string, text: string): Promise<{ status: number; text: string }> {
+  const url = new URL(base);
+  return new Promise((resolve, reject) => {
+    const socket = connect({ host: url.hostname, port: Number(url.port) }, () => socket.write(text));
+    let answer = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (d: string) => { answer += d; });
+    socket.on('error', reject);
+    socket.on('end', () => resolve({ status: Number(/^HTTP\/1\.[01] (\d{3})/.exec(answer)?.[1] ?? 0), text: answer }));
+  });
+}
+
+/** The session cookie from the login form, posted as the dashboard's own page would post it. */
+export async function formLogin(h: Harness): Promise<string> {
+  const res = await h.get('/login', {
+    method: 'POST',
+    headers: { origin: h.url, 'sec-fetch-site': 'same-origin', 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ token: TOKEN }).toString(),
+  });
+  await res.arrayBuffer();
+  if (res.status !== 303) throw new Error(`login form answered ${res.status}`);
+  return sessionCookieOf(res);
 }
 
 export interface ErrorBody { error: { code: string; message: string; path?: string } }

@@ -1,7 +1,6 @@
-import { request as httpRequest } from 'node:http';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { errorOf, sessionCookieOf, startControlPlane, TOKEN, type Harness } from './control-plane-harness.js';
+import { errorOf, rawRequest, sessionCookieOf, startControlPlane, TOKEN, type Harness } from './control-plane-harness.js';
 
 const routes = (cp: Harness['cp']): void => {
   const r = cp.forPlugin('shop');
@@ -49,12 +48,12 @@ const routes = (cp: Harness['cp']): void => {
 const postJson = (h: Harness, path: string, body: string, contentType = 'application/json'): Promise<Response> =>
   h.bearer(path, { method: 'POST', headers: { 'content-type': contentType }, body });
 
-test('GET /?token= answers 302 to the same URL without the token and sets a strict session cookie', async () => {
+test('GET /?token= answers 302 to / without the token, keeping the other parameters, and sets a strict session cookie', async () => {
   const h = await startControlPlane({ register: routes });
   try {
-    const res = await h.get(`/ui/orders?view=open&token=${encodeURIComponent(TOKEN)}&sort=asc`);
+    const res = await h.get(`/?view=open&token=${encodeURIComponent(TOKEN)}&sort=asc`);
     assert.is(res.status, 302);
-    assert.is(res.headers.get('location'), '/ui/orders?view=open&sort=asc');
+    assert.is(res.headers.get('location'), '/?view=open&sort=asc');
     const setCookie = res.headers.getSetCookie();
     assert.is(setCookie.length, 1);
     const attributes = setCookie[0].split(';').map((s) => s.trim());
@@ -67,7 +66,7 @@ test('GET /?token= answers 302 to the same URL without the token and sets a stri
     const everything = [...res.headers].map(([k, v]) => `${k}: ${v}`).join('\n') + body;
     assert.not.ok(everything.includes(TOKEN), 'the token appears in the 302 response');
     assert.not.ok(everything.includes(encodeURIComponent(TOKEN)), 'the encoded token appears in the 302 response');
-    const followed = await h.get('/ui/orders?view=open&sort=asc', { headers: { cookie: sessionCookieOf(res) } });
+    const followed = await h.get('/ui/orders', { headers: { cookie: sessionCookieOf(res) } });
     assert.is(followed.status, 200);
     assert.equal(await followed.json(), { page: 'orders' });
   } finally {
@@ -75,26 +74,43 @@ test('GET /?token= answers 302 to the same URL without the token and sets a stri
   }
 });
 
-test('the redirect after the exchange stays on this server even for a path starting with //', async () => {
+test('GET /?token= works from the address bar (Sec-Fetch-Site: none), from our own pages, and from scripts', async () => {
   const h = await startControlPlane();
   try {
-    const res = await new Promise<{ status?: number; location?: string }>((resolve, reject) => {
-      const url = new URL(h.url);
-      const req = httpRequest({ host: url.hostname, port: url.port, path: `//evil.example/x?token=${TOKEN}` }, (r) => {
-        r.resume();
-        resolve({ status: r.statusCode, location: r.headers.location });
-      });
-      req.on('error', reject);
-      req.end();
-    });
-    assert.is(res.status, 302);
-    assert.is(res.location, '/evil.example/x');
+    for (const headers of <Record<string, string>[]>[{ 'sec-fetch-site': 'none', 'sec-fetch-mode': 'navigate' }, { 'sec-fetch-site': 'same-origin' }, { origin: h.url }, {}]) {
+      const res = await h.get(`/?token=${encodeURIComponent(TOKEN)}`, { headers });
+      assert.is(res.status, 302, JSON.stringify(headers));
+      assert.is(res.headers.get('location'), '/');
+      sessionCookieOf(res);
+    }
   } finally {
     await h.close();
   }
 });
 
-test('a wrong ?token= is 401 and counted; a token in the URL of a POST is refused', async () => {
+test('?token= anywhere but / is refused with 400 and never counted, whatever the token', async () => {
+  const h = await startControlPlane({ register: routes, lockout: { maxFailures: 1, windowMs: 60_000 } });
+  try {
+    const paths = ['/api/health', '/ui/orders', '/index.html', '/login', '/api', '/metrics', '/nothing-here', '//', '//evil.example/x'];
+    for (const path of paths) {
+      for (const token of ['wrong', TOKEN]) {
+        const res = await rawRequest(h.url, `${path}?a=1&token=${encodeURIComponent(token)}`);
+        assert.is(res.status, 400, `${path} with ${token}`);
+        assert.is(JSON.parse(res.body).error.code, 'VIGIL_ERR_HTTP_TOKEN_IN_QUERY');
+        assert.is(res.headers['set-cookie'], undefined);
+        assert.not.ok(res.headers.location, 'no redirect may come out of a token on another path');
+      }
+    }
+    const encoded = await rawRequest(h.url, '/api/health?%74oken=x');
+    assert.is(encoded.status, 400, 'a percent-encoded name is the same parameter');
+    assert.is((await h.bearer('/api/orders')).status, 200, 'one counted failure would have locked with maxFailures 1');
+    assert.is((await h.get(`/?token=${encodeURIComponent(TOKEN)}`)).status, 302);
+  } finally {
+    await h.close();
+  }
+});
+
+test('a wrong ?token= at / is 401 and locks the URL exchange only; a token in the URL of a POST is refused', async () => {
   const h = await startControlPlane({ register: routes, lockout: { maxFailures: 2, windowMs: 60_000 } });
   try {
     let res = await h.get('/?token=wrong');
@@ -103,8 +119,16 @@ test('a wrong ?token= is 401 and counted; a token in the URL of a POST is refuse
     res = await h.get(`/api/orders?token=${TOKEN}`, { method: 'POST' });
     assert.is(res.status, 400);
     assert.is((await errorOf(res)).code, 'VIGIL_ERR_HTTP_TOKEN_IN_QUERY');
+    res = await h.get(`/?token=${TOKEN}`, { method: 'POST' });
+    assert.is(res.status, 400);
+    await res.arrayBuffer();
     await (await h.get('/?token=wrong-again')).arrayBuffer();
-    assert.is((await h.get(`/?token=${TOKEN}`)).status, 429);
+    const locked = await h.get(`/?token=${TOKEN}`);
+    assert.is(locked.status, 429);
+    assert.ok(Number(locked.headers.get('retry-after')) > 0);
+    // An old browser's <img> sends no fetch metadata, so a page can spend these failures: they lock the URL
+    // exchange, never the bearer token.
+    assert.is((await h.bearer('/api/orders')).status, 200);
   } finally {
     await h.close();
   }

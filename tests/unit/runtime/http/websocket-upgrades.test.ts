@@ -109,4 +109,60 @@ test('two plugins on one websocket path: the registration error names both', asy
   }
 });
 
+const openEcho = (cp: Harness['cp']): void => {
+  echo(cp);
+  cp.forPlugin('public').websocket({ path: '/api/public/ws', auth: 'none', summary: 'Open echo', handler(socket) { socket.send('open'); } });
+};
+
+test('DNS rebinding: an upgrade whose Host is not allowed gets 421, even when its Origin matches that Host', async () => {
+  const h = await startControlPlane({ register: openEcho });
+  try {
+    const port = new URL(h.url).port;
+    const cookie = await login(h);
+    for (const host of [`evil.example:${port}`, `localhost.evil.example:${port}`, `10.0.0.1:${port}`]) {
+      for (const path of ['/api/public/ws', '/api/terminal/ws', '/api/nope/ws']) {
+        const refused = await openSocket(wsUrl(h, path), { host, origin: `http://${host}`, cookie });
+        assert.is(refused.status, 421, `${host} ${path}`);
+        assert.is(JSON.parse(refused.body!).error.code, 'VIGIL_ERR_HTTP_HOST_NOT_ALLOWED');
+      }
+    }
+    const { ws } = await openSocket(wsUrl(h, '/api/public/ws'), { host: `localhost:${port}`, origin: `http://localhost:${port}` });
+    assert.ok(ws, 'an allowed Host with its own origin must open');
+    ws!.close();
+  } finally {
+    await h.close();
+  }
+});
+
+test('an upgrade needs a same-origin Origin even where no credentials are needed, and fetch metadata must agree', async () => {
+  const h = await startControlPlane({ register: openEcho });
+  try {
+    const port = new URL(h.url).port;
+    for (const headers of <Record<string, string>[]>[{ origin: 'http://evil.example' }, {}, { origin: 'null' }, { origin: `http://127.0.0.1:${Number(port) + 1}` },
+      { origin: h.url.replace('http:', 'https:') }, { origin: h.url, 'sec-fetch-site': 'same-site' }, { origin: h.url, 'sec-fetch-site': 'cross-site' }]) {
+      const refused = await openSocket(wsUrl(h, '/api/public/ws'), headers);
+      assert.is(refused.status, 403, JSON.stringify(headers));
+    }
+    const { ws } = await openSocket(wsUrl(h, '/api/public/ws'), { origin: h.url, 'sec-fetch-site': 'same-origin' });
+    assert.ok(ws);
+    ws!.close();
+  } finally {
+    await h.close();
+  }
+});
+
+test('a cross-origin upgrade with a wrong token is refused before the token is looked at: nothing counted', async () => {
+  const h = await startControlPlane({ register: echo, lockout: { maxFailures: 1, windowMs: 60_000 } });
+  try {
+    for (let i = 0; i < 5; i++) {
+      assert.is((await openSocket(wsUrl(h), { origin: 'http://evil.example', authorization: 'Bearer wrong' })).status, 403);
+    }
+    const { ws } = await openSocket(wsUrl(h), { origin: h.url, authorization: `Bearer ${TOKEN}` });
+    assert.ok(ws, 'the address must not be locked');
+    ws!.close();
+  } finally {
+    await h.close();
+  }
+});
+
 test.run();
