@@ -9,11 +9,15 @@ export class SandboxHost {
   private js: Promise<JsSandbox> | undefined;
   private readonly failures;
   private readonly restarts;
+  private readonly retries;
 
   constructor(metrics: Metrics, private readonly log: Logger) {
     this.failures = sandboxFailuresCounter(metrics);
     this.restarts = metrics.counter('vigil_sandbox_restarts_total', {
       help: 'Sandbox processes or workers replaced, by sandbox and cause.', labelNames: ['sandbox', 'cause'],
+    });
+    this.retries = metrics.counter('vigil_sandbox_retries_total', {
+      help: 'Sandboxed calls retried on a fresh process because the process running them died, by sandbox and cause.', labelNames: ['sandbox', 'cause'],
     });
   }
 
@@ -21,6 +25,7 @@ export class SandboxHost {
     this.js ??= import('../sandbox/js/index.js').then(({ createJsSandbox }) => createJsSandbox({
       onFailure: (reason) => this.failures.labels('js', reason).inc(),
       onRestart: (cause) => { this.restarts.labels('js', cause).inc(); this.log.warn('js sandbox process replaced', { cause }); },
+      onRetry: (cause) => this.retries.labels('js', cause).inc(),
     }));
     return this.js;
   }

@@ -3,6 +3,7 @@ import * as assert from 'uvu/assert';
 import type { CommandArgs, CommandIo } from '@vigil/plugin-sdk';
 import { fnCommand, parseMemoryFlag, parseTimeoutFlag } from '../../../../sandbox/js/fn-command.js';
 import { fixture } from '../../../support/paths.js';
+import { runVigil } from '../../../support/vigil-process.js';
 
 interface Ran { code: number; out: string; err: string }
 
@@ -63,6 +64,14 @@ test('a throw prints the reason, the message and the stack naming the file', asy
   assert.is(r.code, 1);
   assert.match(r.err, /^vigil fn run: thrown: TypeError: input\.text must be a string\n/);
   assert.match(r.err, /throws\.js:2/);
+});
+
+test('the real `vigil fn run` on a result nested 6,000 deep: invalid_output, exit 1, no stack overflow', async () => {
+  const r = await runVigil(['fn', 'run', 'deep-result.js'], { cwd: fixture('js-functions') });
+  assert.is(r.code, 1, r.stderr);
+  assert.is(r.stdout, '');
+  assert.match(r.stderr, /^vigil fn run: invalid_output: the result nests arrays and objects more than 256 levels deep/, r.stderr);
+  assert.not.match(r.stderr, /call stack/);
 });
 
 const refused: Array<[string, string, RegExp]> = [
