@@ -77,7 +77,11 @@ class JsSandboxPool implements JsSandbox {
       try {
         json = JSON.stringify(input);
       } catch (err) {
-        throw new JsSandboxError(usageCodes.input, `js sandbox: the input is not JSON: ${(err as Error).message}`, { cause: err });
+        // A RangeError is the host's own stack or string limit: the input is valid, but too deep or large to copy.
+        const message = err instanceof RangeError
+          ? `js sandbox: the input is too deep or too large to serialise as JSON (${err.message})`
+          : `js sandbox: the input is not JSON: ${(err as Error).message}`;
+        throw new JsSandboxError(usageCodes.input, message, { cause: err });
       }
       if (json === undefined) throw new JsSandboxError(usageCodes.input, `js sandbox: the input is not JSON (a ${typeof input})`);
     }

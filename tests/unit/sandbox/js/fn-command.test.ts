@@ -93,6 +93,7 @@ const usage: Array<[string, string[], CommandArgs['flags'], RegExp]> = [
   ['a missing file', ['run', 'nope.js'], {}, /cannot read the function file nope\.js/],
   ['two files', ['run', 'a.js', 'b.js'], {}, /one function file at a time/],
   ['input that is not JSON', ['run', 'score-answer.js'], { input: '{nope' }, /--input is not JSON/],
+  ['input nested deeper than the host can serialise', ['run', 'score-answer.js'], { input: `${'['.repeat(6000)}${']'.repeat(6000)}` }, /--input: .*too deep or too large to serialise/],
   ['a missing input file', ['run', 'score-answer.js'], { input: '@missing.json' }, /cannot read the input file missing\.json/],
   ['a bad timeout', ['run', 'score-answer.js'], { timeout: 'soon' }, /--timeout takes a duration/],
   ['a bad memory limit', ['run', 'score-answer.js'], { memory: '2' }, /--memory takes a number of MB from 8/],
