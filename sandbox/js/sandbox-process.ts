@@ -24,6 +24,8 @@ export interface RunResult {
   lostTo?: string;
 }
 
+const overrunLoss = 'the sandbox process was replaced because another call on it stopped answering';
+
 /** Causes of death that end a task without a retry: the sandbox is closing, or the process had no task left. */
 const deliberateStops = new Set(['closed', 'retired']);
 
@@ -104,6 +106,12 @@ export class SandboxProcess {
     return new Promise<RunResult>((resolve) => {
       const started = performance.now();
       const timer = setTimeout(() => {
+        if (this.stopCause === 'overrun') {
+          // Another call's bound already had the process killed: this call was stuck behind it, so it is lost with
+          // the process, like any other call on it, rather than blamed.
+          this.settle(seq, { ok: false, reason: 'crash', message: overrunLoss, durationMs: 0 }, 'overrun');
+          return;
+        }
         // The child did not answer within timeout + grace: it is stuck where its isolates cannot interrupt it.
         // Killed first, so that no task is handed to it when this one settles.
         this.kill('overrun');
@@ -213,7 +221,7 @@ export class SandboxProcess {
     const how = signal ? `signal ${signal}` : `code ${code}`;
     const message =
       cause === 'memory' ? `the sandbox process ran out of memory and was replaced (${how})`
-      : cause === 'overrun' ? 'the sandbox process was replaced because another call on it stopped answering'
+      : cause === 'overrun' ? overrunLoss
       : cause === 'closed' ? 'the sandbox was closed'
       : `the sandbox process died (${how})${words ? `: ${words}` : ''}`;
     const lostTo = deliberateStops.has(cause) ? undefined : cause;

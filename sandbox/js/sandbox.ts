@@ -4,8 +4,9 @@
  * pool carries on.
  *
  * A crash costs only the call that caused it. Which call that was is seldom known (an abort names no isolate), so
- * every call in flight on a process that died is retried once, on a fresh process where it runs alone: an innocent
- * call succeeds there, and the culprit kills that process too and fails, taking no other call with it.
+ * every call in flight on a process that died (or was killed because another call on it stopped answering) is retried
+ * once, alone on a healthy process (the replacement, or another idle one): an innocent call succeeds there, and the
+ * culprit kills that process too and fails, taking no other call with it.
  */
 import { createHash } from 'node:crypto';
 import { JsSandboxError, failureCodes, loadFailure, usageCodes } from './errors.js';

@@ -79,6 +79,22 @@ test('a process that stops answering is killed after timeout + grace: the call t
   }
 });
 
+test('calls stuck behind the one that stopped answering are retried, not timed out with it', async () => {
+  const sandbox = await createJsSandbox({ isolatesPerProcess: 2, timeoutMs: 200, graceMs: 100 });
+  try {
+    const fn = await sandbox.load(echo);
+    process.kill(await onlyPid(sandbox), 'SIGSTOP');
+    const results = await Promise.all([fn.call('a'), fn.call('b')]);
+    // Sent together, their host bounds fire together: the first one blames its call, the other call is retried.
+    expectFailure(results[0], 'timeout');
+    assert.is(expectValue(results[1]), 'b');
+    assert.is(sandbox.retries, 1);
+    assert.is(sandbox.restarts, 1);
+  } finally {
+    await sandbox.close();
+  }
+});
+
 test('a crash costs only the calls of its own process, and those are retried', async () => {
   const sandbox = await createJsSandbox({ processes: 2, isolatesPerProcess: 1 });
   try {
