@@ -28,7 +28,7 @@ export const guestRunnerSource = String.raw`
   // Work that outlives the call belongs to the isolate, not to this context, so it would run during a later call:
   // finalizer callbacks (FinalizationRegistry; WeakRef is its half that observes collection) and Atomics waiters
   // (Atomics, and SharedArrayBuffer, which every waiter needs). Removed before user code runs, they cannot be reached
-  // again: no other intrinsic leads to them.
+  // again: no other intrinsic leads to them (WebAssembly.Memory, the other maker of shared memory, is gone above).
   delete g.FinalizationRegistry;
   delete g.WeakRef;
   delete g.Atomics;
