@@ -11,6 +11,6 @@ export const vigil: Composition = {
   commands: [fnCommand],
   async jsSandbox(hooks) {
     const { createJsSandbox } = await import('../sandbox/js/index.js');
-    return createJsSandbox({ onFailure: hooks.onFailure, onRestart: hooks.onRestart });
+    return createJsSandbox({ onFailure: hooks.onFailure, onRestart: hooks.onRestart, onRetry: hooks.onRetry });
   },
 };

@@ -4,8 +4,8 @@ import type { CommandDefinition, PluginDefinition, SandboxFunction } from '@vigi
 export interface JsSandboxHooks {
   onFailure(reason: string): void;
   onRestart(cause: string): void;
-  /** A call retried on a fresh process because the process it ran on died under it. */
-  onRetry(): void;
+  /** A call retried on a fresh process because the process it ran on died under it (`cause` as for a restart). */
+  onRetry(cause: string): void;
 }
 
 /** The JavaScript sandbox as the runtime shares it between plugins. */

@@ -17,8 +17,7 @@ export class SandboxHost {
       help: 'Sandbox processes or workers replaced, by sandbox and cause.', labelNames: ['sandbox', 'cause'],
     });
     this.retries = metrics.counter('vigil_sandbox_retries_total', {
-      help: 'Sandboxed calls retried on a fresh process because the process they ran on died under them, by sandbox.',
-      labelNames: ['sandbox'],
+      help: 'Sandboxed calls retried on a fresh process because the process running them died, by sandbox and cause.', labelNames: ['sandbox', 'cause'],
     });
   }
 
@@ -28,7 +27,7 @@ export class SandboxHost {
     this.js ??= start({
       onFailure: (reason) => this.failures.labels('js', reason).inc(),
       onRestart: (cause) => { this.restarts.labels('js', cause).inc(); this.log.warn('js sandbox process replaced', { cause }); },
-      onRetry: () => this.retries.labels('js').inc(),
+      onRetry: (cause) => this.retries.labels('js', cause).inc(),
     });
     return this.js;
   }

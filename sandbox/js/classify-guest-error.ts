@@ -22,12 +22,15 @@ const hostOnlyGlobals = new Set([
   'process', 'require', 'module', 'exports', '__dirname', '__filename', 'global', 'Buffer',
   'setTimeout', 'setInterval', 'setImmediate', 'clearTimeout', 'clearInterval', 'clearImmediate', 'queueMicrotask',
   'fetch', 'XMLHttpRequest', 'WebSocket', 'EventSource', 'importScripts', 'navigator', 'Deno', 'Bun', 'WebAssembly',
+  // Removed because their work outlives the call (see guest-runner.ts).
+  'FinalizationRegistry', 'WeakRef', 'Atomics', 'SharedArrayBuffer',
 ]);
 
 const notDefined = /^(\S+) is not defined$/;
 const dynamicImportCall = /\bimport\s*\(/;
 const sandboxRules =
-  'a sandboxed function gets its input as an argument and returns JSON; it has no process, require, import, timers or network';
+  'a sandboxed function gets its input as an argument and returns JSON; it has no process, require, import, timers, ' +
+  'network, finalizers, weak references or shared memory';
 
 /** Drops the runner's own frames, so a stack shows only the user's file. */
 export function guestStack(stack: string | undefined): string | undefined {

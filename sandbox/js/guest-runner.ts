@@ -25,6 +25,41 @@ export const guestRunnerSource = String.raw`
   const slice = String.prototype.slice;
   // WebAssembly memory is allocated outside the isolate's heap and escapes its memory limit.
   delete g.WebAssembly;
+  // Work that outlives the call belongs to the isolate, not to this context, so it would run during a later call:
+  // finalizer callbacks (FinalizationRegistry; WeakRef is its half that observes collection) and Atomics waiters
+  // (Atomics, and SharedArrayBuffer, which every waiter needs). Removed before user code runs, they cannot be reached
+  // again: no other intrinsic leads to them (WebAssembly.Memory, the other maker of shared memory, is gone above).
+  delete g.FinalizationRegistry;
+  delete g.WeakRef;
+  delete g.Atomics;
+  delete g.SharedArrayBuffer;
+
+  // The symbol registry is the isolate's too and never shrinks: a registry of this call's own keeps one call's
+  // Symbol.for keys out of the next call's memory.
+  const makeSymbol = Symbol;
+  const mapGet = Map.prototype.get;
+  const mapSet = Map.prototype.set;
+  const symbolsByKey = new Map();
+  const keysBySymbol = new Map();
+  const registry = {
+    for(key) {
+      if (typeof key === 'symbol') throw new TypeError('Cannot convert a Symbol value to a string');
+      const text = toText(key);
+      let symbol = apply(mapGet, symbolsByKey, [text]);
+      if (symbol === undefined) {
+        symbol = makeSymbol(text);
+        apply(mapSet, symbolsByKey, [text, symbol]);
+        apply(mapSet, keysBySymbol, [symbol, text]);
+      }
+      return symbol;
+    },
+    keyFor(symbol) {
+      if (typeof symbol !== 'symbol') throw new TypeError(toText(symbol) + ' is not a symbol');
+      return apply(mapGet, keysBySymbol, [symbol]);
+    },
+  };
+  g.Symbol.for = registry.for;
+  g.Symbol.keyFor = registry.keyFor;
 
   const maxLogLines = 200;
   const maxLogLineChars = 2000;

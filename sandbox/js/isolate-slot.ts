@@ -1,10 +1,17 @@
 /**
  * One warm isolate in a child process, running one task at a time. Each task gets a fresh context (prepared in the
  * background after the previous task), so nothing a call leaves in its globals reaches the next call.
+ *
+ * Work a call leaves behind belongs to the isolate, not to the context, so a fresh context alone does not stop it.
+ * The runner removes what schedules work past the call (see guest-runner.ts); a call that ends normally has had its
+ * microtasks drained and its rejections reported inside its own time limit. Any other end (a timeout, a throw out of
+ * isolated-vm, top-level code that failed) can leave queued microtasks or a pending rejection in the isolate, so the
+ * isolate is replaced before it serves another call; so is one that a call left more than half full.
  */
 import ivm from 'isolated-vm';
 import { guestRunnerFilename, guestRunnerSource } from './guest-runner.js';
 import { classifyIsolateError, classifyThrown, type ThrownDescriptor } from './classify-guest-error.js';
+import { jsonDeeperThan } from './json-depth.js';
 import type { TaskMessage, TaskOutcome } from './protocol.js';
 
 /** A function file as the child keeps it. The compile cache is produced here, never supplied by a user. */
@@ -69,6 +76,16 @@ export class IsolateSlot {
     this.spare = spare;
   }
 
+  /** Whether a call left the heap more than half the memory limit full, garbage included (bytes). */
+  private heapOverHalf(isolate: ivm.Isolate): boolean {
+    try {
+      const h = isolate.getHeapStatisticsSync();
+      return h.used_heap_size + h.externally_allocated_size > (this.memoryLimitMb * 1024 * 1024) / 2;
+    } catch {
+      return true;
+    }
+  }
+
   /** Disposes the isolate (ending whatever runs in it) and starts a fresh one. */
   recycle(): void {
     try { this.isolate.dispose(); } catch { /* already disposed */ }
@@ -117,6 +134,8 @@ export class IsolateSlot {
     let prepared: PreparedContext | undefined;
     let module: ivm.Module | undefined;
     let namespace: ivm.Reference<unknown> | undefined;
+    // The isolate holds nothing of this call: no guest code ran, or it ran to a normal end.
+    let clean = false;
     try {
       const ready = await (this.spare ?? Promise.reject(new Error('Isolate is disposed')));
       prepared = ready;
@@ -136,6 +155,7 @@ export class IsolateSlot {
         else if (compiled.cachedDataRejected) fn.cachedData = undefined;
         const specifiers = module.dependencySpecifiers;
         if (specifiers.length > 0) {
+          clean = true;
           return fail({ ok: false, reason: 'forbidden', message: forbiddenImport(specifiers[0]), durationMs: 0 });
         }
         module.instantiateSync(ready.context, (specifier: string) => {
@@ -150,8 +170,11 @@ export class IsolateSlot {
           [namespace.derefInto(), task.input, task.maxOutputBytes, task.mode === 'check'],
           { timeout: remaining(), result: { copy: true, promise: true } },
         );
+        clean = true;
         return this.readTuple(tuple, task, fn);
       } catch (err) {
+        // Compiling and linking run no guest code.
+        clean = phase === 'compile';
         const c = classifyIsolateError(err, fn.source, phase, { timeoutMs: task.timeoutMs, memoryLimitMb: this.memoryLimitMb });
         const retire = isolate.isDisposed && this.isolate === isolate ? c.reason : undefined;
         // The process will be replaced; until then a task already on its way still finds a working isolate here.
@@ -167,7 +190,10 @@ export class IsolateSlot {
       try { module?.release(); } catch { /* disposed */ }
       try { prepared?.run.release(); } catch { /* disposed */ }
       try { prepared?.context.release(); } catch { /* disposed */ }
-      if (this.isolate === isolate) this.prepareSpare();
+      if (this.isolate === isolate) {
+        if (clean && !this.heapOverHalf(isolate)) this.prepareSpare();
+        else this.recycle();
+      }
     }
   }
 
@@ -186,6 +212,10 @@ export class IsolateSlot {
         const bytes = Buffer.byteLength(payload, 'utf8');
         if (bytes > task.maxOutputBytes) {
           return { outcome: withLogs({ ok: false, reason: 'invalid_output', message: `the result is ${bytes} bytes of JSON, over the limit of ${task.maxOutputBytes} bytes`, durationMs: 0 }) };
+        }
+        if (jsonDeeperThan(payload, task.maxOutputDepth)) {
+          const message = `the result nests arrays and objects more than ${task.maxOutputDepth} levels deep, deeper than the host accepts (maxOutputDepth); flatten it`;
+          return { outcome: withLogs({ ok: false, reason: 'invalid_output', message, durationMs: 0 }) };
         }
         return { outcome: withLogs({ ok: true, json: payload, durationMs: 0 }) };
       }

@@ -7,10 +7,12 @@ export interface ResolvedJsSandboxOptions {
   timeoutMs: number;
   memoryLimitMb: number;
   maxOutputBytes: number;
+  maxOutputDepth: number;
   graceMs: number;
   maxQueue: number;
   onFailure: NonNullable<JsSandboxOptions['onFailure']>;
   onRestart: NonNullable<JsSandboxOptions['onRestart']>;
+  onRetry: NonNullable<JsSandboxOptions['onRetry']>;
 }
 
 export const jsSandboxDefaults = {
@@ -19,6 +21,7 @@ export const jsSandboxDefaults = {
   timeoutMs: 250,
   memoryLimitMb: 64,
   maxOutputBytes: 1024 * 1024,
+  maxOutputDepth: 256,
   graceMs: 250,
   maxQueue: 1000,
 } as const;
@@ -39,7 +42,7 @@ function integer(options: JsSandboxOptions, key: keyof typeof jsSandboxDefaults,
 
 /** Fills defaults and rejects out-of-range options with VIGIL_ERR_SANDBOX_OPTIONS. */
 export function resolveJsSandboxOptions(options: JsSandboxOptions = {}): ResolvedJsSandboxOptions {
-  for (const hook of ['onFailure', 'onRestart'] as const) {
+  for (const hook of ['onFailure', 'onRestart', 'onRetry'] as const) {
     if (options[hook] !== undefined && typeof options[hook] !== 'function') {
       throw new JsSandboxError(usageCodes.options, `js sandbox: option ${hook} must be a function`);
     }
@@ -50,9 +53,12 @@ export function resolveJsSandboxOptions(options: JsSandboxOptions = {}): Resolve
     timeoutMs: integer(options, 'timeoutMs', 1, 600_000),
     memoryLimitMb: integer(options, 'memoryLimitMb', minMemoryLimitMb, 16_384),
     maxOutputBytes: integer(options, 'maxOutputBytes', 2, 512 * 1024 * 1024),
+    // The host's JSON.stringify overflows its stack at about 4,000 levels, less when called from deep in a stack.
+    maxOutputDepth: integer(options, 'maxOutputDepth', 1, 1000),
     graceMs: integer(options, 'graceMs', 0, 600_000),
     maxQueue: integer(options, 'maxQueue', 0, 1_000_000),
     onFailure: options.onFailure ?? (() => {}),
     onRestart: options.onRestart ?? (() => {}),
+    onRetry: options.onRetry ?? (() => {}),
   };
 }

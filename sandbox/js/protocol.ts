@@ -27,6 +27,7 @@ export interface TaskMessage {
   input?: string;
   timeoutMs: number;
   maxOutputBytes: number;
+  maxOutputDepth: number;
 }
 
 export interface StatsRequestMessage {

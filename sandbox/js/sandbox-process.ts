@@ -11,9 +11,23 @@ const stderrTailBytes = 8192;
 const outOfMemory = /out of memory|heap limit|allocation failed|memory limit/i;
 
 interface InFlight {
-  resolve(outcome: TaskOutcome): void;
+  resolve(result: RunResult): void;
   timer: NodeJS.Timeout;
 }
+
+export interface RunResult {
+  outcome: TaskOutcome;
+  /**
+   * Set when the process died under the task, for a cause the task may not have caused (`crash`, `memory`,
+   * `overrun` of another task, `catastrophic`): the task may deserve a retry on another process.
+   */
+  lostTo?: string;
+}
+
+const overrunLoss = 'the sandbox process was replaced because another call on it stopped answering';
+
+/** Causes of death that end a task without a retry: the sandbox is closing, or the process had no task left. */
+const deliberateStops = new Set(['closed', 'retired']);
 
 export interface SandboxProcessEvents {
   ready(proc: SandboxProcess): void;
@@ -44,6 +58,8 @@ export class SandboxProcess {
   private readonly inFlight = new Map<number, InFlight>();
   private readonly statsWaiters = new Map<number, (stats: StatsMessage | undefined) => void>();
   private seq = 0;
+  /** The task this process runs alone, if any: no other task is sent to it meanwhile. */
+  private aloneSeq: number | undefined;
   private stderrTail = '';
   /** Why this process is being stopped by us, if it is. */
   private stopCause: string | undefined;
@@ -73,17 +89,29 @@ export class SandboxProcess {
   /** Ready, and neither retiring nor being stopped: it may take a task. */
   get accepting(): boolean { return this.ready && !this.retiring && !this.dead && this.stopCause === undefined; }
   get load(): number { return this.inFlight.size; }
+  /** Running a task that must not share the process (a retried task). */
+  get exclusive(): boolean { return this.aloneSeq !== undefined; }
   /** What the process last printed on stderr, for messages about its death. */
   get lastWords(): string { return this.stderrTail.trim().split('\n').slice(-3).join(' | '); }
 
-  /** Sends a task; resolves when the child answers, the host bound fires, or the process dies. */
-  run(task: Omit<TaskMessage, 't' | 'seq' | 'fn'>, fn: Required<FunctionRef>, graceMs: number): Promise<TaskOutcome> {
+  /**
+   * Sends a task; resolves when the child answers, the host bound fires, or the process dies. `alone`: the process
+   * takes no other task until this one settles.
+   */
+  run(task: Omit<TaskMessage, 't' | 'seq' | 'fn'>, fn: Required<FunctionRef>, graceMs: number, alone = false): Promise<RunResult> {
     const seq = ++this.seq;
     const ref: FunctionRef = this.known.has(fn.id) ? { id: fn.id, filename: fn.filename } : fn;
     this.known.add(fn.id);
-    return new Promise<TaskOutcome>((resolve) => {
+    if (alone) this.aloneSeq = seq;
+    return new Promise<RunResult>((resolve) => {
       const started = performance.now();
       const timer = setTimeout(() => {
+        if (this.stopCause === 'overrun') {
+          // Another call's bound already had the process killed: this call was stuck behind it, so it is lost with
+          // the process, like any other call on it, rather than blamed.
+          this.settle(seq, { ok: false, reason: 'crash', message: overrunLoss, durationMs: 0 }, 'overrun');
+          return;
+        }
         // The child did not answer within timeout + grace: it is stuck where its isolates cannot interrupt it.
         // Killed first, so that no task is handed to it when this one settles.
         this.kill('overrun');
@@ -148,12 +176,13 @@ export class SandboxProcess {
     if (on) { this.child.ref(); channel?.ref?.(); stderr?.ref?.(); } else { this.child.unref(); channel?.unref?.(); stderr?.unref?.(); }
   }
 
-  private settle(seq: number, outcome: TaskOutcome): void {
+  private settle(seq: number, outcome: TaskOutcome, lostTo?: string): void {
     const task = this.inFlight.get(seq);
     if (!task) return;
     this.inFlight.delete(seq);
+    if (this.aloneSeq === seq) this.aloneSeq = undefined;
     clearTimeout(task.timer);
-    task.resolve(outcome);
+    task.resolve(lostTo === undefined ? { outcome } : { outcome, lostTo });
     this.events.settled(this);
   }
 
@@ -192,11 +221,12 @@ export class SandboxProcess {
     const how = signal ? `signal ${signal}` : `code ${code}`;
     const message =
       cause === 'memory' ? `the sandbox process ran out of memory and was replaced (${how})`
-      : cause === 'overrun' ? 'the sandbox process was replaced because another call on it stopped answering'
+      : cause === 'overrun' ? overrunLoss
       : cause === 'closed' ? 'the sandbox was closed'
       : `the sandbox process died (${how})${words ? `: ${words}` : ''}`;
+    const lostTo = deliberateStops.has(cause) ? undefined : cause;
     for (const seq of [...this.inFlight.keys()]) {
-      this.settle(seq, { ok: false, reason: cause === 'memory' ? 'memory' : 'crash', message, durationMs: 0 });
+      this.settle(seq, { ok: false, reason: cause === 'memory' ? 'memory' : 'crash', message, durationMs: 0 }, lostTo);
     }
     for (const waiter of this.statsWaiters.values()) waiter(undefined);
     this.statsWaiters.clear();

@@ -1,12 +1,17 @@
 /**
  * The JavaScript sandbox: a pool of child processes, each with a few warm isolated-vm isolates. Calls queue here and
- * go to the least busy process with a free isolate. A process that dies or hits a memory limit is replaced; the
- * calls it was running fail with a reason, and the pool carries on.
+ * go to the least busy process with a free isolate. A process that dies or hits a memory limit is replaced, and the
+ * pool carries on.
+ *
+ * A crash costs only the call that caused it. Which call that was is seldom known (an abort names no isolate), so
+ * every call in flight on a process that died (or was killed because another call on it stopped answering) is retried
+ * once, alone on a healthy process (the replacement, or another idle one): an innocent call succeeds there, and the
+ * culprit kills that process too and fails, taking no other call with it.
  */
 import { createHash } from 'node:crypto';
 import { JsSandboxError, failureCodes, loadFailure, usageCodes } from './errors.js';
 import { resolveJsSandboxOptions, type ResolvedJsSandboxOptions } from './options.js';
-import { SandboxProcess } from './sandbox-process.js';
+import { SandboxProcess, type RunResult } from './sandbox-process.js';
 import type { FunctionRef, TaskMessage, TaskOutcome } from './protocol.js';
 import type { JsFunction, JsProcessStats, JsResult, JsSandbox, JsSandboxOptions } from './types.js';
 
@@ -14,6 +19,8 @@ interface QueuedTask {
   task: Omit<TaskMessage, 't' | 'seq' | 'fn'>;
   fn: Required<FunctionRef>;
   resolve(outcome: TaskOutcome): void;
+  /** Why the process of its first attempt died, once it has been requeued for its one retry. */
+  retriedAfter?: string;
 }
 
 /** Replacements that die before they are ready, in a row, before the pool stops trying and fails its calls. */
@@ -24,6 +31,7 @@ class JsSandboxPool implements JsSandbox {
   private readonly queue: QueuedTask[] = [];
   private readonly loaded = new Map<string, Promise<JsFunction>>();
   private restartCount = 0;
+  private retryCount = 0;
   private startFailures = 0;
   private closed = false;
   private startupError: JsSandboxError | undefined;
@@ -32,6 +40,7 @@ class JsSandboxPool implements JsSandbox {
   constructor(private readonly o: ResolvedJsSandboxOptions) {}
 
   get restarts(): number { return this.restartCount; }
+  get retries(): number { return this.retryCount; }
 
   /** Resolves once every first process is ready; rejects when one cannot start at all. */
   start(): Promise<void> {
@@ -50,7 +59,7 @@ class JsSandboxPool implements JsSandbox {
     const cached = this.loaded.get(id);
     if (cached) return cached;
     const fn = { id, filename, source };
-    const loading = this.enqueue({ mode: 'check', timeoutMs: this.o.timeoutMs, maxOutputBytes: this.o.maxOutputBytes }, fn).then(
+    const loading = this.enqueue({ mode: 'check', ...this.limits() }, fn).then(
       (outcome): JsFunction => {
         if (!outcome.ok) throw loadFailure(outcome.reason, outcome.message, filename);
         return { id, call: (input: unknown) => this.call(fn, input) };
@@ -69,14 +78,18 @@ class JsSandboxPool implements JsSandbox {
       try {
         json = JSON.stringify(input);
       } catch (err) {
-        throw new JsSandboxError(usageCodes.input, `js sandbox: the input is not JSON: ${(err as Error).message}`, { cause: err });
+        // A RangeError is the host's own stack or string limit: the input is valid, but too deep or large to copy.
+        const message = err instanceof RangeError
+          ? `js sandbox: the input is too deep or too large to serialise as JSON (${err.message})`
+          : `js sandbox: the input is not JSON: ${(err as Error).message}`;
+        throw new JsSandboxError(usageCodes.input, message, { cause: err });
       }
       if (json === undefined) throw new JsSandboxError(usageCodes.input, `js sandbox: the input is not JSON (a ${typeof input})`);
     }
     if (this.queue.length >= this.o.maxQueue) {
       throw new JsSandboxError(usageCodes.busy, `js sandbox: ${this.queue.length} calls are already waiting for an isolate (maxQueue)`, { status: 503 });
     }
-    const outcome = await this.enqueue({ mode: 'call', input: json, timeoutMs: this.o.timeoutMs, maxOutputBytes: this.o.maxOutputBytes }, fn);
+    const outcome = await this.enqueue({ mode: 'call', input: json, ...this.limits() }, fn);
     const logs = outcome.logs?.length ? { logs: outcome.logs } : {};
     if (outcome.ok) {
       try {
@@ -86,6 +99,10 @@ class JsSandboxPool implements JsSandbox {
       }
     }
     return this.failed(outcome);
+  }
+
+  private limits(): Pick<TaskMessage, 'timeoutMs' | 'maxOutputBytes' | 'maxOutputDepth'> {
+    return { timeoutMs: this.o.timeoutMs, maxOutputBytes: this.o.maxOutputBytes, maxOutputDepth: this.o.maxOutputDepth };
   }
 
   private failed(outcome: TaskOutcome & { ok: false }): JsResult {
@@ -106,19 +123,40 @@ class JsSandboxPool implements JsSandbox {
     });
   }
 
-  /** Hands queued tasks to processes with a free isolate, least busy first. */
+  /**
+   * Hands queued tasks, in order, to processes with a free isolate, least busy first. A retried task waits for an
+   * idle process and runs there alone.
+   */
   private pump(): void {
     while (this.queue.length > 0) {
+      const alone = this.queue[0].retriedAfter !== undefined;
       let best: SandboxProcess | undefined;
       for (const p of this.procs) {
-        if (!p.accepting || p.load >= this.o.isolatesPerProcess) continue;
+        if (!p.accepting || p.exclusive || p.load >= (alone ? 1 : this.o.isolatesPerProcess)) continue;
         if (!best || p.load < best.load) best = p;
       }
       if (!best) break;
-      const { task, fn, resolve } = this.queue.shift()!;
-      void best.run(task, fn, this.o.graceMs).then(resolve);
+      const queued = this.queue.shift()!;
+      void best.run(queued.task, queued.fn, this.o.graceMs, alone).then((r) => this.finish(queued, r));
     }
     this.updateKeepAlive();
+  }
+
+  /** Settles a task, or requeues it once when its process died under it. */
+  private finish(queued: QueuedTask, { outcome, lostTo }: RunResult): void {
+    if (lostTo === undefined || this.closed) return queued.resolve(outcome);
+    if (outcome.ok) return queued.resolve(outcome);
+    if (queued.retriedAfter !== undefined) {
+      const message = `${outcome.message}; the call had been retried once on a fresh process after its first process died (${queued.retriedAfter}), and that process died too`;
+      return queued.resolve({ ...outcome, message });
+    }
+    queued.retriedAfter = lostTo;
+    this.retryCount++;
+    try { this.o.onRetry(lostTo); } catch { /* a failing hook must not fail the call */ }
+    // Ahead of new calls, behind retries already waiting, so retries keep the order in which they were sent.
+    const at = this.queue.findIndex((q) => q.retriedAfter === undefined);
+    this.queue.splice(at === -1 ? this.queue.length : at, 0, queued);
+    this.pump();
   }
 
   private updateKeepAlive(): void {

@@ -34,6 +34,8 @@ export interface JsSandboxOptions {
   memoryLimitMb?: number;
   /** Largest result accepted, in bytes of UTF-8 JSON. Default 1 MiB. */
   maxOutputBytes?: number;
+  /** Deepest nesting of arrays and objects accepted in a result, so that the host can serialise it. Default 256. */
+  maxOutputDepth?: number;
   /** Calls waiting for a free isolate before `call` rejects with VIGIL_ERR_SANDBOX_BUSY. Default 1,000. */
   maxQueue?: number;
   /**
@@ -45,6 +47,11 @@ export interface JsSandboxOptions {
   onFailure?(reason: JsFailureReason, err?: unknown): void;
   /** Called each time a process is replaced: `memory`, `crash`, `overrun` or `catastrophic`. */
   onRestart?(cause: string): void;
+  /**
+   * Called once per call retried on a fresh process because the process running it died (`cause` as in onRestart).
+   * A call is retried once; if its second process dies too, it fails with `crash` (or `memory`).
+   */
+  onRetry?(cause: string): void;
 }
 
 /** A loaded function: compiled and checked once, then called with many inputs. */
@@ -86,6 +93,8 @@ export interface JsSandbox {
   close(): Promise<void>;
   /** Processes replaced since creation. */
   readonly restarts: number;
+  /** Calls retried on a fresh process since creation, after the process running them died. */
+  readonly retries: number;
   /** Heap figures of each live process. */
   stats(): Promise<JsProcessStats[]>;
 }

@@ -4,6 +4,7 @@ import type { CommandArgs } from '@vigil/plugin-sdk';
 import { fnCommand, parseMemoryFlag, parseTimeoutFlag } from '../../../../sandbox/js/fn-command.js';
 import { recordingIo } from '../../../support/command-io.js';
 import { fixture } from '../../../support/paths.js';
+import { runVigil } from '../../../support/vigil-process.js';
 
 interface Ran { code: number; out: string; err: string }
 
@@ -64,6 +65,14 @@ test('a throw prints the reason, the message and the stack naming the file', asy
   assert.match(r.err, /throws\.js:2/);
 });
 
+test('the real `vigil fn run` on a result nested 6,000 deep: invalid_output, exit 1, no stack overflow', async () => {
+  const r = await runVigil(['fn', 'run', 'deep-result.js'], { cwd: fixture('js-functions') });
+  assert.is(r.code, 1, r.stderr);
+  assert.is(r.stdout, '');
+  assert.match(r.stderr, /^vigil fn run: invalid_output: the result nests arrays and objects more than 256 levels deep/, r.stderr);
+  assert.not.match(r.stderr, /call stack/);
+});
+
 const refused: Array<[string, string, RegExp]> = [
   ['reads-process.js', 'forbidden', /process is not available/],
   ['imports-fs.js', 'forbidden', /import of "node:fs"/],
@@ -83,6 +92,7 @@ const usage: Array<[string, string[], CommandArgs['flags'], RegExp]> = [
   ['a missing file', ['run', 'nope.js'], {}, /cannot read the function file nope\.js/],
   ['two files', ['run', 'a.js', 'b.js'], {}, /one function file at a time/],
   ['input that is not JSON', ['run', 'score-answer.js'], { input: '{nope' }, /--input is not JSON/],
+  ['input nested deeper than the host can serialise', ['run', 'score-answer.js'], { input: `${'['.repeat(6000)}${']'.repeat(6000)}` }, /--input: .*too deep or too large to serialise/],
   ['a missing input file', ['run', 'score-answer.js'], { input: '@missing.json' }, /cannot read the input file missing\.json/],
   ['a bad timeout', ['run', 'score-answer.js'], { timeout: 'soon' }, /--timeout takes a duration/],
   ['a bad memory limit', ['run', 'score-answer.js'], { memory: '2' }, /--memory takes a number of MB from 8/],

@@ -10,10 +10,12 @@ test('defaults: 1 process, 2 isolates, 250 ms, 64 MB, 1 MiB of output', () => {
   assert.is(o.timeoutMs, 250);
   assert.is(o.memoryLimitMb, 64);
   assert.is(o.maxOutputBytes, 1024 * 1024);
+  assert.is(o.maxOutputDepth, 256);
   assert.is(o.graceMs, jsSandboxDefaults.graceMs);
   assert.is(o.maxQueue, 1000);
   assert.type(o.onFailure, 'function');
   assert.type(o.onRestart, 'function');
+  assert.type(o.onRetry, 'function');
 });
 
 test('given values win over defaults', () => {
@@ -33,6 +35,9 @@ const bad: Array<[string, Record<string, unknown>]> = [
   ['negative queue', { maxQueue: -1 }],
   ['onFailure not a function', { onFailure: 'log' }],
   ['onRestart not a function', { onRestart: 42 }],
+  ['onRetry not a function', { onRetry: true }],
+  ['output depth past what the host can serialise', { maxOutputDepth: 5000 }],
+  ['output depth 0', { maxOutputDepth: 0 }],
 ];
 for (const [name, options] of bad) {
   test(`rejects ${name} with VIGIL_ERR_SANDBOX_OPTIONS naming the option`, () => {

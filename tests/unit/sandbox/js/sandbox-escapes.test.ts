@@ -116,6 +116,48 @@ test('a then getter that throws, on the result: thrown, not a crash', async () =
   expectFailure(await callSource(sandbox, 'export default () => ({ get then() { throw new Error("trap"); } })'), 'thrown');
 });
 
+// Issue 21 §3: one guest can never reach another call.
+test('FinalizationRegistry callbacks that busy-loop after the call returns never run in the next call', async () => {
+  const own = await createJsSandbox({ isolatesPerProcess: 1, timeoutMs: 500 });
+  try {
+    // isolated-vm runs a full collection before it refuses an allocation over the limit: the finalizers come due.
+    await callSource(own, `export default () => {
+      const registry = new FinalizationRegistry(() => { for (;;) {} });
+      for (let i = 0; i < 1000; i++) registry.register({ i }, i);
+      try { new ArrayBuffer(2 ** 31); } catch {}
+      return 'registered';
+    }`);
+    const innocent = await own.load('export default (x) => { try { new ArrayBuffer(2 ** 31); } catch {} return x; }');
+    for (let i = 0; i < 3; i++) assert.is(expectValue(await innocent.call(i)), i);
+    assert.is(own.restarts, 0);
+  } finally {
+    await own.close();
+  }
+});
+
+test('Atomics.waitAsync(...).value.then(...) costs no concurrent call on the same process', async () => {
+  const own = await createJsSandbox({ isolatesPerProcess: 2, timeoutMs: 1000 });
+  try {
+    const [waiter, echo] = await Promise.all([
+      own.load('export default () => { const ia = new Int32Array(new SharedArrayBuffer(16)); Atomics.waitAsync(ia, 0, 0, 10).value.then(() => { for (;;) {} }); return 1; }'),
+      own.load('export default (x) => x'),
+    ]);
+    const [, beside] = await Promise.all([waiter.call(null), echo.call('beside')]);
+    assert.is(expectValue(beside), 'beside');
+    assert.is(expectValue(await echo.call('after')), 'after');
+    assert.is(own.restarts, 0);
+  } finally {
+    await own.close();
+  }
+});
+
+test('a result nested 6,000 deep is invalid_output, not a stack overflow in the host', async () => {
+  const r = await callSource(sandbox, 'export default () => { let v = 1; for (let i = 0; i < 6000; i++) v = [v]; return v; }');
+  const error = expectFailure(r, 'invalid_output');
+  assert.match(error.message, /more than 256 levels deep/);
+  assert.not.throws(() => JSON.stringify(r));
+});
+
 test('the sandbox process gets none of the parent environment\'s secrets', async () => {
   process.env.VIGIL_TEST_SECRET = 'hunter2';
   const own = await createJsSandbox();

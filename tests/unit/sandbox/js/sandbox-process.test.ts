@@ -13,19 +13,48 @@ async function onlyPid(sandbox: Awaited<ReturnType<typeof createJsSandbox>>): Pr
   return stats[0].pid;
 }
 
-test('a killed process fails its running call with crash; a new process serves the next', async () => {
-  const causes: string[] = [];
-  const sandbox = await createJsSandbox({ timeoutMs: 10_000, onRestart: (c) => causes.push(c) });
+test('calls in flight on a process that dies are retried once on a fresh process, and counted', async () => {
+  const restarts: string[] = [];
+  const retries: string[] = [];
+  const sandbox = await createJsSandbox({ isolatesPerProcess: 2, onRestart: (c) => restarts.push(c), onRetry: (c) => retries.push(c) });
   try {
+    const fn = await sandbox.load(echo);
     const pid = await onlyPid(sandbox);
-    const running = (await sandbox.load(loop)).call(null);
-    setTimeout(() => process.kill(pid, 'SIGKILL'), 150);
-    const error = expectFailure(await running, 'crash');
-    assert.match(error.message, /died \(signal SIGKILL\)/);
-    assert.is(sandbox.restarts, 1);
-    assert.equal(causes, ['crash']);
-    assert.is(expectValue(await (await sandbox.load(echo)).call('after')), 'after');
+    // Both calls are sent before the kill and cannot be answered before this turn ends: both are in flight.
+    const calls = [fn.call('a'), fn.call('b')];
+    process.kill(pid, 'SIGKILL');
+    assert.equal((await Promise.all(calls)).map(expectValue), ['a', 'b']);
+    assert.equal(restarts, ['crash']);
+    assert.equal(retries, ['crash', 'crash']);
+    assert.is(sandbox.retries, 2);
     assert.is.not(await onlyPid(sandbox), pid);
+  } finally {
+    await sandbox.close();
+  }
+});
+
+test('a call whose process dies twice fails with crash; the call that shared its first process does not', async () => {
+  const retries: string[] = [];
+  const sandbox = await createJsSandbox({ isolatesPerProcess: 2, timeoutMs: 10_000, onRetry: (c) => retries.push(c) });
+  try {
+    // Never settles, yet leaves its isolate idle, so the process answers stats() while the call is running.
+    const [hanging, quick] = await Promise.all([sandbox.load('export default () => new Promise(() => {})'), sandbox.load(echo)]);
+    const first = await onlyPid(sandbox);
+    const culprit = hanging.call(null);
+    const beside = quick.call('beside');
+    process.kill(first, 'SIGKILL');
+    // The retried culprit runs alone on the replacement, so killing that process again costs no other call.
+    let second = first;
+    while (second === first) {
+      await new Promise((r) => setTimeout(r, 5));
+      second = (await sandbox.stats())[0]?.pid ?? first;
+    }
+    process.kill(second, 'SIGKILL');
+    const error = expectFailure(await culprit, 'crash');
+    assert.match(error.message, /retried once/);
+    assert.is(expectValue(await beside), 'beside');
+    assert.equal(retries, ['crash', 'crash']);
+    assert.is(sandbox.restarts, 2);
   } finally {
     await sandbox.close();
   }
@@ -50,17 +79,33 @@ test('a process that stops answering is killed after timeout + grace: the call t
   }
 });
 
-test('a crash costs only the calls of its own process', async () => {
-  const sandbox = await createJsSandbox({ processes: 2, isolatesPerProcess: 1, timeoutMs: 1500 });
+test('calls stuck behind the one that stopped answering are retried, not timed out with it', async () => {
+  const sandbox = await createJsSandbox({ isolatesPerProcess: 2, timeoutMs: 200, graceMs: 100 });
+  try {
+    const fn = await sandbox.load(echo);
+    process.kill(await onlyPid(sandbox), 'SIGSTOP');
+    const results = await Promise.all([fn.call('a'), fn.call('b')]);
+    // Sent together, their host bounds fire together: the first one blames its call, the other call is retried.
+    expectFailure(results[0], 'timeout');
+    assert.is(expectValue(results[1]), 'b');
+    assert.is(sandbox.retries, 1);
+    assert.is(sandbox.restarts, 1);
+  } finally {
+    await sandbox.close();
+  }
+});
+
+test('a crash costs only the calls of its own process, and those are retried', async () => {
+  const sandbox = await createJsSandbox({ processes: 2, isolatesPerProcess: 1 });
   try {
     const pids = (await sandbox.stats()).map((s) => s.pid);
     assert.is(pids.length, 2);
-    const fn = await sandbox.load(loop);
-    const a = fn.call(null);
-    const b = fn.call(null);
-    setTimeout(() => process.kill(pids[0], 'SIGKILL'), 150);
-    const reasons = (await Promise.all([a, b])).map((r) => (r.ok ? 'ok' : r.error.reason)).sort();
-    assert.equal(reasons, ['crash', 'timeout']);
+    const fn = await sandbox.load(echo);
+    const a = fn.call('a');
+    const b = fn.call('b');
+    process.kill(pids[0], 'SIGKILL');
+    assert.equal((await Promise.all([a, b])).map(expectValue), ['a', 'b']);
+    assert.is(sandbox.retries, 1);
     assert.is(sandbox.restarts, 1);
   } finally {
     await sandbox.close();

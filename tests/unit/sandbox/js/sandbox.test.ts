@@ -108,12 +108,25 @@ const notJson: Array<[string, string, RegExp]> = [
   ['a cycle', 'export default () => { const a = {}; a.self = a; return a; }', /circular/],
   ['a BigInt', 'export default () => ({ big: 10n })', /BigInt/],
   ['a throwing toJSON', 'export default () => ({ toJSON() { throw new Error("nope"); } })', /nope/],
+  // Deeper than the host can carry: its own JSON.stringify (or any recursive consumer) would overflow its stack.
+  ['arrays nested 1,000 deep', 'export default () => { let v = 1; for (let i = 0; i < 1000; i++) v = [v]; return v; }', /more than 256 levels deep/],
+  ['objects nested 300 deep', 'export default () => { let v = {}; for (let i = 0; i < 300; i++) v = { v }; return v; }', /more than 256 levels deep/],
+  ['depth that toJSON adds while copying', 'export default () => { const d = (n) => ({ toJSON: () => (n ? [d(n - 1)] : 0) }); return { d: d(1000) }; }', /more than 256 levels deep/],
+  ['depth a Proxy reports while copying', 'export default () => { const p = (n) => new Proxy({}, { ownKeys: () => ["k"], getOwnPropertyDescriptor: () => ({ value: 1, enumerable: true, configurable: true }), get: () => (n ? p(n - 1) : 0) }); return p(400); }', /more than 256 levels deep/],
 ];
 for (const [what, src, message] of notJson) {
   test(`a result with ${what} is invalid_output`, async () => {
     assert.match(expectFailure(await callSource(sandbox, src), 'invalid_output').message, message);
   });
 }
+
+test('depth is counted in arrays and objects, not in brackets inside strings: 256 levels pass, 257 do not', async () => {
+  const nest = (n: number) => `export default (inner) => { let v = inner; for (let i = 0; i < ${n}; i++) v = i % 2 ? { k: v } : [v]; return v; }`;
+  const tricky = '"\\\\[[[{{{\\""';
+  assert.ok(expectValue(await callSource(sandbox, nest(256), tricky)));
+  expectFailure(await callSource(sandbox, nest(257), tricky), 'invalid_output');
+  assert.is(expectValue(await callSource(sandbox, 'export default () => "[".repeat(3000)')), '['.repeat(3000));
+});
 
 test('a result over maxOutputBytes is invalid_output, counted in UTF-8 bytes', async () => {
   // 1,500 three-byte characters: 1,502 characters of JSON but 4,502 bytes, over the 4,096 limit.
