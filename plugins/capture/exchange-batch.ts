@@ -41,8 +41,8 @@ export function packExchanges(exchanges: readonly RawExchange[]): PackedExchange
   // Concatenated, not joined: once a header name has served as a property key, V8 has turned it into a ThinString,
   // and Array.prototype.join (Node 20) then builds a two-byte text from one-byte parts. Every string the worker
   // slices from that text is two-byte too, and so is the record it stores: twice the bytes to clone, ICU to lowercase
-  // a header name, a slower UTF-8 conversion to bind. A rope of `+=` flattens to one byte per character, and the
-  // capture worker ran 210,200 instructions per record against 247,500 (valgrind --tool=callgrind).
+  // a header name, a slower UTF-8 conversion to bind. A rope of `+=` flattens to one byte per character
+  // (bench/govern-stages.ts measures the worker's stages).
   let text = '';
   let n = 0;
   let b = 0;

@@ -30,7 +30,7 @@ export const captureMigrations: Migration[] = [
     version: 2,
     name: 'drop the unused route index of records',
     // No query reads it (the route filter tests membership in `route`, every matched glob), and its upkeep was a
-    // tenth to a fifth of each insert's CPU (node-sqlite3, 1.5 KB records, 140-row statements).
+    // sizeable share of each insert's CPU (bench/store-insert.ts).
     up: 'DROP INDEX IF EXISTS capture_records_route_time;',
   },
 ];

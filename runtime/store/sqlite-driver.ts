@@ -32,10 +32,7 @@ interface ActiveTx {
  *
  * Enabled only while a transaction is open on this thread. On Node 20, an enabled AsyncLocalStorage keeps
  * async_hooks on for the whole thread: every promise, socket and timer then runs an init hook, and each request
- * through the gateway's traffic lane paid for it. Without it the main thread ran 232,000 instructions per proxied
- * request against 250,600 and 255,200 in two runs with it (valgrind --tool=callgrind, full capture with the
- * telemetry lane shedding), the same as with no AsyncLocalStorage at all (231,900), and the async_hooks frames left
- * its profile.
+ * through the gateway's traffic lane paid for it (bench/gateway-throughput.ts, the event loop's CPU per request).
  */
 const currentTx = new AsyncLocalStorage<ActiveTx>();
 let openTransactions = 0;

@@ -3,8 +3,8 @@ import { MAX_TIMER_MS } from '../timers.js';
 /**
  * Turns for the SQLite writers of one database among this process's threads (the main thread's connection and each
  * worker thread's). Without it, two writers collide inside SQLite, whose busy handler polls and sleeps on libuv's
- * threadpool: measured here, two worker threads inserting 1.5 KB rows spent 35–42 µs of CPU per row unlocked,
- * 23–30 µs taking turns (one writer alone: 20–31 µs).
+ * threadpool: each colliding write then costs more CPU than the same writes taken in turns (bench/records-stored.ts
+ * runs two writer threads).
  *
  * Advisory: SQLite's own locking still makes every write correct. So a holder that never releases (a thread
  * terminated in the middle of a write) is overtaken after `staleMs`, instead of blocking every writer for good.

@@ -11,11 +11,11 @@ const BACKGROUND_NICE = 19;
  * setpriority(2) without a pid moves the calling thread alone. Elsewhere (macOS, Windows) it would move the whole
  * process, the traffic lane with it, so nothing changes. False when the thread's priority was not lowered.
  *
- * Not SCHED_IDLE, although it would give a saturated machine's CPU to the event loop more fully (full-capture
- * throughput 0.67 of the bare proxy against 0.55 at nice 19, on two cores). Below saturation, with the capture
- * workers under SCHED_IDLE, the event loop's longest scavenge grew from 2-6 ms to 14-19 ms (8k req/s, paced): most
- * likely a worker preempted while it held a lock the whole process shares (the address space's, taken by page
- * faults and mmap), which under SCHED_IDLE it may wait milliseconds to release.
+ * Not SCHED_IDLE, although it would give a saturated machine's CPU to the event loop more fully
+ * (bench/gateway-throughput.ts). Below saturation, with the capture workers under SCHED_IDLE, the event loop's
+ * longest scavenges grew several times over (bench/gateway-gc.ts): most likely a worker preempted while it held a
+ * lock the whole process shares (the address space's, taken by page faults and mmap), which under SCHED_IDLE it may
+ * wait milliseconds to release.
  */
 export function lowerThreadPriority(platform: NodeJS.Platform = process.platform): boolean {
   if (platform !== 'linux') return false;
