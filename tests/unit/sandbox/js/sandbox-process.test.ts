@@ -20,8 +20,10 @@ test('calls in flight on a process that dies are retried once on a fresh process
   try {
     const fn = await sandbox.load(echo);
     const pid = await onlyPid(sandbox);
-    // Both calls are sent before the kill and cannot be answered before this turn ends: both are in flight.
+    // Stopped before the calls are sent, so neither can be answered before the kill, however fast echo is.
+    process.kill(pid, 'SIGSTOP');
     const calls = [fn.call('a'), fn.call('b')];
+    await new Promise((r) => setTimeout(r, 20));
     process.kill(pid, 'SIGKILL');
     assert.equal((await Promise.all(calls)).map(expectValue), ['a', 'b']);
     assert.equal(restarts, ['crash']);
@@ -40,8 +42,11 @@ test('a call whose process dies twice fails with crash; the call that shared its
     // Never settles, yet leaves its isolate idle, so the process answers stats() while the call is running.
     const [hanging, quick] = await Promise.all([sandbox.load('export default () => new Promise(() => {})'), sandbox.load(echo)]);
     const first = await onlyPid(sandbox);
+    // Stopped before the calls are sent, so both are in flight when it dies.
+    process.kill(first, 'SIGSTOP');
     const culprit = hanging.call(null);
     const beside = quick.call('beside');
+    await new Promise((r) => setTimeout(r, 20));
     process.kill(first, 'SIGKILL');
     // The retried culprit runs alone on the replacement, so killing that process again costs no other call.
     let second = first;
@@ -101,8 +106,11 @@ test('a crash costs only the calls of its own process, and those are retried', a
     const pids = (await sandbox.stats()).map((s) => s.pid);
     assert.is(pids.length, 2);
     const fn = await sandbox.load(echo);
+    // Stopped first, so the call sent to it is still in flight when it dies, however fast echo would have been.
+    process.kill(pids[0], 'SIGSTOP');
     const a = fn.call('a');
     const b = fn.call('b');
+    await new Promise((r) => setTimeout(r, 20));
     process.kill(pids[0], 'SIGKILL');
     assert.equal((await Promise.all([a, b])).map(expectValue), ['a', 'b']);
     assert.is(sandbox.retries, 1);
