@@ -74,8 +74,9 @@ export function compilePolicy(config: PolicyConfig, options: CompileOptions = {}
     const indexes: number[] = [];
     for (let i = 0; i < rules.length; i++) {
       const r = rules[i];
-      // A path that does not settle is ambiguous: every rule applies (governance only narrows).
-      if ((r.methods === null || r.methods.has(upper)) && (readings === null || readings.some((p) => r.matcher.test(p)))) indexes.push(i);
+      if (r.methods !== null && !r.methods.has(upper)) continue;
+      // An ambiguous path (no readings) meets every rule: governance only narrows.
+      if (readings === null || readings.some((p) => r.matcher.test(p))) indexes.push(i);
     }
     return decisionFor(indexes);
   };

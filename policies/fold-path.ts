@@ -12,8 +12,8 @@
 import { foldSegmentOnce, isPlainSegment } from './fold-segment.js';
 
 /**
- * Rounds of the fold before a path counts as ambiguous (a target in seven layers of percent-encoding still settles:
- * each round decodes one, and one more sees nothing change). No common upstream decodes that often.
+ * Rounds of the fold that may still change a path; one that changes it after that makes it ambiguous. Each round
+ * decodes one layer of percent-encoding, so eight layers settle. No common upstream decodes that often.
  */
 export const MAX_FOLD_ROUNDS = 8;
 
@@ -97,23 +97,25 @@ export function foldPath(target: string): string | null {
   if (isFolded(path)) return path;
   if (path.length > MAX_FOLD_LENGTH) return null;
   let current = originForm(path);
-  for (let round = 0; round < MAX_FOLD_ROUNDS; round++) {
+  for (let round = 1; ; round++) {
     const next = decodingRound(current);
-    if (next === current || isFolded(next)) return next;
+    if (next === current) return next;
+    if (round > MAX_FOLD_ROUNDS) return null;
+    if (isFolded(next)) return next;
     current = next;
   }
-  return null;
 }
 
 /** One segment folded until stable, separators kept inside it; null when it does not settle. */
 function foldSegment(segment: string): string | null {
   let current = segment;
-  for (let round = 0; round < MAX_FOLD_ROUNDS; round++) {
+  for (let round = 1; ; round++) {
     const next = foldSegmentOnce(current, true);
-    if (next === current || isPlainSegment(next)) return next;
+    if (next === current) return next;
+    if (round > MAX_FOLD_ROUNDS) return null;
+    if (isPlainSegment(next)) return next;
     current = next;
   }
-  return null;
 }
 
 /**
