@@ -88,9 +88,8 @@ function decodingRound(path: string): string {
 }
 
 /**
- * The path every rule is matched against first: the decoding reading of `target`, the one fold that records are
- * grouped and WASM policies see by. Null (ambiguous) when it does not settle within `MAX_FOLD_ROUNDS` or is longer than
- * `MAX_FOLD_LENGTH`.
+ * The folded path: the decoding reading of `target`, the one WASM policies see. Null (ambiguous) when it does not
+ * settle within `MAX_FOLD_ROUNDS`, or is not already folded and longer than `MAX_FOLD_LENGTH`.
  */
 export function foldPath(target: string): string | null {
   const path = receivedPath(target);
