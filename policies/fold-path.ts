@@ -18,9 +18,9 @@ import { foldSegmentOnce, isPlainSegment } from './fold-segment.js';
 export const MAX_FOLD_ROUNDS = 8;
 
 /**
- * Characters of a received path (query cut) that is not already folded beyond which it counts as ambiguous
- * instead: folding costs about a microsecond a character on a miss, on the traffic lane, and a client must not buy
- * milliseconds of it per request. Longer paths in the plain form (`isFolded`) are matched as they are.
+ * Characters of a received path (query cut) beyond which it counts as ambiguous instead of being folded, unless it
+ * needs no more than lower case: folding costs about a microsecond a character on a miss, on the traffic lane, and
+ * a client must not buy milliseconds of it per request.
  */
 export const MAX_FOLD_LENGTH = 2048;
 
@@ -59,6 +59,15 @@ export function isFolded(path: string): boolean {
 const PLAIN = new Uint8Array(128);
 for (const c of "abcdefghijklmnopqrstuvwxyz0123456789-._~!$&'()*+,=:@") PLAIN[c.charCodeAt(0)] = 1;
 
+/**
+ * `path` in lower case when capitals are all that keeps it from being folded (the commonest case after a folded
+ * path): every reading is then that; else null.
+ */
+function foldedLowerCase(path: string): string | null {
+  const lower = path.toLowerCase();
+  return isFolded(lower) ? lower : null;
+}
+
 /** The path part of a request-target in origin form: absolute form loses scheme and authority; `*` becomes `/*`. */
 function originForm(target: string): string {
   const c = target.charCodeAt(0);
@@ -89,11 +98,13 @@ function decodingRound(path: string): string {
 
 /**
  * The folded path: the decoding reading of `target`, the one WASM policies see. Null (ambiguous) when it does not
- * settle within `MAX_FOLD_ROUNDS`, or is not already folded and longer than `MAX_FOLD_LENGTH`.
+ * settle within `MAX_FOLD_ROUNDS`, or is longer than `MAX_FOLD_LENGTH` and needs more than lower case.
  */
 export function foldPath(target: string): string | null {
   const path = receivedPath(target);
   if (isFolded(path)) return path;
+  const lower = foldedLowerCase(path);
+  if (lower !== null) return lower;
   if (path.length > MAX_FOLD_LENGTH) return null;
   let current = originForm(path);
   for (let round = 1; ; round++) {
@@ -124,6 +135,8 @@ function foldSegment(segment: string): string | null {
 export function pathReadings(target: string): string[] | null {
   const received = receivedPath(target);
   if (isFolded(received)) return [received];
+  const lower = foldedLowerCase(received);
+  if (lower !== null) return [lower];
   const decoding = foldPath(received);
   if (decoding === null) return null;
   const path = originForm(received);
