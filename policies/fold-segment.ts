@@ -6,7 +6,9 @@ import { decodeEscapes } from './decode-escapes.js';
 const TAB_OR_NEWLINE = /[\t\n\r]/g;
 const NEEDS_DECODING = /[%\u0080-\uffff]/;
 const NON_ASCII = /[\u0080-\uffff]/;
-const UPPER = /[A-Z\u0080-\uffff]/;
+const ASCII_UPPER = /[A-Z]/;
+// What `İ` lowers to in full Unicode; Java's char-by-char case lowers it to `i`.
+const DOTTED_I = /i\u0307/g;
 // Escaped on output so a folded path is printable ASCII: controls, DEL and everything beyond ASCII (as UTF-8).
 const UNPRINTABLE = /[\u0000-\u001f\u007f-\uffff]+/g;
 const UNPRINTABLE_ONE = /[\u0000-\u001f\u007f-\uffff]/;
@@ -33,8 +35,8 @@ export function foldSegmentOnce(segment: string, keepSeparatorsInSegment: boolea
   const semicolon = s.indexOf(';');
   if (semicolon !== -1) s = s.slice(0, semicolon);
   if (NEEDS_DECODING.test(s)) s = decodeEscapes(s);
-  if (NON_ASCII.test(s)) s = s.normalize('NFKC');
-  if (UPPER.test(s)) s = s.toLowerCase();
+  if (NON_ASCII.test(s)) s = unicodeCaseless(s.normalize('NFKC'));
+  else if (ASCII_UPPER.test(s)) s = s.toLowerCase();
   // A server written in C reads a name up to its NUL.
   const nul = s.indexOf('\0');
   if (nul !== -1) s = s.slice(0, nul);
@@ -56,6 +58,14 @@ export function isPlainSegment(segment: string): boolean {
   return last !== 46 || /^\.+$/.test(segment);
 }
 
+/**
+ * Lower case, as case-insensitive comparisons that go through upper case also see it: `ı` (dotless) and `ſ` (long
+ * s) upper-case to `I` and `S` (Java's `equalsIgnoreCase`), and `İ` lowers to `i`.
+ */
+function unicodeCaseless(s: string): string {
+  return s.toUpperCase().toLowerCase().replace(DOTTED_I, 'i');
+}
+
 function utf8Escapes(run: string): string {
   let out = '';
   for (const b of utf8.encode(run)) out += b < 16 ? `%0${b.toString(16)}` : `%${b.toString(16)}`;
@@ -63,16 +73,25 @@ function utf8Escapes(run: string): string {
 }
 
 /**
- * Blanks (every character up to U+0020, as Java's `trim` sees them) at both ends and, as Windows and IIS read a
- * name, dots at the end. A segment of dots alone (`.`, `..`, `...`) keeps them: those are dot segments.
+ * Every character up to U+0020 (what Java's `trim` removes) and Unicode white space (Java's `isWhitespace`,
+ * JavaScript's `trim`), with the zero-width space and NEL.
+ */
+function isBlank(c: number): boolean {
+  return c <= 0x20 || (c >= 0x85 && (c === 0x85 || c === 0xa0 || c === 0x1680 || c === 0x180e || (c >= 0x2000 && c <= 0x200b)
+    || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff));
+}
+
+/**
+ * Blanks at both ends and, as Windows and IIS read a name, dots at the end. A segment of dots alone (`.`, `..`,
+ * `...`) keeps them: those are dot segments.
  */
 function trimSegment(s: string): string {
   let start = 0;
   let end = s.length;
-  while (start < end && s.charCodeAt(start) <= 0x20) start++;
-  while (end > start && s.charCodeAt(end - 1) <= 0x20) end--;
+  while (start < end && isBlank(s.charCodeAt(start))) start++;
+  while (end > start && isBlank(s.charCodeAt(end - 1))) end--;
   let name = end;
-  while (name > start && (s.charCodeAt(name - 1) === 46 /* . */ || s.charCodeAt(name - 1) <= 0x20)) name--;
+  while (name > start && (s.charCodeAt(name - 1) === 46 /* . */ || isBlank(s.charCodeAt(name - 1)))) name--;
   if (name > start) end = name;
   return start === 0 && end === s.length ? s : s.slice(start, end);
 }

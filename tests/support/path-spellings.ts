@@ -15,7 +15,8 @@ export interface Spellings {
 export const adminUsers: Spellings = {
   path: '/admin/users',
   families: {
-    'case': ['/ADMIN/users', '/Admin/Users', '/aDmIn/USERS'],
+    // Dotless ı and dotted İ: Java's equalsIgnoreCase takes them for i.
+    'case': ['/ADMIN/users', '/Admin/Users', '/aDmIn/USERS', '/adm%C4%B1n/users', '/ADM%C4%B0N/users'],
     'backslash': ['/admin\\users', '\\admin\\users', '/x\\..\\admin/users', '/admin%5Cusers', '/admin%5cusers'],
     'path parameters': ['/admin;x/users', '/..;/admin/users', '/admin;/users', '/admin/users;jsessionid=1', '/admin;a=1;b=2/users',
       '/admin%3Bx/users', '/admin/x/..;/users'],
@@ -25,7 +26,8 @@ export const adminUsers: Spellings = {
       '/x/%252e%252e/admin/users', '/x/.%2E/admin/users', '/admin/users/', '//admin//users', '/admin/users/.',
       '/admin/users%2F..%2Fusers'],
     'trailing dots and whitespace': ['/admin./users', '/admin../users', '/admin%20/users', '/admin%20./users', '/admin%09/users',
-      '/%20admin/users', '/admin/users.', '/admin%2e/users', '/admin%0d%0a/users'],
+      '/%20admin/users', '/admin/users.', '/admin%2e/users', '/admin%0d%0a/users', '/admin%C2%A0/users', '/admin%E3%80%80/users',
+      '/admin%E2%80%8B/users', '/admin%E2%80%A8./users'],
     'NUL': ['/admin%00/users', '/admin%00x/users', '/admin/users%00.json', '/admin%2500/users'],
     'fullwidth (NFKC)': ['/%EF%BD%81dmin/users', '/admin%EF%BC%8Fusers', '/x/%EF%BC%8E%EF%BC%8E/admin/users',
       '/%EF%BC%A1%EF%BC%A4%EF%BC%AD%EF%BC%A9%EF%BC%AE/users', '/admin%EF%BC%9Bx/users', '/admin%EF%BC%BCusers'],
