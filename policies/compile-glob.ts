@@ -1,17 +1,18 @@
-import { normalizePath } from './normalize-path.js';
+import { foldPath } from './fold-path.js';
 import { PolicyError, PolicyErrorCode } from './errors.js';
 
-/** A compiled `match.path` glob. `test` takes a path already passed through `normalizePath`. */
+/** A compiled `match.path` glob. `test` takes a folded path (a reading from `pathReadings`). */
 export interface PathMatcher {
   readonly glob: string;
   readonly regex: RegExp;
-  test(normalizedPath: string): boolean;
+  test(foldedPath: string): boolean;
 }
 
 /**
  * Compiles a path glob. `*` matches within one segment (`/v*` or `/files/*.json`), a whole `**` segment matches
- * zero or more segments (`/api/**` matches `/api`, `/api/a` and `/api/a/b`), everything else is literal and
- * case-sensitive. The glob is normalised like a request path, so `/api//x/` and `/%61pi/x` mean `/api/x`.
+ * zero or more segments (`/api/**` matches `/api`, `/api/a` and `/api/a/b`), everything else is literal. The glob
+ * is folded like a request path (fold-path.ts), so `/API/Users/`, `/api//users` and `/%61pi/users` all mean
+ * `/api/users`, and each matches every spelling that folds to it.
  */
 export function compileGlob(glob: string, where = 'match.path'): PathMatcher {
   if (typeof glob !== 'string' || glob.charCodeAt(0) !== 47) {
@@ -22,7 +23,13 @@ export function compileGlob(glob: string, where = 'match.path'): PathMatcher {
       `${JSON.stringify(glob)} contains "?" or "#": paths are matched without their query, so remove that part ` +
       '(use redact.query_params for query parameters)');
   }
-  const segments = normalizePath(glob).split('/').slice(1).filter((s) => s !== '');
+  const folded = foldPath(glob);
+  if (folded === null) {
+    throw new PolicyError(PolicyErrorCode.badGlob, where,
+      `${JSON.stringify(glob)} does not fold to one path: it is percent-encoded in more layers than the fold decodes, ` +
+      'or too long to fold; write it decoded, and shorter');
+  }
+  const segments = folded.split('/').slice(1).filter((s) => s !== '');
   let source = '^';
   for (const segment of segments) {
     if (segment === '**') { source += '(?:/[^/]+)*'; continue; }

@@ -3,7 +3,7 @@ import { compileJsonPath, type CompiledJsonPath } from './compile-json-path.js';
 import { DecisionCache } from './decision-cache.js';
 import { PolicyError, PolicyErrorCode } from './errors.js';
 import { mergeRules, type CompiledRuleParts, type RouteDecision } from './merge.js';
-import { normalizePath } from './normalize-path.js';
+import { pathReadings, receivedPath } from './fold-path.js';
 import type { PolicyConfig, RuleConfig } from './schema.js';
 import { validateRules } from './validate.js';
 
@@ -11,16 +11,19 @@ export type { RouteDecision } from './merge.js';
 
 export interface CompiledPolicy {
   readonly rules: readonly RuleConfig[];
-  /** Hot path of the traffic lane. `target` is the raw request-target (may hold a query). Cached per method+path. */
+  /**
+   * Hot path of the traffic lane. `target` is the raw request-target (may hold a query). Rules are matched against
+   * every reading of its folded path (fold-path.ts); cached per method and path.
+   */
   decide(method: string, target: string): RouteDecision;
   /** The merged decision for a set of matching rule indexes (used by workers, which get indexes, not objects). */
   decisionFor(ruleIndexes: readonly number[]): RouteDecision;
-  /** Entries in the decision cache (never above `cacheSize`). */
+  /** Received paths in the decision cache (never above `cacheSize`). */
   readonly cachedRoutes: number;
 }
 
 export interface CompileOptions {
-  /** Distinct method+path decisions kept; default 10,000. */
+  /** Distinct method+path decisions kept, by received path and by folded path each; default 10,000. */
   cacheSize?: number;
 }
 
@@ -67,14 +70,19 @@ export function compilePolicy(config: PolicyConfig, options: CompileOptions = {}
     return d;
   };
 
-  const cache = new DecisionCache<RouteDecision>(options.cacheSize ?? DEFAULT_CACHE_SIZE);
-  const resolve = (method: string, rawPath: string): RouteDecision => {
-    const path = normalizePath(rawPath);
+  // Hits are served by the path as received: no folding, no allocation. A miss folds, and the folded cache gives
+  // every spelling of a route the one decision computed for it (and keeps a flood of spellings from costing a
+  // rule scan each). Both are keyed per method.
+  const byReceived = new DecisionCache<RouteDecision>(options.cacheSize ?? DEFAULT_CACHE_SIZE);
+  const byFolded = new DecisionCache<RouteDecision>(options.cacheSize ?? DEFAULT_CACHE_SIZE);
+  const resolve = (method: string, readings: readonly string[] | null): RouteDecision => {
     const upper = method.toUpperCase();
     const indexes: number[] = [];
     for (let i = 0; i < rules.length; i++) {
       const r = rules[i];
-      if ((r.methods === null || r.methods.has(upper)) && r.matcher.test(path)) indexes.push(i);
+      if (r.methods !== null && !r.methods.has(upper)) continue;
+      // An ambiguous path (no readings) meets every rule: governance only narrows.
+      if (readings === null || readings.some((p) => r.matcher.test(p))) indexes.push(i);
     }
     return decisionFor(indexes);
   };
@@ -82,19 +90,24 @@ export function compilePolicy(config: PolicyConfig, options: CompileOptions = {}
   return {
     rules: Object.freeze([...ruleConfigs]),
     decide(method: string, target: string): RouteDecision {
-      // Keyed on the raw path without its query: normalisation is deterministic, so a hit needs no normalising,
-      // and query strings (which vary per request) never fill the cache.
-      const q = target.indexOf('?');
-      const rawPath = q === -1 ? target : target.slice(0, q);
-      const hit = cache.get(method, rawPath);
+      // The query never fills the cache: it varies per request and plays no part in matching.
+      const path = receivedPath(target);
+      const hit = byReceived.get(method, path);
       if (hit !== undefined) return hit;
-      const decision = resolve(method, rawPath);
-      cache.set(method, rawPath, decision);
+      const readings = pathReadings(path);
+      // Readings are printable ASCII and start with "/": "\n" joins them safely, and "" is the ambiguous path's key.
+      const key = readings === null ? '' : readings.length === 1 ? readings[0] : readings.join('\n');
+      let decision = byFolded.get(method, key);
+      if (decision === undefined) {
+        decision = resolve(method, readings);
+        byFolded.set(method, key, decision);
+      }
+      byReceived.set(method, path, decision);
       return decision;
     },
     decisionFor,
     get cachedRoutes() {
-      return cache.size;
+      return byReceived.size;
     },
   };
 }

@@ -2,8 +2,9 @@
  * A bounded map from (method, path) to a value, for the traffic lane's hot path.
  *
  * Lookups are two `Map.get`s and allocate nothing: methods come from Node's parser as interned strings, so the
- * outer map is tiny and the inner key is the path exactly as received. Paths carry ids, so the number of entries is
- * capped; when full, the oldest entry is evicted (first in, first out: a hit costs nothing extra, unlike LRU).
+ * outer map is tiny and the inner key is a path string (compile.ts keeps one cache by the path as received, one by
+ * its folded readings). Paths carry ids, so the number of entries is capped; when full, the oldest entry is evicted
+ * (first in, first out: a hit costs nothing extra, unlike LRU).
  */
 export class DecisionCache<V> {
   readonly capacity: number;

@@ -1,8 +1,8 @@
-// The governance policy language: schema, path normalisation, globs, JSON paths, merge and decide.
+// The governance policy language: schema, the path fold, globs, JSON paths, merge and decide.
 export { rulesSchema, serviceSchema, policySchema, DEFAULT_LISTEN } from './schema.js';
 export type { RuleConfig, ServiceConfig, PolicyConfig, RestrictPart } from './schema.js';
 export { validatePolicy, validateRules, describeSchemaErrors, keyPath } from './validate.js';
-export { normalizePath } from './normalize-path.js';
+export { foldPath, pathReadings, receivedPath } from './fold-path.js';
 export { compileGlob } from './compile-glob.js';
 export type { PathMatcher } from './compile-glob.js';
 export {

@@ -7,7 +7,7 @@ export type RestrictPart = 'request_body' | 'response_body' | 'headers';
 export interface RuleConfig {
   name: string;
   match: {
-    /** Glob on the normalised path: `*` within one segment, `**` zero or more segments. */
+    /** Glob on the folded path (README.md, "Paths"): `*` within one segment, `**` zero or more segments. */
     path: string;
     /** Optional method filter, case-insensitive. Absent: every method. */
     methods?: string[];
@@ -70,7 +70,7 @@ const ruleSchema: JsonSchema = {
       additionalProperties: false,
       required: ['path'],
       properties: {
-        path: { type: 'string', pattern: '^/', description: 'Path glob, starting with /.' },
+        path: { type: 'string', pattern: '^/', description: 'Path glob, starting with /; matched against the folded path (policies/README.md, "Paths").' },
         methods: stringList({ type: 'string', pattern: '^[A-Za-z]+$' }),
       },
     },

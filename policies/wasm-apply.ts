@@ -2,6 +2,7 @@
 // Each exchange comes out with its narrowed decision and labels, or, when the guest call covering it failed,
 // with a fail-closed decision (no bodies) and the reason to record.
 import type { WasmCallError } from '../sandbox/wasm/errors.js';
+import { foldPath } from './fold-path.js';
 import type { RouteDecision } from './merge.js';
 import type { WasmPolicy } from './wasm-policy.js';
 import { buildPolicyView, type BodyFieldLimits, type PolicyView } from './wasm-view.js';
@@ -70,7 +71,8 @@ export function exchangeView(
     captured && bytes ? decodeJson(bytes, headers, truncated) : undefined;
   return buildPolicyView({
     method: exchange.method,
-    path: exchange.path,
+    // What the rules matched, so a guest's own path test cannot be slipped past by a spelling either.
+    path: foldPath(exchange.target) ?? exchange.path,
     target: exchange.target,
     requestHeaders: decision.captureHeaders ? exchange.requestHeaders : null,
     status: exchange.status,

@@ -11,7 +11,7 @@ export type PolicyBodyFields = Record<string, string | number>;
 
 export interface PolicyView {
   method: string;
-  /** Normalised path. */
+  /** The folded path (policies/README.md, "Paths"): `/ADMIN;x/users` arrives as `/admin/users`. */
   path: string;
   /** Request headers, lower-case names; a repeated header's values joined with ", ". Empty when restricted. */
   headers: Record<string, string>;
@@ -37,7 +37,7 @@ export interface BodyFieldLimits {
 
 export interface PolicyViewSource {
   method: string;
-  /** Normalised path. */
+  /** The folded path. */
   path: string;
   /** Raw request-target, for the query. */
   target: string;

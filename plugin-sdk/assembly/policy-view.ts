@@ -23,7 +23,7 @@ export class PolicyView {
     return this.doc.text(this.doc.get(this.node, "method"));
   }
 
-  /** Normalised path. */
+  /** The folded path (policies/README.md, "Paths"): `/ADMIN;x/users` arrives as `/admin/users`. */
   get path(): string {
     return this.doc.text(this.doc.get(this.node, "path"));
   }

@@ -11,7 +11,7 @@ export interface RawExchange {
   method: string;
   /** Raw request-target, query included. */
   target: string;
-  /** Normalised path (`normalizePath(target)`). */
+  /** The path exactly as received, without the query (rules match its fold: policies/README.md, "Paths"). */
   path: string;
   /** From the decision. */
   ruleIndexes: number[];
@@ -40,6 +40,7 @@ export interface GovernedRecord {
   id: string;
   time: number;
   method: string;
+  /** As received, without the query. */
   path: string;
   /** The matched rules' globs. */
   route: string[];

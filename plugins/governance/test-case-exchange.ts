@@ -1,7 +1,7 @@
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import type { CompiledPolicy, RouteDecision } from '../../policies/compile.js';
 import { extractLabels } from '../../policies/extract-labels.js';
-import { normalizePath } from '../../policies/normalize-path.js';
+import { receivedPath } from '../../policies/fold-path.js';
 import type { CaseMessage, HeaderMap, TestCase } from './test-cases-schema.js';
 import type { RawExchange } from './types.js';
 
@@ -61,7 +61,7 @@ export function caseExchange(testCase: TestCase, policy: CompiledPolicy, id: str
     time: Date.now(),
     method,
     target,
-    path: normalizePath(target),
+    path: receivedPath(target),
     ruleIndexes: [...decision.ruleIndexes],
     labels: extractLabels(decision, requestHeaders),
     requestHeaders: decision.captureHeaders ? requestHeaders : null,

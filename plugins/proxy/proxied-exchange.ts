@@ -3,7 +3,7 @@ import { performance } from 'node:perf_hooks';
 import { uuidv7, type Bus } from '@vigil/plugin-sdk';
 import type { Dispatcher } from 'undici';
 import type { RouteDecision } from '../../policies/merge.js';
-import { normalizePath } from '../../policies/normalize-path.js';
+import { receivedPath } from '../../policies/fold-path.js';
 import { extractLabels } from '../../policies/extract-labels.js';
 import { BoundedCopy } from './bounded-copy.js';
 import { describeUpstreamError, errorBody, ProxyErrorCode, type UpstreamFailure } from './errors.js';
@@ -195,7 +195,7 @@ export class ProxiedExchange implements Dispatcher.DispatchHandler {
       time: this.time,
       method: req.method!,
       target,
-      path: normalizePath(target),
+      path: receivedPath(target),
       ruleIndexes: decision.ruleIndexes as number[],
       labels,
       requestHeaders: decision.captureHeaders ? req.rawHeaders : null,

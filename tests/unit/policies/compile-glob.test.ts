@@ -5,11 +5,11 @@ import { PolicyError } from '../../../policies/errors.js';
 
 const matches = (glob: string, path: string) => compileGlob(glob).test(path);
 
-test('a literal glob matches only that path, case-sensitively', () => {
+test('a literal glob matches only that folded path', () => {
   assert.ok(matches('/api/users', '/api/users'));
   assert.not.ok(matches('/api/users', '/api/users/1'));
   assert.not.ok(matches('/api/users', '/api'));
-  assert.not.ok(matches('/api/users', '/API/users'));
+  assert.not.ok(matches('/api/users', '/API/users'), 'test() takes a path already folded');
   assert.not.ok(matches('/api/users', '/api/usersx'));
 });
 
@@ -49,9 +49,24 @@ test('regex characters in a glob are literal', () => {
   assert.not.ok(matches('/a+b', '/aab'));
 });
 
-test('the glob is normalised like a request path', () => {
+test('the glob is folded like a request path', () => {
   assert.ok(matches('/api//x/', '/api/x'));
   assert.ok(matches('/%61pi/**', '/api/x'));
+  assert.ok(matches('/API/Users/**', '/api/users/x'));
+  assert.ok(matches('/api;v=1/x\\Y', '/api/x/y'));
+  assert.ok(matches('/Files/*.BIN', '/files/a.bin'));
+  assert.ok(matches('/ｃａｆé/*', '/caf%c3%a9/x'));
+  assert.equal(compileGlob('/Admin./Users;x/**').regex.source, compileGlob('/admin/users/**').regex.source);
+});
+
+test('a glob encoded in more layers than the fold decodes is rejected', () => {
+  try {
+    compileGlob(`/%${'25'.repeat(12)}61`, 'rules[0].match.path');
+    assert.unreachable('accepted');
+  } catch (err) {
+    assert.instance(err, PolicyError);
+    assert.match((err as PolicyError).message, /^rules\[0\]\.match\.path: .*more layers/);
+  }
 });
 
 test('bad globs are rejected with the rule position', () => {

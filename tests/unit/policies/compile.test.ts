@@ -3,6 +3,7 @@ import * as assert from 'uvu/assert';
 import { compilePolicy } from '../../../policies/compile.js';
 import { PolicyError } from '../../../policies/errors.js';
 import type { PolicyConfig } from '../../../policies/schema.js';
+import { adminUsers, authorityTricks, eachSpelling, paymentsCharge } from '../../support/path-spellings.js';
 
 const restricted: PolicyConfig = {
   rules: [
@@ -11,7 +12,7 @@ const restricted: PolicyConfig = {
   ],
 };
 
-test('decide matches on the normalised path: no spelling escapes a rule', () => {
+test('decide matches on the folded path: no spelling escapes a rule', () => {
   const p = compilePolicy(restricted);
   for (const target of ['/admin/x', '//admin//x', '/%61dmin/x', '/public/../admin/x', '/admin%2Fx', '/admin/x/?q=1', 'http://h/admin/x']) {
     assert.equal(p.decide('GET', target).matchedRules, ['all', 'admin'], target);
@@ -102,6 +103,83 @@ test('a label named like a built-in dimension of the traffic metrics is refused,
       assert.is((err as PolicyError).where, `rules[1].labels.${name}`);
     }
   }
+});
+
+// Issue 21 (1): the rules of the issue's policy, and every spelling family of the two paths it names.
+const governed: PolicyConfig = {
+  rules: [
+    { name: 'all', match: { path: '/**' } },
+    { name: 'admin', match: { path: '/admin/**' }, restrict: ['request_body', 'response_body'] },
+    { name: 'payments', match: { path: '/api/payments/**' }, redact: { json_fields: ['$.card.number'] } },
+  ],
+};
+
+test('every spelling of /admin/users meets the restricting rule, with the very decision of /admin/users', () => {
+  const p = compilePolicy(governed);
+  const canonical = p.decide('POST', '/admin/users');
+  assert.equal(canonical.matchedRules, ['all', 'admin']);
+  for (const [family, target] of [...eachSpelling(adminUsers), ...eachSpelling(authorityTricks)]) {
+    const d = p.decide('POST', target);
+    assert.ok(d.matchedRules.includes('admin'), `${family}: ${target} matched ${d.matchedRules.join(', ')}`);
+    assert.is(d.captureRequestBody, false, `${family}: ${target}`);
+    assert.is(d.captureResponseBody, false, `${family}: ${target}`);
+  }
+});
+
+test('every spelling of /api/payments/charge meets the redacting rule', () => {
+  const p = compilePolicy(governed);
+  for (const [family, target] of eachSpelling(paymentsCharge)) {
+    const d = p.decide('POST', target);
+    assert.equal(d.matchedRules, ['all', 'payments'], `${family}: ${target}`);
+    assert.is(d, p.decide('POST', '/api/payments/charge'), `${family}: ${target} has the same decision object`);
+  }
+});
+
+test('globs are folded like paths: a rule written in capitals or with escapes meets every spelling', () => {
+  const p = compilePolicy({ rules: [
+    { name: 'users', match: { path: '/API/Users/**' }, restrict: ['request_body'] },
+    { name: 'files', match: { path: '/Files;v=1/*.BIN' }, restrict: ['headers'] },
+    { name: 'cafe', match: { path: '/café/**' }, restrict: ['response_body'] },
+  ] });
+  for (const t of ['/api/users/1', '/API/USERS', '/Api\\Users/x', '/api;x/users;y/1']) assert.equal(p.decide('GET', t).matchedRules, ['users'], t);
+  for (const t of ['/files/a.bin', '/FILES/A.Bin', '/files;v=2/a.bin;x', '/files/a.bin%00.txt']) assert.equal(p.decide('GET', t).matchedRules, ['files'], t);
+  for (const t of ['/caf%C3%A9/x', '/CAF%C3%89/x', '/cafe%CC%81/x', '/café/x']) assert.equal(p.decide('GET', t).matchedRules, ['cafe'], t);
+  assert.equal(p.decide('GET', '/api/usersx').matchedRules, []);
+  assert.equal(p.decide('GET', '/files/a.json').matchedRules, []);
+});
+
+test('a literal router reading applies too: encoded separators inside a * segment, unresolved dot segments', () => {
+  const p = compilePolicy({ rules: [
+    { name: 'profile', match: { path: '/api/*/profile' }, redact: { json_fields: ['$.email'] } },
+    { name: 'admin', match: { path: '/admin/**' }, restrict: ['request_body'] },
+  ] });
+  // Express routes these to /api/:id/profile (id "a/b") and to /admin/:id (id ".."), without resolving anything.
+  for (const t of ['/api/a%2Fb/profile', '/api/a%5Cb/profile', '/API/a%252Fb/Profile']) assert.equal(p.decide('GET', t).matchedRules, ['profile'], t);
+  for (const t of ['/admin/..', '/admin/%2e%2e', '/ADMIN/..%2F..%2Fpublic']) assert.equal(p.decide('GET', t).matchedRules, ['admin'], t);
+  assert.equal(p.decide('GET', '/public').matchedRules, []);
+});
+
+test('a path whose escapes do not settle within the bound meets every rule of its method', () => {
+  const p = compilePolicy({ rules: [
+    { name: 'admin', match: { path: '/admin/**' }, restrict: ['request_body'] },
+    { name: 'posts', match: { path: '/other', methods: ['POST'] } },
+  ] });
+  // `a` percent-encoded thirteen times over: each round of decoding peels one level.
+  const target = `/x/%${'25'.repeat(12)}61dmin`;
+  assert.equal(p.decide('GET', target).matchedRules, ['admin']);
+  assert.equal(p.decide('POST', target).matchedRules, ['admin', 'posts']);
+  assert.is(p.decide('GET', target).captureRequestBody, false);
+});
+
+test('the cache is keyed on the raw path for hits and stays bounded whatever the spellings', () => {
+  const p = compilePolicy(governed, { cacheSize: 16 });
+  const first = p.decide('GET', '/ADMIN/users');
+  for (let i = 0; i < 500; i++) {
+    const d = p.decide('GET', `/ADMIN/users;v=${i}`);
+    assert.is(d, first);
+    assert.ok(p.cachedRoutes <= 16);
+  }
+  assert.is(p.decide('GET', '/admin/users'), first);
 });
 
 test.run();

@@ -30,6 +30,12 @@ test('the view offers body fields only from bodies the YAML decision captures, a
   assert.equal({ ...restricted.headers }, {});
 });
 
+test('the view\'s path is the folded path the rules matched, not the spelling received', () => {
+  const view = exchangeView(exchange({ target: '/API\\Pay;jsessionid=1?x=1', path: '/API\\Pay;jsessionid=1' }), decide([]));
+  assert.is(view.path, '/api/pay');
+  assert.equal({ ...view.query }, { x: '1' });
+});
+
 test('the default decoder reads plain JSON only', () => {
   const json = ['Content-Type', 'application/problem+json'];
   assert.equal(plainJsonBody(enc({ a: 1 }), json, false), { a: 1 });

@@ -9,7 +9,7 @@ const policy = compilePolicy({ rules: [
   { name: 'admin', match: { path: '/admin/**' }, restrict: ['request_body', 'headers'] },
 ] });
 
-test('builds the exchange the proxy would publish: decision indexes, normalised path, labels, raw headers', () => {
+test('builds the exchange the proxy would publish: decision indexes, the path as sent, labels, raw headers', () => {
   const { exchange, decision } = caseExchange({
     name: 'c', request: { method: 'post', path: '/api//x?a=1', headers: { 'X-Tenant-Id': 'acme', Accept: ['a', 'b'] }, body: { k: 1 } },
     response: { status: 201, raw: 'ok', headers: { 'Content-Type': 'text/plain' } },
@@ -18,7 +18,7 @@ test('builds the exchange the proxy would publish: decision indexes, normalised 
   assert.is(exchange.id, 'id-1');
   assert.is(exchange.method, 'POST');
   assert.is(exchange.target, '/api//x?a=1');
-  assert.is(exchange.path, '/api/x');
+  assert.is(exchange.path, '/api//x', 'the record keeps the path as the client sent it, without the query');
   assert.equal(exchange.ruleIndexes, [0]);
   assert.equal(decision.matchedRules, ['all']);
   assert.equal(exchange.labels, { tenant: 'acme' });
