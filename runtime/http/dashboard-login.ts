@@ -36,7 +36,6 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
 export function sameSiteTarget(next: unknown): string {
   // "//host" and "/\\host" are read by browsers as another host; control characters are stripped by them, so
   // a path holding one is refused outright.
-  // eslint-disable-next-line no-control-regex
   if (typeof next !== 'string' || !next.startsWith('/') || /^.[/\\]|[\\\u0000-\u001f\u007f]/.test(next)) return '/';
   let url: URL;
   try {
