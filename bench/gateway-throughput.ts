@@ -282,7 +282,7 @@ async function generateLoad(spec: LoadSpec): Promise<LoadResult> {
  * A load run, with the CPU the proxy's process spent per request: on all its threads, and on its event loop's alone
  * (the traffic lane's, without the telemetry lane's workers).
  */
-async function measured(
+export async function measured(
   proxy: ProxyProcess, run: () => Promise<LoadResult>, after?: () => Promise<unknown>,
 ): Promise<LoadResult & { cpuPerRequest: number; loopCpuPerRequest: number }> {
   const before = await proxy.cpu();

@@ -1,0 +1,67 @@
+// Benchmark: the gateway's CPU per captured request, all threads (the traffic lane's event loop, the capture workers
+// and SQLite's threads), against a bare undici proxy's CPU per request. Budget (DESIGN.md): ≤ 1.5 ×.
+//
+// CPU per item, not throughput: on a small machine the load generator and the upstream share the cores, and a
+// throughput ratio then measures the machine as much as the gateway (bench/README.md). Both proxies get the same paced
+// load (a fraction of what the bare proxy serves flat out, measured first), each in a process of its own, and each
+// round's CPU is read from the proxy's process (process.cpuUsage over all its threads) before and after; a gateway
+// round includes settling its telemetry backlog, so every captured request is governed and stored in the round it
+// belongs to. Rounds alternate bare / gateway; the ratio is the median over the pairs.
+//
+// Scenarios: full capture of a 1 KB JSON body with three redactions and a tenant label (the budget), and a restricted
+// route (reported).
+// Usage: node --max-semi-space-size=64 dist/bench/gateway-cpu.js [seconds per round, default 4] [load fraction, default 0.3]
+import { CAPTURED_PATH, LoadProcess, measured, ORDER_JSON, RESTRICTED_PATH, type LoadSpec } from './gateway-throughput.js';
+import { median } from './support/median.js';
+import { ProxyProcess } from './support/proxy-process.js';
+
+const seconds = Number(process.argv[2] ?? 4);
+const LOAD_FRACTION = Number(process.argv[3] ?? 0.3);
+const ROUNDS = 7;
+const CONNECTIONS = 16;
+const BUDGET = 1.5;
+
+const load = await LoadProcess.start();
+const bare = await ProxyProcess.start('bare', load.upstreamPort);
+const gateway = await ProxyProcess.start('gateway', load.upstreamPort);
+try {
+  const scenarios = [
+    { name: 'captured request (1 KB JSON, 3 redactions, a label)', budget: BUDGET, method: 'POST' as const, path: CAPTURED_PATH, body: ORDER_JSON },
+    { name: 'restricted request', budget: null, method: 'GET' as const, path: RESTRICTED_PATH, body: undefined },
+  ];
+  for (const s of scenarios) {
+    const base = (port: number, secs: number): LoadSpec => ({ port, method: s.method, path: s.path, body: s.body, concurrency: CONNECTIONS, seconds: secs });
+    // Warms both up (JIT); the bare proxy's closed-loop throughput sets the paced rate.
+    const capacity = (await load.run({ ...base(bare.port, 3), concurrency: 32 })).rps;
+    await load.run({ ...base(gateway.port, 3), concurrency: 32 });
+    await gateway.drained();
+    const pacingMs = (CONNECTIONS / (capacity * LOAD_FRACTION)) * 1000;
+    const spec = (port: number): LoadSpec => ({ ...base(port, seconds), pacingMs });
+    const bareCpu: number[] = [];
+    const vigilCpu: number[] = [];
+    const vigilLoop: number[] = [];
+    const rates: number[] = [];
+    let errors = 0;
+    for (let r = 0; r < ROUNDS; r++) {
+      const b = await measured(bare, () => load.run(spec(bare.port)));
+      const v = await measured(gateway, () => load.run(spec(gateway.port)), () => gateway.drained());
+      bareCpu.push(b.cpuPerRequest);
+      vigilCpu.push(v.cpuPerRequest);
+      vigilLoop.push(v.loopCpuPerRequest);
+      rates.push(v.rps);
+      errors += b.errors + v.errors;
+    }
+    // Each gateway round against the bare round just before it: a machine whose speed drifts moves both alike.
+    const ratios = vigilCpu.map((v, i) => v / bareCpu[i]);
+    const ratio = median(ratios);
+    const verdict = s.budget === null ? 'no budget' : `budget ≤ ${s.budget.toFixed(2)}: ${ratio <= s.budget ? 'met' : 'missed'}`;
+    console.log(`gateway cpu per ${s.name}: ${median(vigilCpu).toFixed(0)} µs (ratio ${ratio.toFixed(2)} vs bare undici proxy at ` +
+      `${median(bareCpu).toFixed(0)} µs; median of ${ROUNDS} paired rounds, range ${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}; ${verdict})`);
+    console.log(`  of which on the event loop: ${median(vigilLoop).toFixed(0)} µs; paced at ${Math.round(median(rates))} req/s ` +
+      `(${Math.round(LOAD_FRACTION * 100)} % of the bare proxy's ${Math.round(capacity)} req/s flat out) over ${CONNECTIONS} connections${errors ? `; ${errors} errors` : ''}`);
+  }
+} finally {
+  await gateway.stop();
+  await bare.stop();
+  load.stop();
+}
