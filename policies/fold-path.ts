@@ -8,6 +8,8 @@
  * - decoding: encoded separators separate, dot segments resolve afterwards (IIS, Tomcat, Spring, nginx);
  * - WHATWG URL (`new URL(target, base)`): a leading `//host` is a host, `#` starts a fragment, dot segments resolve;
  * - literal router (Express, koa-router): segments as the raw `/` and `\` cut them, nothing resolved.
+ * Each reading whose last segment carries an extension (`charge.json`) is read without it too: Spring's suffix
+ * patterns, Rails' formats and JAX-RS extension mappings route `/api/payments/charge.json` to `/api/payments/charge`.
  */
 import { foldSegmentOnce, isPlainSegment } from './fold-segment.js';
 
@@ -129,14 +131,37 @@ function foldSegment(segment: string): string | null {
 }
 
 /**
+ * The readings of `path` without its last segment's extension, from its first dot (Spring's `/charge.*` also
+ * meets `charge.tar.gz`) and from its last (Rails' format); none when that segment has no extension. A leading dot
+ * (`/.well-known`) names a file, not an extension.
+ */
+function withoutExtension(path: string): string[] {
+  const slash = path.lastIndexOf('/');
+  let start = slash + 1;
+  while (path.charCodeAt(start) === 46 /* . */) start++;
+  // A segment of dots alone is a dot segment (the literal reading keeps them), not a name with an extension.
+  const first = start === path.length ? -1 : path.indexOf('.', start + 1);
+  if (first === -1) return [];
+  const last = path.lastIndexOf('.');
+  return last === first ? [path.slice(0, first)] : [path.slice(0, first), path.slice(0, last)];
+}
+
+/** `readings` with each one's extension-less forms added after them, each reading once. */
+function withExtensionReadings(readings: string[]): string[] {
+  const out = [...readings];
+  for (const r of readings) for (const e of withoutExtension(r)) if (!out.includes(e)) out.push(e);
+  return out;
+}
+
+/**
  * Every distinct reading of `target` (decoding first), or null when one does not settle: such a path is
- * ambiguous, and every rule applies to it. An already folded path is its only reading.
+ * ambiguous, and every rule applies to it. An already folded path is its only reading, with its extension-less forms.
  */
 export function pathReadings(target: string): string[] | null {
   const received = receivedPath(target);
-  if (isFolded(received)) return [received];
+  if (isFolded(received)) return withExtensionReadings([received]);
   const lower = foldedLowerCase(received);
-  if (lower !== null) return [lower];
+  if (lower !== null) return withExtensionReadings([lower]);
   const decoding = foldPath(received);
   if (decoding === null) return null;
   const path = originForm(received);
@@ -155,5 +180,5 @@ export function pathReadings(target: string): string[] | null {
   const router = `/${literal.filter((s) => s !== '').join('/')}`;
   const readings = [decoding];
   for (const r of [whatwg, router]) if (!readings.includes(r)) readings.push(r);
-  return readings;
+  return withExtensionReadings(readings);
 }

@@ -182,4 +182,12 @@ test('the cache is keyed on the raw path for hits and stays bounded whatever the
   assert.is(p.decide('GET', '/admin/users'), first);
 });
 
+test('a rule on an exact path meets it with a format extension too, as suffix-matching routers read it', () => {
+  const p = compilePolicy({ rules: [{ name: 'charge', match: { path: '/api/payments/charge' }, redact: { json_fields: ['$.card'] } }] });
+  for (const t of ['/api/payments/charge.json', '/api/payments/charge.xml', '/API/payments/Charge.JSON', '/api/payments/charge.json;x=1']) {
+    assert.equal(p.decide('POST', t).matchedRules, ['charge'], t);
+  }
+  assert.equal(p.decide('POST', '/api/payments/charges').matchedRules, []);
+});
+
 test.run();

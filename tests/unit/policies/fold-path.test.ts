@@ -35,10 +35,20 @@ test('other paths stay distinct', () => {
 });
 
 test('an already folded path is returned as it is, as its only reading', () => {
-  for (const p of ['/api/x', '/a-b_c~d/e.json', '/.well-known/x', '/a/.hidden', '/v1/chat/completions', '/']) {
+  for (const p of ['/api/x', '/.well-known/x', '/a/.hidden', '/v1/chat/completions', '/']) {
     assert.is(foldPath(p), p);
     assert.equal(pathReadings(p), [p]);
   }
+});
+
+test('a last segment with an extension is also read without it, as Spring, Rails and JAX-RS route it', () => {
+  assert.equal(pathReadings('/api/payments/charge.json'), ['/api/payments/charge.json', '/api/payments/charge']);
+  assert.equal(pathReadings('/a-b_c~d/e.tar.gz'), ['/a-b_c~d/e.tar.gz', '/a-b_c~d/e', '/a-b_c~d/e.tar']);
+  assert.equal(pathReadings('/API/Payments/Charge.JSON'), ['/api/payments/charge.json', '/api/payments/charge']);
+  assert.equal(pathReadings('/api/payments;x/charge.json;v=1'), ['/api/payments/charge.json', '/api/payments/charge']);
+  assert.equal(pathReadings('/admin.json/x'), ['/admin.json/x'], 'only the last segment: no framework routes this to /admin/x');
+  assert.equal(pathReadings('/a/.hidden'), ['/a/.hidden'], 'a leading dot names a file');
+  assert.equal(pathReadings('/admin/%2e%2e'), ['/', '/admin/..'], 'a dot segment has no extension');
 });
 
 test('folding is idempotent', () => {
