@@ -11,8 +11,6 @@ const loaders: Record<string, () => Promise<{ default: PluginDefinition }>> = {
   proxy: () => import('../plugins/proxy/index.js'),
 };
 
-export const builtinNames = Object.keys(loaders);
-
 export async function loadBuiltins(): Promise<PluginDefinition[]> {
   return Promise.all(Object.values(loaders).map(async (load) => (await load()).default));
 }

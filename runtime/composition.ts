@@ -26,6 +26,3 @@ export interface Composition {
   /** Starts the JavaScript sandbox; called once, on a plugin's first use. */
   jsSandbox?(hooks: JsSandboxHooks): Promise<JsSandboxHost>;
 }
-
-/** A runtime with no built-in plugin and no sandbox: the core alone, for tests of the core. */
-export const coreOnly: Composition = { builtins: async () => [] };
