@@ -29,6 +29,16 @@ export interface RawExchange {
   responseBody: Uint8Array | null;
   responseTruncated: boolean;
   /**
+   * The request body ended early on the wire (the client left, or was cut off for sending too slowly): its copy is
+   * a prefix of a body that was never whole, so `requestTruncated` is true as well. Absent means false.
+   */
+  requestIncomplete?: boolean;
+  /**
+   * The upstream's response body ended early: a reset, a close short of its Content-Length, a cut chunked encoding,
+   * or a timeout between chunks. `responseTruncated` is true as well. Absent means false.
+   */
+  responseIncomplete?: boolean;
+  /**
    * Why the exchange ended without the upstream's full answer: the code of the gateway's own error response
    * (`VIGIL_ERR_PROXY_UPSTREAM_TIMEOUT`, …; status 502 / 504 / 400), or `client_aborted`. Absent otherwise.
    */
@@ -57,8 +67,13 @@ export interface GovernedRecord {
   tokens: number | null;
   /** True when this exchange's bodies were selected for keeping (by the `sample` roll, or by `keep_errors`). */
   sampled: boolean;
-  /** True when a captured body was cut by the capture limit. */
+  /** True when a captured body is not whole: cut by the capture limit, or cut short on the wire (`partial`). */
   truncated: boolean;
+  /**
+   * True when a captured body was cut short on the wire (the upstream reset mid-body, the client left mid-upload):
+   * what is kept of it is a prefix of a message that was never whole, and `error` says why.
+   */
+  partial: boolean;
   /** Why a captured body is missing although it was selected, e.g. `request_body: truncated at capture limit…`. */
   dropped_reason: string | null;
   /**
@@ -91,7 +106,7 @@ export function recordJson(r: StorableRecord, parts: { route?: string; labels?: 
     + `"query":${s(r.query)},"status":${s(r.status)},"duration_ms":${s(r.duration_ms)},"headers":${s(r.headers)},`
     + `"response_headers":${s(r.response_headers)},"request_body":${r.request_body_json},"response_body":${r.response_body_json},`
     + `"labels":${parts.labels ?? s(r.labels)},"matched_rules":${s(r.matched_rules)},"tokens":${s(r.tokens)},"sampled":${s(r.sampled)},`
-    + `"truncated":${s(r.truncated)},"dropped_reason":${s(r.dropped_reason)},"error":${s(r.error)}}`;
+    + `"truncated":${s(r.truncated)},"partial":${s(r.partial)},"dropped_reason":${s(r.dropped_reason)},"error":${s(r.error)}}`;
 }
 
 /** The proxy's policy as the telemetry lane governs with it. */

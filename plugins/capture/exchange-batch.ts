@@ -23,6 +23,8 @@ const HAS_RESPONSE_BODY = 8;
 const HAS_REQUEST_HEADERS = 16;
 const HAS_RESPONSE_HEADERS = 32;
 const HAS_ERROR = 64;
+const REQUEST_INCOMPLETE = 128;
+const RESPONSE_INCOMPLETE = 256;
 
 /** Numbers per exchange besides one length per string: time, duration, status, flags, two body lengths, and counts. */
 const FIXED_NUMBERS = 10;
@@ -55,7 +57,8 @@ export function packExchanges(exchanges: readonly RawExchange[]): PackedExchange
     numbers[n++] = (e.requestTruncated ? REQUEST_TRUNCATED : 0) | (e.responseTruncated ? RESPONSE_TRUNCATED : 0)
       | (e.requestBody ? HAS_REQUEST_BODY : 0) | (e.responseBody ? HAS_RESPONSE_BODY : 0)
       | (e.requestHeaders ? HAS_REQUEST_HEADERS : 0) | (e.responseHeaders ? HAS_RESPONSE_HEADERS : 0)
-      | (e.error === undefined ? 0 : HAS_ERROR);
+      | (e.error === undefined ? 0 : HAS_ERROR)
+      | (e.requestIncomplete ? REQUEST_INCOMPLETE : 0) | (e.responseIncomplete ? RESPONSE_INCOMPLETE : 0);
     numbers[n++] = e.requestBody?.byteLength ?? 0;
     numbers[n++] = e.responseBody?.byteLength ?? 0;
     numbers[n++] = e.ruleIndexes.length;
@@ -130,6 +133,7 @@ export function unpackExchanges(packed: PackedExchanges): RawExchange[] {
       id, time, method, target, path, ruleIndexes, labels, requestHeaders, responseHeaders, status, durationMs,
       requestBody, requestTruncated: (flags & REQUEST_TRUNCATED) !== 0,
       responseBody, responseTruncated: (flags & RESPONSE_TRUNCATED) !== 0,
+      requestIncomplete: (flags & REQUEST_INCOMPLETE) !== 0, responseIncomplete: (flags & RESPONSE_INCOMPLETE) !== 0,
       ...(error === undefined ? {} : { error }),
     };
   }

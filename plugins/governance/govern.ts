@@ -43,7 +43,7 @@ function metadataOnly(exchange: RawExchange, decision: RouteDecision, err: unkno
     id: String(exchange.id), time: Number(exchange.time), method: String(exchange.method), path: String(exchange.path),
     route: decision.routes.slice(), query: {}, status: Number(exchange.status), duration_ms: Number(exchange.durationMs),
     headers: null, response_headers: null, request_body_json: 'null', response_body_json: 'null', labels: {},
-    matched_rules: decision.matchedRules.slice(), tokens: null, sampled: false, truncated: false,
+    matched_rules: decision.matchedRules.slice(), tokens: null, sampled: false, truncated: false, partial: false,
     dropped_reason: `governance failed (${err instanceof Error ? err.message : String(err)}); only metadata was kept`,
     error: errorOf(exchange),
   };
@@ -66,12 +66,19 @@ function governOrThrow(exchange: RawExchange, decision: RouteDecision, options: 
     json: { redact: decision.jsonFields, read: decision.meterTokens },
   };
 
+  // A body cut short on the wire is a prefix, whatever its publisher set `…Truncated` to: never read as whole.
+  const requestIncomplete = captureRequest && exchange.requestIncomplete === true;
+  const responseIncomplete = captureResponse && exchange.responseIncomplete === true;
+  const requestTruncated = exchange.requestTruncated || requestIncomplete;
+  const responseTruncated = exchange.responseTruncated || responseIncomplete;
   const reasons: string[] = [];
   const request = captureRequest && (keepBodies || needTokens)
-    ? decodeBody(exchange.requestBody, exchange.requestHeaders, exchange.requestTruncated, decodeOptions)
+    ? decodeBody(exchange.requestBody, exchange.requestHeaders, requestTruncated,
+      requestIncomplete ? { ...decodeOptions, incomplete: true } : decodeOptions)
     : NOT_DECODED;
   const response = captureResponse && (keepBodies || needTokens)
-    ? decodeBody(exchange.responseBody, exchange.responseHeaders, exchange.responseTruncated, decodeOptions)
+    ? decodeBody(exchange.responseBody, exchange.responseHeaders, responseTruncated,
+      responseIncomplete ? { ...decodeOptions, incomplete: true } : decodeOptions)
     : NOT_DECODED;
   if (keepBodies && request.kind === 'dropped') reasons.push(`request_body: ${request.reason}`);
   if (keepBodies && response.kind === 'dropped') reasons.push(`response_body: ${response.reason}`);
@@ -101,7 +108,8 @@ function governOrThrow(exchange: RawExchange, decision: RouteDecision, options: 
     matched_rules: decision.matchedRules.slice(),
     tokens,
     sampled: keepBodies,
-    truncated: (captureRequest && exchange.requestTruncated) || (captureResponse && exchange.responseTruncated),
+    truncated: (captureRequest && requestTruncated) || (captureResponse && responseTruncated),
+    partial: requestIncomplete || responseIncomplete,
     dropped_reason: reasons.length === 0 ? null : reasons.join('; '),
     error: errorOf(exchange),
   };

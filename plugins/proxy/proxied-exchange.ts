@@ -9,7 +9,7 @@ import { BoundedCopy } from './bounded-copy.js';
 import { describeUpstreamError, errorBody, ProxyErrorCode, type UpstreamFailure } from './errors.js';
 import type { LabelDimensions } from './label-dimensions.js';
 import type { UpstreamRequestHead } from './request-headers.js';
-import { downstreamResponseHead } from './response-headers.js';
+import { downstreamResponseHead, reasonPhrase } from './response-headers.js';
 import type { TrafficMetrics } from './traffic-metrics.js';
 
 /** What one exchange needs from the lane that runs it. */
@@ -55,6 +55,10 @@ export class ProxiedExchange implements Dispatcher.DispatchHandler {
   private done = false;
   private requestCopy: BoundedCopy | null = null;
   private responseCopy: BoundedCopy | null = null;
+  /** The request body's last byte went by (its copy is whole up to the capture limit). */
+  private requestEnded = false;
+  /** The upstream's response ended as its framing says (its copy is whole up to the capture limit). */
+  private responseEnded = false;
   private responseHeaders: string[] | null = null;
   private error: string | undefined;
   private readonly time: number;
@@ -86,6 +90,7 @@ export class ProxiedExchange implements Dispatcher.DispatchHandler {
       // writing, and both listeners then see every chunk, in order, with undici's backpressure in charge.
       req.pause();
       req.on('data', (chunk: Buffer) => copy.push(chunk));
+      req.once('end', () => { this.requestEnded = true; });
     }
     this.lane.pool.dispatch({
       path: target,
@@ -113,7 +118,7 @@ export class ProxiedExchange implements Dispatcher.DispatchHandler {
       }
     }
     if (this.lane.stopping) this.res.shouldKeepAlive = false;
-    this.res.writeHead(statusCode, statusText || undefined, head.headers);
+    this.res.writeHead(statusCode, reasonPhrase(statusText), head.headers);
     this.status = statusCode;
     return true;
   }
@@ -128,6 +133,7 @@ export class ProxiedExchange implements Dispatcher.DispatchHandler {
 
   onComplete(): void {
     if (this.done) return;
+    this.responseEnded = true;
     this.res.end();
     this.finish();
   }
@@ -190,6 +196,10 @@ export class ProxiedExchange implements Dispatcher.DispatchHandler {
   private publish(durationMs: number, labels: Record<string, string>): void {
     const { decision, req } = this;
     const target = req.url!;
+    // A copy whose body never reached its end is a prefix of a message that was never whole: it says so twice, as
+    // incomplete (why) and as truncated (so that every reader treats it as a prefix, never as a document).
+    const requestIncomplete = this.requestCopy !== null && !this.requestEnded;
+    const responseIncomplete = this.responseCopy !== null && !this.responseEnded;
     this.lane.bus.publish('gateway.exchange', {
       id: uuidv7(this.time),
       time: this.time,
@@ -203,9 +213,11 @@ export class ProxiedExchange implements Dispatcher.DispatchHandler {
       status: this.status,
       durationMs,
       requestBody: this.requestCopy !== null ? this.requestCopy.bytes() : decision.captureRequestBody ? EMPTY : null,
-      requestTruncated: this.requestCopy?.truncated ?? false,
+      requestTruncated: (this.requestCopy?.truncated ?? false) || requestIncomplete,
       responseBody: this.responseCopy !== null ? this.responseCopy.bytes() : decision.captureResponseBody ? EMPTY : null,
-      responseTruncated: this.responseCopy?.truncated ?? false,
+      responseTruncated: (this.responseCopy?.truncated ?? false) || responseIncomplete,
+      requestIncomplete,
+      responseIncomplete,
       // Always present (undefined when there was none): every exchange object then has one shape.
       error: this.error,
     });

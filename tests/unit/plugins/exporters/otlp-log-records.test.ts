@@ -39,6 +39,7 @@ test('a governed record becomes a summary body, its time, a severity from its st
     'vigil.matched_rules': ['payments'],
     'vigil.sampled': true,
     'vigil.truncated': false,
+    'vigil.partial': false,
   });
 });
 
