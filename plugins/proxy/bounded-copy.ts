@@ -28,6 +28,19 @@ export class BoundedCopy {
     this.length = needed;
   }
 
+  /**
+   * Takes a body that is already whole in memory (a buffered request), instead of `push`: a view of it when it fits
+   * the limit (no second copy of bytes the gateway holds anyway), else a copy of its first `limit` bytes.
+   */
+  keep(body: Uint8Array): void {
+    if (this.buffer === null && body.byteLength <= this.limit) {
+      this.buffer = body;
+      this.length = body.byteLength;
+      return;
+    }
+    this.push(body);
+  }
+
   /** The bytes kept, in a buffer of exactly their size (so a structured clone never carries spare capacity). */
   bytes(): Uint8Array {
     if (this.buffer === null || this.length === 0) return EMPTY;

@@ -3,7 +3,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { ConfigValueError, definePlugin, fileDigests, type TelemetryPolicy } from '@vigil/plugin-sdk';
 import { compilePolicy } from '../../policies/compile.js';
 import { PolicyError } from '../../policies/errors.js';
-import { policyOf, proxyConfigSchema, resolveProxyOptions, type ProxyConfig } from './config.js';
+import { checkServiceBounds, policyOf, proxyConfigSchema, resolveProxyOptions, type ProxyConfig } from './config.js';
 import { LabelDimensions } from './label-dimensions.js';
 import type { PolicyConfig } from '../../policies/schema.js';
 import { checkWasmModules, wasmFiles } from './wasm-modules.js';
@@ -38,6 +38,7 @@ export default definePlugin<ProxyConfig>({
       if (m) throw new ConfigValueError(m[1], m[2]);
       throw err;
     }
+    checkServiceBounds(config.service);
     checkWasmModules(config.rules ?? [], check?.resolvePath ?? ((p) => resolve(p)));
   },
   /** A rule's WASM module rebuilt in place applies on a reload, like a changed rule. */

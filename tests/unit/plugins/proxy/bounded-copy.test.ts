@@ -90,4 +90,16 @@ test('limit 0: nothing kept, truncated as soon as a byte passes', () => {
   assert.is(copy.truncated, true);
 });
 
+test('keep: a whole body within the limit is held as a view, no copy; a longer one is copied up to the limit', () => {
+  const body = new Uint8Array([1, 2, 3, 4]);
+  const view = new BoundedCopy(10, -1);
+  view.keep(body);
+  assert.is(view.bytes(), body, 'the same bytes, not a copy');
+  assert.is(view.truncated, false);
+  const cut = new BoundedCopy(3, -1);
+  cut.keep(body);
+  assert.equal([...cut.bytes()], [1, 2, 3]);
+  assert.is(cut.truncated, true);
+});
+
 test.run();
