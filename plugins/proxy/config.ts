@@ -31,10 +31,12 @@ export interface ProxyServiceConfig {
   request_buffer_memory?: string | number;
   /** Longest a client may take to deliver the buffered part of its body. */
   request_buffer_timeout?: string | number;
-  /** Window over which a request body must keep arriving (any byte at all, and `client_body_min_rate`). */
+  /** Window over which a request body must keep arriving (any byte at all, and `client_min_rate`). */
   client_body_timeout?: string | number;
-  /** Bytes per second a request body must average over each `client_body_timeout` window. */
-  client_body_min_rate?: string | number;
+  /** Window over which a client must keep reading the response while the upstream connection waits on it. */
+  send_timeout?: string | number;
+  /** Bytes per second a client must average, sending its body or reading the response, over each window. */
+  client_min_rate?: string | number;
 }
 
 /** What the plugin receives: it owns the top-level keys `service` and `rules`. */
@@ -64,8 +66,9 @@ export const proxyServiceSchema: JsonSchema = {
     request_buffer: byteSize('64kb', 'Bytes of a request body read before an upstream connection is taken: a body that fits is sent whole; a larger one is streamed once this much has arrived. 0 streams every body at once.'),
     request_buffer_memory: byteSize('64mb', 'Bytes all request buffers together may hold; a request that would need more is answered 503.'),
     request_buffer_timeout: duration('30s', 'Longest a client may take to deliver the buffered part of its body (all of it when it fits request_buffer); 408 beyond; 0 disables.'),
-    client_body_timeout: duration('10s', 'Window over which a request body must keep arriving, buffered or streamed: no byte at all, or fewer than client_body_min_rate on average, and the request is cut with 408; 0 disables.'),
-    client_body_min_rate: byteSize('1kb', 'Bytes per second a request body must average over each client_body_timeout window; 0 leaves only the idle bound.'),
+    client_body_timeout: duration('10s', 'Window over which a request body must keep arriving, buffered or streamed: no byte at all, or fewer than client_min_rate on average, and the request is cut with 408; 0 disables.'),
+    send_timeout: duration('10s', 'Window over which a client must keep reading the response while the upstream connection waits on it: nothing read, or less than client_min_rate on average, and the connection is cut (the upstream request aborted); 0 disables.'),
+    client_min_rate: byteSize('1kb', 'Bytes per second a client must average over each client_body_timeout window (sending its body) and each send_timeout window (reading the response); 0 leaves only the idle bound.'),
   },
 };
 
@@ -100,8 +103,10 @@ export interface ProxyOptions {
   requestBufferTimeoutMs: number;
   /** 0: no bound on a slow body. */
   clientBodyTimeoutMs: number;
+  /** 0: no bound on a slow reader. */
+  sendTimeoutMs: number;
   /** Bytes per second. */
-  clientBodyMinRate: number;
+  clientMinRate: number;
 }
 
 const isIpLiteral = (host: string) => /^[0-9.]+$/.test(host) || host.startsWith('[');
@@ -125,7 +130,8 @@ export function resolveProxyOptions(service: ProxyServiceConfig): ProxyOptions {
     requestBufferMemory: parseByteSize(service.request_buffer_memory ?? '64mb'),
     requestBufferTimeoutMs: parseDuration(service.request_buffer_timeout ?? '30s'),
     clientBodyTimeoutMs: parseDuration(service.client_body_timeout ?? '10s'),
-    clientBodyMinRate: parseByteSize(service.client_body_min_rate ?? '1kb'),
+    sendTimeoutMs: parseDuration(service.send_timeout ?? '10s'),
+    clientMinRate: parseByteSize(service.client_min_rate ?? '1kb'),
   };
 }
 

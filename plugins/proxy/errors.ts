@@ -17,9 +17,10 @@ export const ProxyErrorCode = {
   /** Anything else that went wrong inside the gateway while proxying. 502. */
   internal: 'VIGIL_ERR_PROXY_INTERNAL',
   /**
-   * The client sent its request body too slowly: nothing, or less than `service.client_body_min_rate`, over a
+   * The client sent its request body too slowly: nothing, or less than `service.client_min_rate`, over a
    * `service.client_body_timeout` window, or not its buffered part within `service.request_buffer_timeout`. 408, and
-   * the connection is closed (after the response started: cut).
+   * the connection is closed (after the response started: cut). Also a client that read the response too slowly
+   * over a `service.send_timeout` window while the upstream connection waited on it: the connection is cut.
    */
   clientTimeout: 'VIGIL_ERR_PROXY_CLIENT_TIMEOUT',
   /** Every upstream connection (`service.max_connections`) stayed busy for `service.queue_timeout`. 503, Retry-After. */
@@ -88,7 +89,8 @@ export function errorBody(failure: UpstreamFailure): string {
 /** The bounds a slow client ran into, for the message that tells it which. */
 export interface ClientBodyBounds {
   clientBodyTimeoutMs: number;
-  clientBodyMinRate: number;
+  sendTimeoutMs: number;
+  clientMinRate: number;
   requestBuffer: number;
   requestBufferTimeoutMs: number;
 }
@@ -100,8 +102,16 @@ export function clientTimeoutFailure(why: SlowBody, bounds: ClientBodyBounds): U
   const message = why === 'idle'
     ? `no byte of the request body arrived for ${seconds(bounds.clientBodyTimeoutMs)}`
     : why === 'rate'
-      ? `the request body arrived at less than ${bounds.clientBodyMinRate} bytes per second over ${seconds(bounds.clientBodyTimeoutMs)}`
+      ? `the request body arrived at less than ${bounds.clientMinRate} bytes per second over ${seconds(bounds.clientBodyTimeoutMs)}`
       : `the first ${bounds.requestBuffer} bytes of the request body (all of it when shorter) did not arrive within ${seconds(bounds.requestBufferTimeoutMs)}`;
+  return { status: 408, code: ProxyErrorCode.clientTimeout, message };
+}
+
+/** 408 (or a cut, once the response started): the client read the response too slowly. */
+export function slowReaderFailure(why: SlowBody, bounds: ClientBodyBounds): UpstreamFailure {
+  const message = why === 'idle'
+    ? `the client read nothing of the response for ${seconds(bounds.sendTimeoutMs)}`
+    : `the client read the response at less than ${bounds.clientMinRate} bytes per second over ${seconds(bounds.sendTimeoutMs)}`;
   return { status: 408, code: ProxyErrorCode.clientTimeout, message };
 }
 

@@ -6,11 +6,12 @@ import type { RouteDecision } from '../../policies/merge.js';
 import { normalizePath } from '../../policies/normalize-path.js';
 import { extractLabels } from '../../policies/extract-labels.js';
 import { BoundedCopy } from './bounded-copy.js';
-import type { SlowBody } from './body-pace.js';
+import type { BodyPace, SlowBody } from './body-pace.js';
 import { ClientBody, type ClientBodyEvents, type ClientBodyLimits } from './client-body.js';
+import { ClientReading } from './client-reading.js';
 import {
   BUFFERS_FULL, clientTimeoutFailure, describeUpstreamError, errorBody, ProxyErrorCode, queueTimeoutFailure,
-  type ClientBodyBounds, type UpstreamFailure,
+  slowReaderFailure, type ClientBodyBounds, type UpstreamFailure,
 } from './errors.js';
 import type { LabelDimensions } from './label-dimensions.js';
 import type { UpstreamRequestHead } from './request-headers.js';
@@ -30,6 +31,8 @@ export interface LaneContext {
   readonly slots: UpstreamSlots;
   /** How request bodies are buffered and paced. */
   readonly bodyLimits: ClientBodyLimits;
+  /** How clients reading a response are paced while the upstream connection waits on them. */
+  readonly sendPace: BodyPace;
   /** The bounds behind the 408 and 503 answers, for their messages. */
   readonly bounds: ClientBodyBounds & { queueTimeoutMs: number };
   /** Counts and logs a request the gateway answered with its own error (or cut). */
@@ -81,6 +84,7 @@ export class ProxiedExchange implements Dispatcher.DispatchHandler, SlotWaiter, 
   private error: string | undefined;
   private readonly time: number;
   private body: ClientBody | null = null;
+  private reading: ClientReading | null = null;
   private ticket: SlotTicket | null = null;
   private holdsSlot = false;
   private target = '';
@@ -208,12 +212,17 @@ export class ProxiedExchange implements Dispatcher.DispatchHandler, SlotWaiter, 
     if (this.lane.stopping) this.res.shouldKeepAlive = false;
     this.res.writeHead(statusCode, reasonPhrase(statusText), head.headers);
     this.status = statusCode;
+    if (!this.lane.sendPace.disabled) {
+      this.reading = new ClientReading(this.res, (why) => this.fail(slowReaderFailure(why, this.lane.bounds), null));
+      this.lane.sendPace.watch(this.reading, performance.now());
+    }
     return true;
   }
 
   onData(chunk: Buffer): boolean {
     if (this.done) return false;
     this.responseCopy?.push(chunk);
+    if (this.reading !== null) this.reading.written += chunk.byteLength;
     if (this.res.write(chunk)) return true;
     this.res.once('drain', () => this.resumeUpstream?.());
     return false;
@@ -277,6 +286,7 @@ export class ProxiedExchange implements Dispatcher.DispatchHandler, SlotWaiter, 
     this.ticket?.cancel();
     this.ticket = null;
     this.upstreamBody = null;
+    if (this.reading !== null) this.lane.sendPace.unwatch(this.reading);
     if (this.body !== null) {
       // A body cut off while it was being buffered is captured as far as it came (flagged incomplete below).
       const prefix = this.body.bufferedPrefix();

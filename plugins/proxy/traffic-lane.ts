@@ -45,6 +45,7 @@ export class TrafficLane implements LaneContext {
   readonly bus: Bus;
   readonly slots: UpstreamSlots;
   readonly bodyLimits: ClientBodyLimits;
+  readonly sendPace: BodyPace;
   readonly bounds: ClientBodyBounds & { queueTimeoutMs: number };
   stopping = false;
   private policy: CompiledPolicy;
@@ -72,10 +73,11 @@ export class TrafficLane implements LaneContext {
       bufferBytes: o.requestBuffer,
       budget: new ByteBudget(o.requestBufferMemory),
       bufferTimeoutMs: o.requestBufferTimeoutMs,
-      pace: new BodyPace(o.clientBodyTimeoutMs, o.clientBodyMinRate, o.requestBufferTimeoutMs),
+      pace: new BodyPace(o.clientBodyTimeoutMs, o.clientMinRate, o.requestBufferTimeoutMs),
     };
+    this.sendPace = new BodyPace(o.sendTimeoutMs, o.clientMinRate, 0);
     this.bounds = {
-      clientBodyTimeoutMs: o.clientBodyTimeoutMs, clientBodyMinRate: o.clientBodyMinRate, requestBuffer: o.requestBuffer,
+      clientBodyTimeoutMs: o.clientBodyTimeoutMs, sendTimeoutMs: o.sendTimeoutMs, clientMinRate: o.clientMinRate, requestBuffer: o.requestBuffer,
       requestBufferTimeoutMs: o.requestBufferTimeoutMs, queueTimeoutMs: o.queueTimeoutMs,
     };
     const budget = this.bodyLimits.budget;
@@ -189,6 +191,7 @@ export class TrafficLane implements LaneContext {
       // Requests still waiting for a connection or a body are answered now; their connections close below.
       this.slots.stop();
       this.bodyLimits.pace.stop();
+      this.sendPace.stop();
       server.closeAllConnections();
       await closed;
     }

@@ -143,7 +143,8 @@ bounds.before(async () => {
   request_buffer_memory: 64kb
   request_buffer_timeout: 2s
   client_body_timeout: 500ms
-  client_body_min_rate: 1kb
+  send_timeout: 500ms
+  client_min_rate: 1kb
   queue_timeout: 500ms`);
 });
 
@@ -224,7 +225,7 @@ bounds('a large body the upstream is slow to read is not cut: the wait is the up
   await new Promise<void>((r) => slowReader.listen(0, '127.0.0.1', r));
   const gw3 = await startGateway('slow-reader', (slowReader.address() as { port: number }).port, `  request_buffer: 16kb
   client_body_timeout: 500ms
-  client_body_min_rate: 1kb`);
+  client_min_rate: 1kb`);
   try {
     const res = await request(`http://127.0.0.1:${gw3.port}/upload`, { method: 'POST', body });
     assert.is(res.statusCode, 200);
@@ -234,6 +235,37 @@ bounds('a large body the upstream is slow to read is not cut: the wait is the up
     slowReader.closeAllConnections();
     slowReader.close();
   }
+});
+
+bounds('a client that stops reading a large response is cut while it holds the upstream connection: upstream aborted, connection freed', async () => {
+  const before = await failures(gw2.cp, CODE_TIMEOUT);
+  const huge = Buffer.alloc(32 * 1024 * 1024, 0x65);
+  responders['/huge'] = (_q, res) => { res.writeHead(200, { 'content-length': huge.length }); res.end(huge); };
+  const socket = connect(gw2.port, '127.0.0.1');
+  socket.on('error', () => {});
+  socket.write('GET /huge HTTP/1.1\r\nHost: gw.test\r\n\r\n');
+  socket.pause(); // reads nothing: the kernel's buffers fill, then the gateway's, then the upstream connection waits
+  try {
+    await waitFor(async () => (await failures(gw2.cp, CODE_TIMEOUT)) === before + 1, { timeoutMs: 10_000, what: 'the reader cut off' });
+    // Both upstream connections are free again, though the reader still has not read.
+    const [a, b] = await Promise.all([timedGet(gw2.port, '/after-reader-1'), timedGet(gw2.port, '/after-reader-2')]);
+    assert.is(a.status, 200);
+    assert.is(b.status, 200);
+    // What the reader gets, once it reads, ends short of the body: the cut is visible to it.
+    let got = 0;
+    socket.on('data', (d: Buffer) => { got += d.length; });
+    await new Promise<void>((resolve) => { socket.on('close', () => resolve()); socket.resume(); });
+    assert.ok(got < huge.length, `the reader got ${got} bytes`);
+  } finally {
+    socket.destroy();
+  }
+});
+
+bounds('a large response read at a normal pace is not cut', async () => {
+  const res = await request(`http://127.0.0.1:${gw2.port}/huge`, { reset: true });
+  let n = 0;
+  for await (const chunk of res.body) n += (chunk as Buffer).length;
+  assert.is(n, 32 * 1024 * 1024);
 });
 
 bounds('a request that waits longer than queue_timeout for an upstream connection gets 503 with a JSON error and Retry-After', async () => {

@@ -18,7 +18,7 @@ test('the service schema extends the policy language\'s, which stays the source 
   const props = proxyServiceSchema.properties as Record<string, unknown>;
   for (const key of Object.keys(serviceSchema.properties as object)) assert.is(props[key], (serviceSchema.properties as Record<string, unknown>)[key]);
   for (const key of ['timeout', 'connect_timeout', 'max_connections', 'preserve_host', 'drain_timeout', 'queue_timeout',
-    'request_buffer', 'request_buffer_memory', 'request_buffer_timeout', 'client_body_timeout', 'client_body_min_rate']) assert.ok(props[key], key);
+    'request_buffer', 'request_buffer_memory', 'request_buffer_timeout', 'client_body_timeout', 'send_timeout', 'client_min_rate']) assert.ok(props[key], key);
   assert.equal(proxyConfigSchema.required, ['service']);
   assert.is(proxyServiceSchema.additionalProperties, false);
 });
@@ -29,12 +29,12 @@ test('options: defaults, origin and base path split, SNI for https host names on
     origin: 'http://127.0.0.1:3000', basePath: '', servername: undefined, listen: { host: undefined, port: 8080 },
     timeoutMs: 30_000, connectTimeoutMs: 10_000, maxConnections: 128, preserveHost: true, drainTimeoutMs: 10_000,
     queueTimeoutMs: 5000, requestBuffer: 64 * 1024, requestBufferMemory: 64 * 1024 * 1024, requestBufferTimeoutMs: 30_000,
-    clientBodyTimeoutMs: 10_000, clientBodyMinRate: 1024,
+    clientBodyTimeoutMs: 10_000, sendTimeoutMs: 10_000, clientMinRate: 1024,
   });
   const b = resolveProxyOptions({
     upstream: 'https://api.example.com/base/', listen: '127.0.0.1:9', timeout: '2s', connect_timeout: 500,
     max_connections: 4, preserve_host: false, drain_timeout: '1s', queue_timeout: '250ms', request_buffer: '16kb',
-    request_buffer_memory: '1mb', request_buffer_timeout: 0, client_body_timeout: '2s', client_body_min_rate: 0,
+    request_buffer_memory: '1mb', request_buffer_timeout: 0, client_body_timeout: '2s', send_timeout: '3s', client_min_rate: 0,
   });
   assert.is(b.origin, 'https://api.example.com');
   assert.is(b.basePath, '/base');
@@ -50,7 +50,8 @@ test('options: defaults, origin and base path split, SNI for https host names on
   assert.is(b.requestBufferMemory, 1024 * 1024);
   assert.is(b.requestBufferTimeoutMs, 0);
   assert.is(b.clientBodyTimeoutMs, 2000);
-  assert.is(b.clientBodyMinRate, 0);
+  assert.is(b.sendTimeoutMs, 3000);
+  assert.is(b.clientMinRate, 0);
   assert.is(resolveProxyOptions({ upstream: 'https://10.0.0.1' }).servername, undefined);
 });
 
