@@ -39,6 +39,17 @@ export interface RawExchange {
    */
   responseIncomplete?: boolean;
   /**
+   * The body was not copied although the decision captures it: the telemetry lane's byte budget
+   * (`capture.queue_bytes`) was spent. The body field is then empty. Absent means false.
+   */
+  requestBodyDropped?: boolean;
+  responseBodyDropped?: boolean;
+  /**
+   * Bytes of the telemetry lane's budget (`CaptureService.takeBodyBytes`) that this exchange's copies hold; the lane
+   * gives them back once it is done with the exchange. Absent means none.
+   */
+  heldBytes?: number;
+  /**
    * Why the exchange ended without the upstream's full answer: the code of the gateway's own error response
    * (`VIGIL_ERR_PROXY_UPSTREAM_TIMEOUT`, …; status 502 / 504 / 400), or `client_aborted`. Absent otherwise.
    */
@@ -124,6 +135,14 @@ export interface TelemetryPolicy {
 export interface CaptureService {
   /** Bytes of each body the proxy may copy (`capture.max_body_bytes`, default 1 MiB). */
   readonly maxBodyBytes: number;
+  /**
+   * Takes bytes from the lane's budget for body copies (`capture.queue_bytes`) before they are allocated; false when
+   * they do not fit, and then the body is not copied. Bytes taken travel with the published exchange
+   * (`RawExchange.heldBytes`), and the lane gives them back when it is done with it.
+   */
+  takeBodyBytes(bytes: number): boolean;
+  /** Gives back bytes taken for copies that will not be published after all. */
+  giveBodyBytes(bytes: number): void;
   /** The policy the telemetry lane governs with; the proxy calls it in setup and on each reload. */
   usePolicy(policy: TelemetryPolicy): void;
 }

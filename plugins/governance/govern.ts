@@ -7,6 +7,8 @@ import { queryToRecord } from './query-record.js';
 import type { GovernedRecord, GovernOptions, RawExchange, StorableRecord } from './types.js';
 
 const NOT_DECODED: DecodedBody = Object.freeze({ kind: 'empty' });
+/** Why a body an exchange says was not copied is missing (its bytes are empty: nothing to decode). */
+const OVER_BUDGET = 'not copied: the capture lane held capture.queue_bytes of bodies already';
 
 /**
  * Turns a raw exchange into the record that may be stored: headers, query parameters and JSON fields redacted,
@@ -72,16 +74,21 @@ function governOrThrow(exchange: RawExchange, decision: RouteDecision, options: 
   const requestTruncated = exchange.requestTruncated || requestIncomplete;
   const responseTruncated = exchange.responseTruncated || responseIncomplete;
   const reasons: string[] = [];
-  const request = captureRequest && (keepBodies || needTokens)
+  // A body the traffic lane did not copy is missing, whatever bytes the exchange carries.
+  const requestDropped = captureRequest && exchange.requestBodyDropped === true;
+  const responseDropped = captureResponse && exchange.responseBodyDropped === true;
+  const request = captureRequest && !requestDropped && (keepBodies || needTokens)
     ? decodeBody(exchange.requestBody, exchange.requestHeaders, requestTruncated,
       requestIncomplete ? { ...decodeOptions, incomplete: true } : decodeOptions)
     : NOT_DECODED;
-  const response = captureResponse && (keepBodies || needTokens)
+  const response = captureResponse && !responseDropped && (keepBodies || needTokens)
     ? decodeBody(exchange.responseBody, exchange.responseHeaders, responseTruncated,
       responseIncomplete ? { ...decodeOptions, incomplete: true } : decodeOptions)
     : NOT_DECODED;
   if (keepBodies && request.kind === 'dropped') reasons.push(`request_body: ${request.reason}`);
+  if (keepBodies && requestDropped) reasons.push(`request_body: ${OVER_BUDGET}`);
   if (keepBodies && response.kind === 'dropped') reasons.push(`response_body: ${response.reason}`);
+  if (keepBodies && responseDropped) reasons.push(`response_body: ${OVER_BUDGET}`);
 
   // The response's count first; the request's when the response has none.
   let tokens: number | null = null;

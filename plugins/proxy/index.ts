@@ -59,6 +59,7 @@ export default definePlugin<ProxyConfig>({
       metrics: new TrafficMetrics(ctx.metrics, dimensions.names),
       bus: ctx.bus,
       maxBodyBytes: capture.maxBodyBytes,
+      copyBudget: { take: (bytes) => capture.takeBodyBytes(bytes), give: (bytes) => capture.giveBodyBytes(bytes) },
       log: ctx.log,
       report,
     });

@@ -1,11 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
-import { uuidv7, type Bus } from '@vigil/plugin-sdk';
+import { uuidv7, type Bus, type RawExchange } from '@vigil/plugin-sdk';
 import type { Dispatcher } from 'undici';
 import type { RouteDecision } from '../../policies/merge.js';
 import { normalizePath } from '../../policies/normalize-path.js';
 import { extractLabels } from '../../policies/extract-labels.js';
-import { BoundedCopy } from './bounded-copy.js';
+import { BoundedCopy, type CopyBudget } from './bounded-copy.js';
 import type { BodyPace, SlowBody } from './body-pace.js';
 import { ClientBody, type ClientBodyEvents, type ClientBodyLimits } from './client-body.js';
 import { ClientReading } from './client-reading.js';
@@ -23,6 +23,8 @@ import type { SlotTicket, SlotWaiter, UpstreamSlots } from './upstream-slots.js'
 export interface LaneContext {
   readonly pool: Dispatcher;
   readonly maxBodyBytes: number;
+  /** The telemetry lane's byte budget, which every capture copy is taken from. */
+  readonly copyBudget: CopyBudget;
   readonly metrics: TrafficMetrics;
   readonly dimensions: LabelDimensions;
   readonly bus: Bus;
@@ -126,7 +128,7 @@ export class ProxiedExchange implements Dispatcher.DispatchHandler, SlotWaiter, 
   whole(bytes: Uint8Array): void {
     if (this.capture && this.decision.captureRequestBody) {
       // A view of the buffered bytes, not a second copy.
-      this.requestCopy = new BoundedCopy(this.lane.maxBodyBytes, bytes.byteLength);
+      this.requestCopy = new BoundedCopy(this.lane.maxBodyBytes, bytes.byteLength, this.lane.copyBudget);
       this.requestCopy.keep(bytes);
       this.lane.metrics.bodyCopy('request_body');
     }
@@ -135,7 +137,7 @@ export class ProxiedExchange implements Dispatcher.DispatchHandler, SlotWaiter, 
 
   streaming(): void {
     if (this.capture && this.decision.captureRequestBody) {
-      const copy = new BoundedCopy(this.lane.maxBodyBytes, this.head!.contentLength);
+      const copy = new BoundedCopy(this.lane.maxBodyBytes, this.head!.contentLength, this.lane.copyBudget);
       this.requestCopy = copy;
       this.lane.metrics.bodyCopy('request_body');
       // The stream is paused: the upstream client resumes it when it writes, and both listeners then see every
@@ -205,7 +207,7 @@ export class ProxiedExchange implements Dispatcher.DispatchHandler, SlotWaiter, 
     if (this.capture) {
       if (this.decision.captureHeaders) this.responseHeaders = head.headers;
       if (this.decision.captureResponseBody && mayHaveBody(this.req.method, statusCode)) {
-        this.responseCopy = new BoundedCopy(this.lane.maxBodyBytes, head.contentLength);
+        this.responseCopy = new BoundedCopy(this.lane.maxBodyBytes, head.contentLength, this.lane.copyBudget);
         this.lane.metrics.bodyCopy('response_body');
       }
     }
@@ -291,7 +293,7 @@ export class ProxiedExchange implements Dispatcher.DispatchHandler, SlotWaiter, 
       // A body cut off while it was being buffered is captured as far as it came (flagged incomplete below).
       const prefix = this.body.bufferedPrefix();
       if (prefix !== null && prefix.byteLength > 0 && this.requestCopy === null && this.capture && this.decision.captureRequestBody) {
-        this.requestCopy = new BoundedCopy(this.lane.maxBodyBytes, prefix.byteLength);
+        this.requestCopy = new BoundedCopy(this.lane.maxBodyBytes, prefix.byteLength, this.lane.copyBudget);
         this.requestCopy.keep(prefix);
         this.lane.metrics.bodyCopy('request_body');
       }
@@ -309,6 +311,9 @@ export class ProxiedExchange implements Dispatcher.DispatchHandler, SlotWaiter, 
       if (this.capture) this.publish(seconds * 1000, labels);
     } catch (bug) {
       this.lane.report(bug);
+      // Whatever was not published must not hold the lane's budget.
+      this.requestCopy?.release();
+      this.responseCopy?.release();
     }
     this.lane.exchangeDone();
   }
@@ -318,9 +323,19 @@ export class ProxiedExchange implements Dispatcher.DispatchHandler, SlotWaiter, 
     const target = req.url!;
     // A copy whose body never reached its end is a prefix of a message that was never whole: it says so twice, as
     // incomplete (why) and as truncated (so that every reader treats it as a prefix, never as a document).
-    const requestIncomplete = this.requestCopy !== null && this.body?.ended !== true;
-    const responseIncomplete = this.responseCopy !== null && !this.responseEnded;
-    this.lane.bus.publish('gateway.exchange', {
+    const requestCopy = this.requestCopy;
+    const responseCopy = this.responseCopy;
+    const requestIncomplete = requestCopy !== null && this.body?.ended !== true;
+    const responseIncomplete = responseCopy !== null && !this.responseEnded;
+    // Trimmed to their size first, so that what the budget counts for them is exact.
+    requestCopy?.bytes();
+    responseCopy?.bytes();
+    const heldBytes = (requestCopy?.held ?? 0) + (responseCopy?.held ?? 0);
+    const requestBody = requestCopy !== null ? requestCopy.handOver() : decision.captureRequestBody ? EMPTY : null;
+    const responseBody = responseCopy !== null ? responseCopy.handOver() : decision.captureResponseBody ? EMPTY : null;
+    this.requestCopy = null;
+    this.responseCopy = null;
+    const exchange: RawExchange = {
       id: uuidv7(this.time),
       time: this.time,
       method: req.method!,
@@ -332,15 +347,24 @@ export class ProxiedExchange implements Dispatcher.DispatchHandler, SlotWaiter, 
       responseHeaders: decision.captureHeaders ? this.responseHeaders : null,
       status: this.status,
       durationMs,
-      requestBody: this.requestCopy !== null ? this.requestCopy.bytes() : decision.captureRequestBody ? EMPTY : null,
-      requestTruncated: (this.requestCopy?.truncated ?? false) || requestIncomplete,
-      responseBody: this.responseCopy !== null ? this.responseCopy.bytes() : decision.captureResponseBody ? EMPTY : null,
-      responseTruncated: (this.responseCopy?.truncated ?? false) || responseIncomplete,
+      requestBody,
+      requestTruncated: (requestCopy?.truncated ?? false) || (requestIncomplete && !requestCopy.dropped),
+      responseBody,
+      responseTruncated: (responseCopy?.truncated ?? false) || (responseIncomplete && !responseCopy.dropped),
       requestIncomplete,
       responseIncomplete,
+      requestBodyDropped: requestCopy?.dropped ?? false,
+      responseBodyDropped: responseCopy?.dropped ?? false,
+      heldBytes,
       // Always present (undefined when there was none): every exchange object then has one shape.
       error: this.error,
-    });
+    };
+    // The bytes held travel with the exchange: the telemetry lane gives them back (and zeroes heldBytes) when done
+    // with it, or when its queue drops it. Published to no one, they come back here.
+    if (this.lane.bus.publish('gateway.exchange', exchange) === 0 && exchange.heldBytes! > 0) {
+      this.lane.copyBudget.give(exchange.heldBytes!);
+      exchange.heldBytes = 0;
+    }
   }
 }
 

@@ -4,6 +4,7 @@ import { performance } from 'node:perf_hooks';
 import { Pool } from 'undici';
 import { ByteBudget, settledWithin, type Bus, type Logger } from '@vigil/plugin-sdk';
 import { BodyPace } from './body-pace.js';
+import type { CopyBudget } from './bounded-copy.js';
 import type { ClientBodyLimits } from './client-body.js';
 import type { CompiledPolicy } from '../../policies/compile.js';
 import type { ProxyOptions } from './config.js';
@@ -22,6 +23,8 @@ export interface TrafficLaneDeps {
   metrics: TrafficMetrics;
   bus: Bus;
   maxBodyBytes: number;
+  /** The telemetry lane's byte budget for capture copies. */
+  copyBudget: CopyBudget;
   log: Logger;
   /** Counts and logs an unexpected throw (the plugin's `ctx.contain`). */
   report(err: unknown): void;
@@ -40,6 +43,7 @@ const POOL_CLOSE_MS = 2_000;
 export class TrafficLane implements LaneContext {
   readonly pool: Pool;
   readonly maxBodyBytes: number;
+  readonly copyBudget: CopyBudget;
   readonly metrics: TrafficMetrics;
   readonly dimensions: LabelDimensions;
   readonly bus: Bus;
@@ -65,6 +69,7 @@ export class TrafficLane implements LaneContext {
     this.metrics = deps.metrics;
     this.bus = deps.bus;
     this.maxBodyBytes = deps.maxBodyBytes;
+    this.copyBudget = deps.copyBudget;
     this.log = deps.log;
     this.reportError = deps.report;
     const o = deps.options;

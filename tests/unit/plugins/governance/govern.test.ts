@@ -135,6 +135,19 @@ test('a body cut short on the wire is never read as the document it happens to s
   assert.match(gz.dropped_reason ?? '', /^response_body: incomplete: cut short on the wire, and a gzip-encoded body/);
 });
 
+test('a body the traffic lane did not copy (the lane\'s byte budget was full) is null with the reason, whatever bytes came along', () => {
+  const r = governExchange(exchange({
+    requestBody: json({ card: { number: CARD } }), requestBodyDropped: true,
+    responseBody: new Uint8Array(0), responseBodyDropped: true,
+  }), decision([]), always);
+  assert.is(r.request_body, null);
+  assert.is(r.response_body, null);
+  assert.is(r.dropped_reason, 'request_body: not copied: the capture lane held capture.queue_bytes of bodies already; response_body: not copied: the capture lane held capture.queue_bytes of bodies already');
+  assert.not.ok(JSON.stringify(r).includes(CARD));
+  const sampledOut = governExchange(exchange({ responseBody: new Uint8Array(0), responseBodyDropped: true }), decision([{ name: 's', match: { path: '/**' }, sample: 0 }]), always);
+  assert.is(sampledOut.dropped_reason, null, 'nothing was meant to be kept');
+});
+
 test('a whole exchange is not partial; a restricted body cut on the wire does not make the record partial', () => {
   assert.is(governExchange(exchange({ responseBody: json({ a: 1 }) }), decision(cardRules), always).partial, false);
   const restricted = decision([{ name: 'r', match: { path: '/**' }, restrict: ['response_body'] }]);
