@@ -77,8 +77,9 @@ export class ClientBody implements PacedBody {
   }
 
   tooSlow(why: SlowBody): void {
-    this.stop();
+    // Told first, while what was buffered is still there to be captured; then stopped (a no-op when told stopped it).
     this.events.tooSlow(why);
+    this.stop();
   }
 
   /** Stops reading and watching, and gives the buffer's budget back (the bytes may still be on their way upstream). */
@@ -103,8 +104,8 @@ export class ClientBody implements PacedBody {
       return;
     }
     if (kept === 'refused') {
-      this.stop();
       this.events.refused();
+      this.stop();
       return;
     }
     this.overflow(chunk);

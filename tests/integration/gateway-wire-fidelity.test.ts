@@ -65,6 +65,7 @@ test.before(async () => {
   const file = writeConfig(work.path, `service:
   upstream: http://127.0.0.1:${upstream.port}
   listen: 127.0.0.1:${proxyPort}
+  client_body_timeout: 300ms
 rules:
   - name: all
     match: { path: /** }
@@ -160,6 +161,19 @@ test('a request body the client cut short after a complete JSON document is not 
   assert.is(r.partial, true);
   assert.is(r.error, 'client_aborted');
   assert.not.ok(JSON.stringify(r).includes('4111111111111111'));
+});
+
+test('a request body cut off for its slowness is stored as far as it came, partial, and not as a document', async () => {
+  const socket = connect(proxyPort, '127.0.0.1');
+  await new Promise<void>((r) => socket.once('connect', () => r()));
+  socket.on('error', () => {});
+  const reply = new Promise<string>((resolve) => { let got = ''; socket.on('data', (d) => { got += d; }); socket.on('close', () => resolve(got)); });
+  socket.write('POST /text/slow-upload HTTP/1.1\r\nHost: gw.test\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"a":1}');
+  assert.match(await reply, /^HTTP\/1\.1 408 /);
+  const r = await recordFor('/text/slow-upload');
+  assert.is(r.request_body, '{"a":1}');
+  assert.is(r.partial, true);
+  assert.is(r.error, 'VIGIL_ERR_PROXY_CLIENT_TIMEOUT');
 });
 
 test('the gateway still serves after every cut', async () => {
