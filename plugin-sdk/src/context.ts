@@ -22,11 +22,16 @@ export interface Logger {
 /** A subscriber's handler gets batches; the next batch waits until the returned promise settles. */
 export type TopicHandler<T> = (batch: T[]) => void | Promise<void>;
 
-export interface SubscribeOptions {
+export interface SubscribeOptions<T = unknown> {
   /** Bound of this subscriber's queue, in messages. When full, new messages are dropped and counted. Default 10,000. */
   queue?: number;
   /** Largest batch handed to the handler. Default 256. */
   batch?: number;
+  /**
+   * Called (synchronously, on the publisher's stack) with each message this subscriber's queue drops, full or closed:
+   * for a subscriber that owns something the message carries (bytes of a budget, say) and must let go of it.
+   */
+  onDrop?(message: T): void;
 }
 
 /**
@@ -44,7 +49,7 @@ export interface Bus {
   subscribe<K extends keyof Topics & string>(
     topic: K,
     handler: TopicHandler<Topics[K]>,
-    options?: SubscribeOptions & { subscriber?: string },
+    options?: SubscribeOptions<Topics[K]> & { subscriber?: string },
   ): () => Promise<void>;
   /** Cheap check for publishers that want to skip building a message nobody would receive. */
   hasSubscribers(topic: keyof Topics & string): boolean;

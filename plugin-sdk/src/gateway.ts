@@ -29,6 +29,27 @@ export interface RawExchange {
   responseBody: Uint8Array | null;
   responseTruncated: boolean;
   /**
+   * The request body ended early on the wire (the client left, or was cut off for sending too slowly): its copy is
+   * a prefix of a body that was never whole, so `requestTruncated` is true as well. Absent means false.
+   */
+  requestIncomplete?: boolean;
+  /**
+   * The upstream's response body ended early: a reset, a close short of its Content-Length, a cut chunked encoding,
+   * or a timeout between chunks. `responseTruncated` is true as well. Absent means false.
+   */
+  responseIncomplete?: boolean;
+  /**
+   * The body was not copied although the decision captures it: the telemetry lane's byte budget
+   * (`capture.queue_bytes`) was spent. The body field is then empty. Absent means false.
+   */
+  requestBodyDropped?: boolean;
+  responseBodyDropped?: boolean;
+  /**
+   * Bytes of the telemetry lane's budget (`CaptureService.takeBodyBytes`) that this exchange's copies hold; the lane
+   * gives them back once it is done with the exchange. Absent means none.
+   */
+  heldBytes?: number;
+  /**
    * Why the exchange ended without the upstream's full answer: the code of the gateway's own error response
    * (`VIGIL_ERR_PROXY_UPSTREAM_TIMEOUT`, …; status 502 / 504 / 400), or `client_aborted`. Absent otherwise.
    */
@@ -58,8 +79,13 @@ export interface GovernedRecord {
   tokens: number | null;
   /** True when this exchange's bodies were selected for keeping (by the `sample` roll, or by `keep_errors`). */
   sampled: boolean;
-  /** True when a captured body was cut by the capture limit. */
+  /** True when a captured body is not whole: cut by the capture limit, or cut short on the wire (`partial`). */
   truncated: boolean;
+  /**
+   * True when a captured body was cut short on the wire (the upstream reset mid-body, the client left mid-upload):
+   * what is kept of it is a prefix of a message that was never whole, and `error` says why.
+   */
+  partial: boolean;
   /** Why a captured body is missing although it was selected, e.g. `request_body: truncated at capture limit…`. */
   dropped_reason: string | null;
   /**
@@ -92,7 +118,7 @@ export function recordJson(r: StorableRecord, parts: { route?: string; labels?: 
     + `"query":${s(r.query)},"status":${s(r.status)},"duration_ms":${s(r.duration_ms)},"headers":${s(r.headers)},`
     + `"response_headers":${s(r.response_headers)},"request_body":${oneLine(r.request_body_json)},"response_body":${oneLine(r.response_body_json)},`
     + `"labels":${parts.labels ?? s(r.labels)},"matched_rules":${s(r.matched_rules)},"tokens":${s(r.tokens)},"sampled":${s(r.sampled)},`
-    + `"truncated":${s(r.truncated)},"dropped_reason":${s(r.dropped_reason)},"error":${s(r.error)}}`;
+    + `"truncated":${s(r.truncated)},"partial":${s(r.partial)},"dropped_reason":${s(r.dropped_reason)},"error":${s(r.error)}}`;
 }
 
 /**
@@ -151,6 +177,14 @@ export interface TelemetryPolicy {
 export interface CaptureService {
   /** Bytes of each body the proxy may copy (`capture.max_body_bytes`, default 1 MiB). */
   readonly maxBodyBytes: number;
+  /**
+   * Takes bytes from the lane's budget for body copies (`capture.queue_bytes`) before they are allocated; false when
+   * they do not fit, and then the body is not copied. Bytes taken travel with the published exchange
+   * (`RawExchange.heldBytes`), and the lane gives them back when it is done with it.
+   */
+  takeBodyBytes(bytes: number): boolean;
+  /** Gives back bytes taken for copies that will not be published after all. */
+  giveBodyBytes(bytes: number): void;
 }
 
 /**

@@ -30,4 +30,5 @@ export { recordJson, governedRecordJson } from './gateway.js';
 export { uuidv7 } from './ids.js';
 export { fileDigests } from './file-digests.js';
 export { settledWithin } from './settled-within.js';
+export { ByteBudget } from './byte-budget.js';
 export { parseListenAddress, tryParseListenAddress, listenHost, type ListenAddress } from './listen-address.js';

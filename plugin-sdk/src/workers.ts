@@ -59,6 +59,11 @@ export interface BatcherOptions<I, O, T = I[]> {
    * (and what its collections copy). Put what `onResult` needs in the output.
    */
   onResult(output: O, items: number): void | Promise<void>;
+  /**
+   * Called once per batch when it is over (after `onResult`, or after its task failed), with the task it was sent
+   * as: to let go of what the task held (bytes of a budget, say). The task's transferred buffers are detached by then.
+   */
+  onSettled?(task: T): void;
 }
 
 export interface Batcher<I> {

@@ -9,6 +9,9 @@ export const captureConfigSchema: JsonSchema = {
   properties: {
     max_body_bytes: { type: ['string', 'integer'], format: 'byte-size', default: '1mb', description: 'Bytes of each body copied for capture; longer bodies are marked truncated.' },
     queue: { type: 'integer', minimum: 1, default: 10000, description: 'Exchanges waiting for a worker before new ones are dropped (and counted).' },
+    // Bounded by count alone, the lane could hold queue × 2 × max_body_bytes: 20 GB at the defaults. 64 MiB holds the
+    // whole count bound of typical API bodies (a few KiB each), so it only binds when bodies are large.
+    queue_bytes: { type: ['string', 'integer'], format: 'byte-size', default: '64mb', description: 'Bytes of body copies the lane may hold at once, from the proxy copying them to the worker done with them; a copy that would pass it is not made (the record says so, and it is counted).' },
     batch: { type: 'integer', minimum: 1, maximum: 10000, default: 512, description: 'Most exchanges per worker task and per store transaction; a batch is sent when full or batch_delay after its first exchange.' },
     // A store transaction has a fixed cost (its statements' round trips to SQLite's threads, the WAL commit rewriting
     // each B-tree's last page), so small batches cost several times the CPU per record of large ones; past a minute,

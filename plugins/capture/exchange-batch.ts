@@ -7,7 +7,7 @@ import type { RawExchange } from '@vigil/plugin-sdk';
  * field, per header, per body on each side); on the telemetry lane that cost is paid per request.
  *
  * Strings are delimited by their lengths, never by a separator character, so no header value or target can
- * shift a field into its neighbour.
+ * shift a field into its neighbour. `heldBytes` stays behind: the budget is the main thread's.
  */
 export interface PackedExchanges {
   readonly count: number;
@@ -23,6 +23,10 @@ const HAS_RESPONSE_BODY = 8;
 const HAS_REQUEST_HEADERS = 16;
 const HAS_RESPONSE_HEADERS = 32;
 const HAS_ERROR = 64;
+const REQUEST_INCOMPLETE = 128;
+const RESPONSE_INCOMPLETE = 256;
+const REQUEST_BODY_DROPPED = 512;
+const RESPONSE_BODY_DROPPED = 1024;
 
 /** Numbers per exchange besides one length per string: time, duration, status, flags, two body lengths, and counts. */
 const FIXED_NUMBERS = 10;
@@ -55,7 +59,9 @@ export function packExchanges(exchanges: readonly RawExchange[]): PackedExchange
     numbers[n++] = (e.requestTruncated ? REQUEST_TRUNCATED : 0) | (e.responseTruncated ? RESPONSE_TRUNCATED : 0)
       | (e.requestBody ? HAS_REQUEST_BODY : 0) | (e.responseBody ? HAS_RESPONSE_BODY : 0)
       | (e.requestHeaders ? HAS_REQUEST_HEADERS : 0) | (e.responseHeaders ? HAS_RESPONSE_HEADERS : 0)
-      | (e.error === undefined ? 0 : HAS_ERROR);
+      | (e.error === undefined ? 0 : HAS_ERROR)
+      | (e.requestIncomplete ? REQUEST_INCOMPLETE : 0) | (e.responseIncomplete ? RESPONSE_INCOMPLETE : 0)
+      | (e.requestBodyDropped ? REQUEST_BODY_DROPPED : 0) | (e.responseBodyDropped ? RESPONSE_BODY_DROPPED : 0);
     numbers[n++] = e.requestBody?.byteLength ?? 0;
     numbers[n++] = e.responseBody?.byteLength ?? 0;
     numbers[n++] = e.ruleIndexes.length;
@@ -130,6 +136,8 @@ export function unpackExchanges(packed: PackedExchanges): RawExchange[] {
       id, time, method, target, path, ruleIndexes, labels, requestHeaders, responseHeaders, status, durationMs,
       requestBody, requestTruncated: (flags & REQUEST_TRUNCATED) !== 0,
       responseBody, responseTruncated: (flags & RESPONSE_TRUNCATED) !== 0,
+      requestIncomplete: (flags & REQUEST_INCOMPLETE) !== 0, responseIncomplete: (flags & RESPONSE_INCOMPLETE) !== 0,
+      requestBodyDropped: (flags & REQUEST_BODY_DROPPED) !== 0, responseBodyDropped: (flags & RESPONSE_BODY_DROPPED) !== 0,
       ...(error === undefined ? {} : { error }),
     };
   }

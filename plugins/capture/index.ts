@@ -1,4 +1,4 @@
-import { definePlugin, parseByteSize, parseDuration, sandboxFailuresCounter } from '@vigil/plugin-sdk';
+import { ByteBudget, definePlugin, parseByteSize, parseDuration, sandboxFailuresCounter } from '@vigil/plugin-sdk';
 import type { RawExchange, SqlValue } from '@vigil/plugin-sdk';
 import type { PolicyService } from '../../policies/policy-service.js';
 import { captureConfigSchema } from './config-schema.js';
@@ -25,10 +25,21 @@ export default definePlugin<CaptureConfig>({
   provides: ['capture'],
   async setup(ctx, config) {
     const maxBodyBytes = parseByteSize(config.max_body_bytes);
+    // Every body copy on the lane, from the proxy filling it to the worker done with it, is counted here.
+    const budget = new ByteBudget(parseByteSize(config.queue_bytes));
+    /** Gives back what an exchange holds, once: the first to let go of it zeroes it. */
+    const letGo = (e: RawExchange) => {
+      if (e.heldBytes) budget.give(e.heldBytes);
+      e.heldBytes = 0;
+    };
     const limits = { recordsMs: parseDuration(config.retention), rollupsMs: parseDuration(config.rollup_retention) };
     const sweepMs = parseDuration(config.retention_interval);
     const batchDelayMs = parseDuration(config.batch_delay);
-    ctx.services.provide('capture', { maxBodyBytes });
+    ctx.services.provide('capture', {
+      maxBodyBytes,
+      takeBodyBytes: (bytes) => budget.take(bytes),
+      giveBodyBytes: (bytes) => budget.give(bytes),
+    });
 
     await ctx.store.migrate(captureMigrations);
     const outcomes = ctx.metrics.counter('vigil_capture_records_total', {
@@ -39,6 +50,16 @@ export default definePlugin<CaptureConfig>({
     const failed = outcomes.labels('store_failed');
     const dropped = outcomes.labels('dropped');
     const refused = outcomes.labels('govern_failed');
+    const droppedBodies = ctx.metrics.counter('vigil_capture_bodies_dropped_total', {
+      help: 'Bodies captured exchanges came without, because the lane held capture.queue_bytes of body copies already (the record says so).',
+      labelNames: ['part'],
+    });
+    const droppedRequestBodies = droppedBodies.labels('request_body');
+    const droppedResponseBodies = droppedBodies.labels('response_body');
+    ctx.metrics.gauge('vigil_capture_queue_bytes', {
+      help: 'Bytes of body copies the telemetry lane holds now: being filled by the proxy, queued, batched, or in a worker (bounded by capture.queue_bytes).',
+      collect: (g) => g.set(budget.held),
+    });
     const sandboxFailures = sandboxFailuresCounter(ctx.metrics);
     const tokens = ctx.metrics.counter('vigil_tokens_total', { help: 'Tokens metered from governed records (meter.tokens).', labelNames: ['route', 'tenant'] });
 
@@ -62,8 +83,19 @@ export default definePlugin<CaptureConfig>({
     });
     const batcher = ctx.workers.batcher<RawExchange, StoredRows, StoreRowsTask>(pool, {
       // Each task carries the policy current when it is sent (its JSON, made once per version); its exchanges' buffers
-      // move to the worker.
-      toTask: (exchanges) => ({ policy: policy.current.workerJson, exchanges: packExchanges(exchanges), withRecords: ctx.bus.hasSubscribers('gateway.record') }),
+      // move to the worker. The bytes the
+      // exchanges held move to the task: the packed copy holds as much until the worker is done with it.
+      toTask: (exchanges) => {
+        let heldBytes = 0;
+        for (const e of exchanges) { heldBytes += e.heldBytes ?? 0; e.heldBytes = 0; }
+        try {
+          return { policy: policy.current.workerJson, exchanges: packExchanges(exchanges), withRecords: ctx.bus.hasSubscribers('gateway.record'), heldBytes };
+        } catch (err) {
+          budget.give(heldBytes);
+          throw err;
+        }
+      },
+      onSettled: (task) => budget.give(task.heldBytes),
       transferList: (task) => [task.exchanges.numbers.buffer, task.exchanges.bodies.buffer],
       maxBatch: config.batch,
       maxDelayMs: batchDelayMs,
@@ -97,8 +129,15 @@ export default definePlugin<CaptureConfig>({
     return {
       start() {
         unsubscribe = ctx.bus.subscribe('gateway.exchange', (batch) => {
-          for (const e of batch) if (!batcher.push(e)) dropped.inc();
-        }, { queue: config.queue });
+          for (const e of batch) {
+            if (e.requestBodyDropped) droppedRequestBodies.inc();
+            if (e.responseBodyDropped) droppedResponseBodies.inc();
+            if (!batcher.push(e)) {
+              dropped.inc();
+              letGo(e);
+            }
+          }
+        }, { queue: config.queue, onDrop: letGo });
         ctx.jobs.every('retention', sweepMs, async () => {
           const deleted = await deleteExpired(ctx.store, { now: Date.now(), ...limits });
           if (deleted.records || deleted.rollups) ctx.log.debug('retention deleted expired rows', deleted);

@@ -6,6 +6,7 @@ import type { StoreOutcome } from './record-writer.js';
 export interface CaptureConfig {
   max_body_bytes: string | number;
   queue: number;
+  queue_bytes: string | number;
   batch: number;
   batch_delay: string | number;
   workers: number;
@@ -34,6 +35,8 @@ export interface StoreRowsTask {
   exchanges: PackedExchanges;
   /** Send the governed records back, as their stored JSON and key fields (someone subscribes to `gateway.record`). */
   withRecords: boolean;
+  /** Bytes of the lane's budget the batch holds (its exchanges' `heldBytes`), given back when it is over. */
+  heldBytes: number;
 }
 
 /** A capture pool result: what became of one batch (`stored`/`storeFailed`: through the worker's own connection). */

@@ -17,12 +17,18 @@ export interface DecodeOptions {
   maxDecodedBytes: number;
   /** What to redact and read in a JSON body while it is validated (none by default). */
   json?: JsonTextPlan;
+  /**
+   * The body was cut short on the wire, not at the capture limit (pass `truncated` too): the reasons say so, and it
+   * is never parsed as a whole document.
+   */
+  incomplete?: boolean;
 }
 
 export const DEFAULT_MAX_DECODED_BYTES = 8 * 1024 * 1024;
 
 const EMPTY: DecodedBody = Object.freeze({ kind: 'empty' });
 const JSON_REQUIRED = ' where json_fields redaction applies';
+const INCOMPLETE = 'incomplete: cut short on the wire';
 
 // Stored as text they would be noise at best; at worst they hold data no redaction rule can see into.
 const BINARY_TYPE = /^(?:image|audio|video|font)\/|^application\/(?:octet-stream|pdf|zip|gzip|x-gzip|x-tar|x-7z-compressed|x-protobuf|protobuf|vnd\.google\.protobuf|grpc(?:\+[a-z]+)?|msgpack|x-msgpack|cbor|wasm)$/;
@@ -35,7 +41,7 @@ const JSON_TYPE = /^application\/(?:json|[a-z0-9.+-]+\+json)$|^text\/json$/;
  *
  * A JSON body is validated, redacted and metered by `options.json` in one pass over its text (policies/json-text.ts).
  *
- * Fails closed: when `jsonRequired`, a body that is truncated, undecodable, not UTF-8 or not JSON comes back as
+ * Fails closed: when `jsonRequired`, a body that is truncated (or incomplete), undecodable, not UTF-8 or not JSON comes back as
  * `dropped`, never as text that might hold what should have been redacted.
  * Binary content is never stored (`dropped`, reason names the type).
  */
@@ -48,7 +54,8 @@ export function decodeBody(
   if (!bytes || bytes.length === 0) return EMPTY;
   const { jsonRequired } = options;
   const suffix = jsonRequired ? JSON_REQUIRED : '';
-  if (truncated && jsonRequired) return dropped(`truncated at capture limit${JSON_REQUIRED}`);
+  const cut = options.incomplete ? INCOMPLETE : 'truncated at capture limit';
+  if (truncated && jsonRequired) return dropped(`${cut}${JSON_REQUIRED}`);
 
   const contentType = headerValues(rawHeaders, 'content-type')[0] ?? '';
   const mediaType = contentType.split(';')[0].trim().toLowerCase();
@@ -58,7 +65,7 @@ export function decodeBody(
 
   let data = bytes;
   if (encodings.length > 0) {
-    if (truncated) return dropped(`truncated at capture limit, and a ${encodings.join(', ')}-encoded body cannot be decoded in part`);
+    if (truncated) return dropped(`${cut}, and a ${encodings.join(', ')}-encoded body cannot be decoded in part`);
     const decoded = decompress(bytes, encodings, options.maxDecodedBytes);
     if (typeof decoded === 'string') return dropped(decoded + suffix);
     data = decoded;

@@ -7,6 +7,8 @@ import { queryToRecord } from './query-record.js';
 import type { GovernedRecord, GovernOptions, RawExchange, StorableRecord } from './types.js';
 
 const NOT_DECODED: DecodedBody = Object.freeze({ kind: 'empty' });
+/** Why a body an exchange says was not copied is missing (its bytes are empty: nothing to decode). */
+const OVER_BUDGET = 'not copied: the capture lane held capture.queue_bytes of bodies already';
 
 /**
  * Turns a raw exchange into the record that may be stored: headers, query parameters and JSON fields redacted,
@@ -43,7 +45,7 @@ function metadataOnly(exchange: RawExchange, decision: RouteDecision, err: unkno
     id: String(exchange.id), time: Number(exchange.time), method: String(exchange.method), path: String(exchange.path),
     route: decision.routes.slice(), query: {}, status: Number(exchange.status), duration_ms: Number(exchange.durationMs),
     headers: null, response_headers: null, request_body_json: 'null', response_body_json: 'null', labels: {},
-    matched_rules: decision.matchedRules.slice(), tokens: null, sampled: false, truncated: false,
+    matched_rules: decision.matchedRules.slice(), tokens: null, sampled: false, truncated: false, partial: false,
     dropped_reason: `governance failed (${err instanceof Error ? err.message : String(err)}); only metadata was kept`,
     error: errorOf(exchange),
   };
@@ -66,15 +68,27 @@ function governOrThrow(exchange: RawExchange, decision: RouteDecision, options: 
     json: { redact: decision.jsonFields, read: decision.meterTokens },
   };
 
+  // A body cut short on the wire is a prefix, whatever its publisher set `…Truncated` to: never read as whole.
+  const requestIncomplete = captureRequest && exchange.requestIncomplete === true;
+  const responseIncomplete = captureResponse && exchange.responseIncomplete === true;
+  const requestTruncated = exchange.requestTruncated || requestIncomplete;
+  const responseTruncated = exchange.responseTruncated || responseIncomplete;
   const reasons: string[] = [];
-  const request = captureRequest && (keepBodies || needTokens)
-    ? decodeBody(exchange.requestBody, exchange.requestHeaders, exchange.requestTruncated, decodeOptions)
+  // A body the traffic lane did not copy is missing, whatever bytes the exchange carries.
+  const requestDropped = captureRequest && exchange.requestBodyDropped === true;
+  const responseDropped = captureResponse && exchange.responseBodyDropped === true;
+  const request = captureRequest && !requestDropped && (keepBodies || needTokens)
+    ? decodeBody(exchange.requestBody, exchange.requestHeaders, requestTruncated,
+      requestIncomplete ? { ...decodeOptions, incomplete: true } : decodeOptions)
     : NOT_DECODED;
-  const response = captureResponse && (keepBodies || needTokens)
-    ? decodeBody(exchange.responseBody, exchange.responseHeaders, exchange.responseTruncated, decodeOptions)
+  const response = captureResponse && !responseDropped && (keepBodies || needTokens)
+    ? decodeBody(exchange.responseBody, exchange.responseHeaders, responseTruncated,
+      responseIncomplete ? { ...decodeOptions, incomplete: true } : decodeOptions)
     : NOT_DECODED;
   if (keepBodies && request.kind === 'dropped') reasons.push(`request_body: ${request.reason}`);
+  if (keepBodies && requestDropped) reasons.push(`request_body: ${OVER_BUDGET}`);
   if (keepBodies && response.kind === 'dropped') reasons.push(`response_body: ${response.reason}`);
+  if (keepBodies && responseDropped) reasons.push(`response_body: ${OVER_BUDGET}`);
 
   // The response's count first; the request's when the response has none.
   let tokens: number | null = null;
@@ -101,7 +115,8 @@ function governOrThrow(exchange: RawExchange, decision: RouteDecision, options: 
     matched_rules: decision.matchedRules.slice(),
     tokens,
     sampled: keepBodies,
-    truncated: (captureRequest && exchange.requestTruncated) || (captureResponse && exchange.responseTruncated),
+    truncated: (captureRequest && requestTruncated) || (captureResponse && responseTruncated),
+    partial: requestIncomplete || responseIncomplete,
     dropped_reason: reasons.length === 0 ? null : reasons.join('; '),
     error: errorOf(exchange),
   };

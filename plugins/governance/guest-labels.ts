@@ -55,8 +55,8 @@ export function redactedValues(exchange: RawExchange, decision: RouteDecision, d
       if (decision.redactQuery.has(name.toLowerCase()) && value !== '') out.add(value);
     }
   }
-  addBody(exchange.requestBody, exchange.requestHeaders, exchange.requestTruncated, decision.captureRequestBody, decision, decodeJson, out);
-  addBody(exchange.responseBody, exchange.responseHeaders, exchange.responseTruncated, decision.captureResponseBody, decision, decodeJson, out);
+  addBody(exchange.requestBody, exchange.requestHeaders, exchange.requestTruncated || exchange.requestIncomplete === true, decision.captureRequestBody, decision, decodeJson, out);
+  addBody(exchange.responseBody, exchange.responseHeaders, exchange.responseTruncated || exchange.responseIncomplete === true, decision.captureResponseBody, decision, decodeJson, out);
   return out;
 }
 

@@ -1,4 +1,4 @@
-import { listenHost, parseDuration, parseListenAddress, type JsonSchema } from '@vigil/plugin-sdk';
+import { ConfigValueError, listenHost, parseByteSize, parseDuration, parseListenAddress, type JsonSchema } from '@vigil/plugin-sdk';
 import { DEFAULT_LISTEN, serviceSchema } from '../../policies/schema.js';
 
 /** `service.listen` as the proxy binds it: every interface unless a host is named. */
@@ -20,10 +20,27 @@ export interface ProxyServiceConfig {
   preserve_host?: boolean;
   /** On stop, how long requests in flight may take to finish before their connections are closed. */
   drain_timeout?: string | number;
+  /** Longest a request waits for a free upstream connection before it is answered 503. */
+  queue_timeout?: string | number;
+  /** Bytes of a request body read before an upstream connection is taken (all of a body that fits). 0: stream at once. */
+  request_buffer?: string | number;
+  /** Bytes all request buffers together may hold; a request that would pass it is answered 503. */
+  request_buffer_memory?: string | number;
+  /** Longest a client may take to deliver the buffered part of its body. */
+  request_buffer_timeout?: string | number;
+  /** Window over which a request body must keep arriving (any byte at all, and `client_min_rate`). */
+  client_body_timeout?: string | number;
+  /** Window over which a client must keep reading the response while the upstream connection waits on it. */
+  send_timeout?: string | number;
+  /** Bytes per second a client must average, sending its body or reading the response, over each window. */
+  client_min_rate?: string | number;
 }
 
 const duration = (fallback: string, description: string): JsonSchema => ({
   type: ['string', 'integer'], format: 'duration', minimum: 0, default: fallback, description,
+});
+const byteSize = (fallback: string, description: string): JsonSchema => ({
+  type: ['string', 'integer'], format: 'byte-size', minimum: 0, default: fallback, description,
 });
 
 /** `serviceSchema` from the policy language, extended with the traffic lane's keys (defaults filled by the validator). */
@@ -36,6 +53,13 @@ export const proxyServiceSchema: JsonSchema = {
     max_connections: { type: 'integer', minimum: 1, default: 128, description: 'Connections kept to the upstream.' },
     preserve_host: { type: 'boolean', default: true, description: 'Forward the client\'s Host header unchanged.' },
     drain_timeout: duration('10s', 'On stop, how long requests in flight may take to finish.'),
+    queue_timeout: duration('5s', 'Longest a request waits for a free upstream connection (max_connections in use) before it is answered 503; 0 disables.'),
+    request_buffer: byteSize('64kb', 'Bytes of a request body read before an upstream connection is taken: a body that fits is sent whole; a larger one is streamed once this much has arrived. 0 streams every body at once.'),
+    request_buffer_memory: byteSize('64mb', 'Bytes all request buffers together may hold; a request that would need more is answered 503.'),
+    request_buffer_timeout: duration('30s', 'Longest a client may take to deliver the buffered part of its body (all of it when it fits request_buffer); 408 beyond; 0 disables.'),
+    client_body_timeout: duration('10s', 'Window over which a request body must keep arriving, buffered or streamed: no byte at all, or fewer than client_min_rate on average, and the request is cut with 408; 0 disables.'),
+    send_timeout: duration('10s', 'Window over which a client must keep reading the response while the upstream connection waits on it: nothing read, or less than client_min_rate on average, and the connection is cut (the upstream request aborted); 0 disables.'),
+    client_min_rate: byteSize('1kb', 'Bytes per second a client must average over each client_body_timeout window (sending its body) and each send_timeout window (reading the response); 0 leaves only the idle bound.'),
   },
 };
 
@@ -54,6 +78,19 @@ export interface ProxyOptions {
   maxConnections: number;
   preserveHost: boolean;
   drainTimeoutMs: number;
+  /** 0: no bound. */
+  queueTimeoutMs: number;
+  /** Bytes; 0: bodies are streamed at once. */
+  requestBuffer: number;
+  requestBufferMemory: number;
+  /** 0: no bound. */
+  requestBufferTimeoutMs: number;
+  /** 0: no bound on a slow body. */
+  clientBodyTimeoutMs: number;
+  /** 0: no bound on a slow reader. */
+  sendTimeoutMs: number;
+  /** Bytes per second. */
+  clientMinRate: number;
 }
 
 const isIpLiteral = (host: string) => /^[0-9.]+$/.test(host) || host.startsWith('[');
@@ -72,5 +109,21 @@ export function resolveProxyOptions(service: ProxyServiceConfig): ProxyOptions {
     maxConnections: service.max_connections ?? 128,
     preserveHost: service.preserve_host ?? true,
     drainTimeoutMs: parseDuration(service.drain_timeout ?? '10s'),
+    queueTimeoutMs: parseDuration(service.queue_timeout ?? '5s'),
+    requestBuffer: parseByteSize(service.request_buffer ?? '64kb'),
+    requestBufferMemory: parseByteSize(service.request_buffer_memory ?? '64mb'),
+    requestBufferTimeoutMs: parseDuration(service.request_buffer_timeout ?? '30s'),
+    clientBodyTimeoutMs: parseDuration(service.client_body_timeout ?? '10s'),
+    sendTimeoutMs: parseDuration(service.send_timeout ?? '10s'),
+    clientMinRate: parseByteSize(service.client_min_rate ?? '1kb'),
   };
+}
+
+/** What the schema cannot check: keys that must agree with each other. Throws a ConfigValueError naming the key. */
+export function checkServiceBounds(service: ProxyServiceConfig): void {
+  const o = resolveProxyOptions(service);
+  if (o.requestBuffer > o.requestBufferMemory) {
+    throw new ConfigValueError('request_buffer',
+      `${o.requestBuffer} bytes is more than service.request_buffer_memory (${o.requestBufferMemory} bytes), so no body could be buffered whole; lower request_buffer or raise request_buffer_memory`);
+  }
 }

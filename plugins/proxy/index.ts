@@ -1,6 +1,6 @@
 import { definePlugin } from '@vigil/plugin-sdk';
 import type { GatewayPolicy } from '../../policies/policy-service.js';
-import { proxyServiceSchema, resolveProxyOptions, type ProxyServiceConfig } from './config.js';
+import { checkServiceBounds, proxyServiceSchema, resolveProxyOptions, type ProxyServiceConfig } from './config.js';
 import { LabelDimensions } from './label-dimensions.js';
 
 /**
@@ -14,10 +14,13 @@ export default definePlugin<ProxyServiceConfig>({
   configKeys: ['service'],
   configSchema: proxyServiceSchema,
   needs: ['policy', 'capture'],
+  /** Keys that must agree with each other (a request buffer within the memory all buffers share). */
+  checkConfig: (service) => checkServiceBounds(service),
   async setup(ctx, service) {
     // The traffic lane (undici) loads only when a config enables the gateway.
     const [{ TrafficLane }, { TrafficMetrics }] = await Promise.all([import('./traffic-lane.js'), import('./traffic-metrics.js')]);
     const policy = ctx.services.get('policy');
+    const capture = ctx.services.get('capture');
     const dimensions = new LabelDimensions(policy.current.compiled.rules);
     const lane = new TrafficLane({
       options: resolveProxyOptions(service),
@@ -25,7 +28,8 @@ export default definePlugin<ProxyServiceConfig>({
       dimensions,
       metrics: new TrafficMetrics(ctx.metrics, dimensions.names),
       bus: ctx.bus,
-      maxBodyBytes: ctx.services.get('capture').maxBodyBytes,
+      maxBodyBytes: capture.maxBodyBytes,
+      copyBudget: { take: (bytes) => capture.takeBodyBytes(bytes), give: (bytes) => capture.giveBodyBytes(bytes) },
       log: ctx.log,
       report: ctx.contain('traffic lane', (err: unknown) => { throw err; }),
     });

@@ -1,27 +1,44 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
-import { uuidv7, type Bus } from '@vigil/plugin-sdk';
+import { uuidv7, type Bus, type RawExchange } from '@vigil/plugin-sdk';
 import type { Dispatcher } from 'undici';
 import type { RouteDecision } from '../../policies/merge.js';
 import { receivedPath } from '../../policies/fold-path.js';
 import { extractLabels } from '../../policies/extract-labels.js';
-import { BoundedCopy } from './bounded-copy.js';
-import { describeUpstreamError, errorBody, ProxyErrorCode, type UpstreamFailure } from './errors.js';
+import { BoundedCopy, type CopyBudget } from './bounded-copy.js';
+import type { BodyPace, SlowBody } from './body-pace.js';
+import { ClientBody, type ClientBodyEvents, type ClientBodyLimits } from './client-body.js';
+import { ClientReading } from './client-reading.js';
+import {
+  BUFFERS_FULL, clientTimeoutFailure, describeUpstreamError, errorBody, ProxyErrorCode, queueTimeoutFailure,
+  slowReaderFailure, type ClientBodyBounds, type UpstreamFailure,
+} from './errors.js';
 import type { LabelDimensions } from './label-dimensions.js';
 import type { UpstreamRequestHead } from './request-headers.js';
-import { downstreamResponseHead } from './response-headers.js';
+import { downstreamResponseHead, reasonPhrase } from './response-headers.js';
 import type { TrafficMetrics } from './traffic-metrics.js';
+import type { SlotTicket, SlotWaiter, UpstreamSlots } from './upstream-slots.js';
 
 /** What one exchange needs from the lane that runs it. */
 export interface LaneContext {
   readonly pool: Dispatcher;
   readonly maxBodyBytes: number;
+  /** The telemetry lane's byte budget, which every capture copy is taken from. */
+  readonly copyBudget: CopyBudget;
   readonly metrics: TrafficMetrics;
   readonly dimensions: LabelDimensions;
   readonly bus: Bus;
   readonly stopping: boolean;
-  /** Counts and logs an upstream failure. */
-  upstreamFailed(failure: UpstreamFailure, err: unknown): void;
+  /** The upstream connections, and the bounded wait for one. */
+  readonly slots: UpstreamSlots;
+  /** How request bodies are buffered and paced. */
+  readonly bodyLimits: ClientBodyLimits;
+  /** How clients reading a response are paced while the upstream connection waits on them. */
+  readonly sendPace: BodyPace;
+  /** The bounds behind the 408 and 503 answers, for their messages. */
+  readonly bounds: ClientBodyBounds & { queueTimeoutMs: number };
+  /** Counts and logs a request the gateway answered with its own error (or cut). */
+  failed(failure: UpstreamFailure, err: unknown): void;
   /** Counts and logs a bug: something threw that should not have. */
   report(err: unknown): void;
   /** Called exactly once per exchange, when it is over. */
@@ -41,14 +58,22 @@ class ClientAbortedError extends Error {
   }
 }
 
+/** Why the gateway gave up on the upstream request itself (the answer is already given; this is for undici). */
+class GaveUpError extends Error {
+  constructor(readonly code: string) {
+    super(`the gateway gave up on the request (${code})`);
+  }
+}
+
 /**
- * One request through the traffic lane, and the undici handler of its upstream request. The bytes flow straight
- * through: request body from the client's stream to the upstream socket, response chunks from the upstream to
+ * One request through the traffic lane, and the undici handler of its upstream request. The request body is read
+ * first (`ClientBody`: whole into a bounded buffer when it fits, else streamed), then an upstream connection is
+ * waited for (`UpstreamSlots`, bounded), then the request is sent. Response chunks go from the upstream to
  * `res.write` with backpressure. Capture only ever reads what passes, into bounded copies that exist solely for
  * the parts the decision captures (`capture` is false on a route that captures nothing, and then no copy, id or
  * record is ever made).
  */
-export class ProxiedExchange implements Dispatcher.DispatchHandler {
+export class ProxiedExchange implements Dispatcher.DispatchHandler, SlotWaiter, ClientBodyEvents {
   private abortUpstream: ((err?: Error) => void) | null = null;
   private resumeUpstream: (() => void) | null = null;
   private status = 0;
@@ -56,8 +81,18 @@ export class ProxiedExchange implements Dispatcher.DispatchHandler {
   private requestCopy: BoundedCopy | null = null;
   private responseCopy: BoundedCopy | null = null;
   private responseHeaders: string[] | null = null;
+  /** The upstream's response ended as its framing says (its copy is whole up to the capture limit). */
+  private responseEnded = false;
   private error: string | undefined;
   private readonly time: number;
+  private body: ClientBody | null = null;
+  private reading: ClientReading | null = null;
+  private ticket: SlotTicket | null = null;
+  private holdsSlot = false;
+  private target = '';
+  private head: UpstreamRequestHead | null = null;
+  /** What goes upstream as the body: the buffered bytes, the request stream, or nothing. */
+  private upstreamBody: Uint8Array | IncomingMessage | null = null;
 
   constructor(
     private readonly lane: LaneContext,
@@ -70,34 +105,98 @@ export class ProxiedExchange implements Dispatcher.DispatchHandler {
     this.time = capture ? Date.now() : 0;
   }
 
-  /** Sends the request upstream (`target` null: it cannot be forwarded, answered 400). */
+  /** Reads the request body, then sends the request upstream (`target` null: it cannot be forwarded, answered 400). */
   dispatch(target: string | null, head: UpstreamRequestHead): void {
     const { req, res } = this;
+    this.head = head;
     res.on('close', () => this.clientClosed());
     if (target === null) {
       this.fail({ status: 400, code: ProxyErrorCode.badRequest, message: `request-target ${JSON.stringify(req.url)} cannot be forwarded to an origin server` }, null);
       return;
     }
-    if (this.capture && this.decision.captureRequestBody && head.hasBody) {
-      const copy = new BoundedCopy(this.lane.maxBodyBytes, head.contentLength);
+    this.target = target;
+    if (!head.hasBody) {
+      this.waitForConnection(null);
+      return;
+    }
+    this.body = new ClientBody(req, head.contentLength, this.lane.bodyLimits, this);
+    this.body.start();
+  }
+
+  // ---- the request body (ClientBodyEvents) ----
+
+  whole(bytes: Uint8Array): void {
+    if (this.capture && this.decision.captureRequestBody) {
+      // A view of the buffered bytes, not a second copy.
+      this.requestCopy = new BoundedCopy(this.lane.maxBodyBytes, bytes.byteLength, this.lane.copyBudget);
+      this.requestCopy.keep(bytes);
+      this.lane.metrics.bodyCopy('request_body');
+    }
+    this.waitForConnection(bytes);
+  }
+
+  streaming(): void {
+    if (this.capture && this.decision.captureRequestBody) {
+      const copy = new BoundedCopy(this.lane.maxBodyBytes, this.head!.contentLength, this.lane.copyBudget);
       this.requestCopy = copy;
       this.lane.metrics.bodyCopy('request_body');
-      // Paused first, so adding this listener does not start the flow: undici resumes the stream when it starts
-      // writing, and both listeners then see every chunk, in order, with undici's backpressure in charge.
-      req.pause();
-      req.on('data', (chunk: Buffer) => copy.push(chunk));
+      // The stream is paused: the upstream client resumes it when it writes, and both listeners then see every
+      // chunk, in order, with undici's backpressure in charge.
+      this.req.on('data', (chunk: Buffer) => copy.push(chunk));
     }
-    this.lane.pool.dispatch({
-      path: target,
-      method: req.method as Dispatcher.HttpMethod,
-      headers: head.headers,
-      body: head.hasBody ? req : null,
-    }, this);
+    this.waitForConnection(this.req);
   }
+
+  refused(): void {
+    this.fail(BUFFERS_FULL, null);
+  }
+
+  tooSlow(why: SlowBody): void {
+    this.fail(clientTimeoutFailure(why, this.lane.bounds), null);
+  }
+
+  // ---- the upstream connection (SlotWaiter) ----
+
+  private waitForConnection(body: Uint8Array | IncomingMessage | null): void {
+    this.upstreamBody = body;
+    this.ticket = this.lane.slots.acquire(this);
+  }
+
+  granted(): void {
+    this.ticket = null;
+    this.holdsSlot = true;
+    if (this.done) {
+      this.releaseSlot();
+      return;
+    }
+    const { req } = this;
+    const body = this.upstreamBody;
+    this.upstreamBody = null;
+    // undici reports a request it refuses through onError, which releases the slot.
+    this.lane.pool.dispatch({ path: this.target, method: req.method as Dispatcher.HttpMethod, headers: this.head!.headers, body }, this);
+  }
+
+  timedOut(): void {
+    this.ticket = null;
+    this.fail(queueTimeoutFailure(this.lane.bounds.queueTimeoutMs), null);
+  }
+
+  private releaseSlot(): void {
+    if (!this.holdsSlot) return;
+    this.holdsSlot = false;
+    this.lane.slots.release();
+  }
+
+  // ---- the upstream request (undici's DispatchHandler) ----
 
   onConnect(abort: (err?: Error) => void): void {
     this.abortUpstream = abort;
-    if (this.done) abort(new ClientAbortedError());
+    if (this.done) abort(new GaveUpError(this.error ?? CLIENT_ABORTED));
+  }
+
+  /** The whole request body is on the upstream socket: the buffer it came from is no longer counted. */
+  onRequestSent(): void {
+    if (this.body?.ended) this.body.stop();
   }
 
   onHeaders(statusCode: number, rawHeaders: Buffer[], resume: () => void, statusText: string): boolean {
@@ -108,31 +207,39 @@ export class ProxiedExchange implements Dispatcher.DispatchHandler {
     if (this.capture) {
       if (this.decision.captureHeaders) this.responseHeaders = head.headers;
       if (this.decision.captureResponseBody && mayHaveBody(this.req.method, statusCode)) {
-        this.responseCopy = new BoundedCopy(this.lane.maxBodyBytes, head.contentLength);
+        this.responseCopy = new BoundedCopy(this.lane.maxBodyBytes, head.contentLength, this.lane.copyBudget);
         this.lane.metrics.bodyCopy('response_body');
       }
     }
     if (this.lane.stopping) this.res.shouldKeepAlive = false;
-    this.res.writeHead(statusCode, statusText || undefined, head.headers);
+    this.res.writeHead(statusCode, reasonPhrase(statusText), head.headers);
     this.status = statusCode;
+    if (!this.lane.sendPace.disabled) {
+      this.reading = new ClientReading(this.res, (why) => this.fail(slowReaderFailure(why, this.lane.bounds), null));
+      this.lane.sendPace.watch(this.reading, performance.now());
+    }
     return true;
   }
 
   onData(chunk: Buffer): boolean {
     if (this.done) return false;
     this.responseCopy?.push(chunk);
+    if (this.reading !== null) this.reading.written += chunk.byteLength;
     if (this.res.write(chunk)) return true;
     this.res.once('drain', () => this.resumeUpstream?.());
     return false;
   }
 
   onComplete(): void {
+    this.releaseSlot();
     if (this.done) return;
+    this.responseEnded = true;
     this.res.end();
     this.finish();
   }
 
   onError(err: Error): void {
+    this.releaseSlot();
     if (this.done) return;
     try {
       this.fail(describeUpstreamError(err), err);
@@ -143,8 +250,10 @@ export class ProxiedExchange implements Dispatcher.DispatchHandler {
     }
   }
 
+  // ---- endings ----
+
   private fail(failure: UpstreamFailure, err: unknown): void {
-    this.lane.upstreamFailed(failure, err);
+    this.lane.failed(failure, err);
     this.error = failure.code;
     const res = this.res;
     if (res.headersSent) {
@@ -153,11 +262,16 @@ export class ProxiedExchange implements Dispatcher.DispatchHandler {
     } else {
       const body = errorBody(failure);
       this.status = failure.status;
-      if (this.lane.stopping) res.shouldKeepAlive = false;
-      res.writeHead(failure.status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) });
+      // A request body not read to its end leaves the connection mid-message: it cannot carry another request.
+      if (this.lane.stopping || (this.head?.hasBody === true && this.body?.ended !== true)) res.shouldKeepAlive = false;
+      const headers: Record<string, string | number> = { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) };
+      if (failure.retryAfter !== undefined) headers['retry-after'] = failure.retryAfter;
+      res.writeHead(failure.status, headers);
       res.end(body);
     }
     this.finish();
+    // The answer is given: an upstream request in flight is of no use any more (onConnect aborts one not yet sent).
+    this.abortUpstream?.(new GaveUpError(failure.code));
   }
 
   private clientClosed(): void {
@@ -171,6 +285,20 @@ export class ProxiedExchange implements Dispatcher.DispatchHandler {
   private finish(): void {
     if (this.done) return;
     this.done = true;
+    this.ticket?.cancel();
+    this.ticket = null;
+    this.upstreamBody = null;
+    if (this.reading !== null) this.lane.sendPace.unwatch(this.reading);
+    if (this.body !== null) {
+      // A body cut off while it was being buffered is captured as far as it came (flagged incomplete below).
+      const prefix = this.body.bufferedPrefix();
+      if (prefix !== null && prefix.byteLength > 0 && this.requestCopy === null && this.capture && this.decision.captureRequestBody) {
+        this.requestCopy = new BoundedCopy(this.lane.maxBodyBytes, prefix.byteLength, this.lane.copyBudget);
+        this.requestCopy.keep(prefix);
+        this.lane.metrics.bodyCopy('request_body');
+      }
+      this.body.stop();
+    }
     try {
       const { decision, req, lane } = this;
       const seconds = (performance.now() - this.startedAt) / 1000;
@@ -183,6 +311,9 @@ export class ProxiedExchange implements Dispatcher.DispatchHandler {
       if (this.capture) this.publish(seconds * 1000, labels);
     } catch (bug) {
       this.lane.report(bug);
+      // Whatever was not published must not hold the lane's budget.
+      this.requestCopy?.release();
+      this.responseCopy?.release();
     }
     this.lane.exchangeDone();
   }
@@ -190,7 +321,21 @@ export class ProxiedExchange implements Dispatcher.DispatchHandler {
   private publish(durationMs: number, labels: Record<string, string>): void {
     const { decision, req } = this;
     const target = req.url!;
-    this.lane.bus.publish('gateway.exchange', {
+    // A copy whose body never reached its end is a prefix of a message that was never whole: it says so twice, as
+    // incomplete (why) and as truncated (so that every reader treats it as a prefix, never as a document).
+    const requestCopy = this.requestCopy;
+    const responseCopy = this.responseCopy;
+    const requestIncomplete = requestCopy !== null && this.body?.ended !== true;
+    const responseIncomplete = responseCopy !== null && !this.responseEnded;
+    // Trimmed to their size first, so that what the budget counts for them is exact.
+    requestCopy?.bytes();
+    responseCopy?.bytes();
+    const heldBytes = (requestCopy?.held ?? 0) + (responseCopy?.held ?? 0);
+    const requestBody = requestCopy !== null ? requestCopy.handOver() : decision.captureRequestBody ? EMPTY : null;
+    const responseBody = responseCopy !== null ? responseCopy.handOver() : decision.captureResponseBody ? EMPTY : null;
+    this.requestCopy = null;
+    this.responseCopy = null;
+    const exchange: RawExchange = {
       id: uuidv7(this.time),
       time: this.time,
       method: req.method!,
@@ -202,13 +347,24 @@ export class ProxiedExchange implements Dispatcher.DispatchHandler {
       responseHeaders: decision.captureHeaders ? this.responseHeaders : null,
       status: this.status,
       durationMs,
-      requestBody: this.requestCopy !== null ? this.requestCopy.bytes() : decision.captureRequestBody ? EMPTY : null,
-      requestTruncated: this.requestCopy?.truncated ?? false,
-      responseBody: this.responseCopy !== null ? this.responseCopy.bytes() : decision.captureResponseBody ? EMPTY : null,
-      responseTruncated: this.responseCopy?.truncated ?? false,
+      requestBody,
+      requestTruncated: (requestCopy?.truncated ?? false) || (requestIncomplete && !requestCopy.dropped),
+      responseBody,
+      responseTruncated: (responseCopy?.truncated ?? false) || (responseIncomplete && !responseCopy.dropped),
+      requestIncomplete,
+      responseIncomplete,
+      requestBodyDropped: requestCopy?.dropped ?? false,
+      responseBodyDropped: responseCopy?.dropped ?? false,
+      heldBytes,
       // Always present (undefined when there was none): every exchange object then has one shape.
       error: this.error,
-    });
+    };
+    // The bytes held travel with the exchange: the telemetry lane gives them back (and zeroes heldBytes) when done
+    // with it, or when its queue drops it. Published to no one, they come back here.
+    if (this.lane.bus.publish('gateway.exchange', exchange) === 0 && exchange.heldBytes! > 0) {
+      this.lane.copyBudget.give(exchange.heldBytes!);
+      exchange.heldBytes = 0;
+    }
   }
 }
 

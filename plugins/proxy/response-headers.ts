@@ -33,3 +33,15 @@ export function downstreamResponseHead(raw: readonly (Buffer | string)[]): Downs
   if (options !== undefined && options.size > 0) dropFields(headers, options);
   return { headers, contentLength };
 }
+
+const ASCII = /^[\x00-\x7f]*$/;
+
+/**
+ * The reason phrase to write, as the upstream sent it: an empty one stays empty (Node would otherwise write its
+ * own, `OK`). undici decodes the phrase as UTF-8 where Node writes status lines as latin1, one byte per
+ * character: re-encoding gives back the upstream's bytes (bytes that were not UTF-8 reach us as U+FFFD already).
+ */
+export function reasonPhrase(statusText: string | undefined): string {
+  if (statusText === undefined) return '';
+  return ASCII.test(statusText) ? statusText : Buffer.from(statusText, 'utf8').toString('latin1');
+}

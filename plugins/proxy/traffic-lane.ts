@@ -2,15 +2,19 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { Pool } from 'undici';
-import { settledWithin, type Bus, type Logger } from '@vigil/plugin-sdk';
+import { ByteBudget, settledWithin, type Bus, type Logger } from '@vigil/plugin-sdk';
+import { BodyPace } from './body-pace.js';
+import type { CopyBudget } from './bounded-copy.js';
+import type { ClientBodyLimits } from './client-body.js';
 import type { CompiledPolicy } from '../../policies/compile.js';
 import type { ProxyOptions } from './config.js';
-import { ProxyError, ProxyErrorCode, type UpstreamFailure } from './errors.js';
+import { ProxyError, ProxyErrorCode, type ClientBodyBounds, type UpstreamFailure } from './errors.js';
 import type { LabelDimensions } from './label-dimensions.js';
 import { ProxiedExchange, type LaneContext } from './proxied-exchange.js';
 import { upstreamRequestHead } from './request-headers.js';
 import { upstreamTarget } from './request-target.js';
 import type { TrafficMetrics } from './traffic-metrics.js';
+import { UpstreamSlots } from './upstream-slots.js';
 
 export interface TrafficLaneDeps {
   options: ProxyOptions;
@@ -19,6 +23,8 @@ export interface TrafficLaneDeps {
   metrics: TrafficMetrics;
   bus: Bus;
   maxBodyBytes: number;
+  /** The telemetry lane's byte budget for capture copies. */
+  copyBudget: CopyBudget;
   log: Logger;
   /** Counts and logs an unexpected throw (the plugin's `ctx.contain`). */
   report(err: unknown): void;
@@ -37,9 +43,14 @@ const POOL_CLOSE_MS = 2_000;
 export class TrafficLane implements LaneContext {
   readonly pool: Pool;
   readonly maxBodyBytes: number;
+  readonly copyBudget: CopyBudget;
   readonly metrics: TrafficMetrics;
   readonly dimensions: LabelDimensions;
   readonly bus: Bus;
+  readonly slots: UpstreamSlots;
+  readonly bodyLimits: ClientBodyLimits;
+  readonly sendPace: BodyPace;
+  readonly bounds: ClientBodyBounds & { queueTimeoutMs: number };
   stopping = false;
   private policy: CompiledPolicy;
   private readonly options: ProxyOptions;
@@ -58,9 +69,28 @@ export class TrafficLane implements LaneContext {
     this.metrics = deps.metrics;
     this.bus = deps.bus;
     this.maxBodyBytes = deps.maxBodyBytes;
+    this.copyBudget = deps.copyBudget;
     this.log = deps.log;
     this.reportError = deps.report;
     const o = deps.options;
+    this.slots = new UpstreamSlots(o.maxConnections, o.queueTimeoutMs);
+    this.bodyLimits = {
+      bufferBytes: o.requestBuffer,
+      budget: new ByteBudget(o.requestBufferMemory),
+      bufferTimeoutMs: o.requestBufferTimeoutMs,
+      pace: new BodyPace(o.clientBodyTimeoutMs, o.clientMinRate, o.requestBufferTimeoutMs),
+    };
+    this.sendPace = new BodyPace(o.sendTimeoutMs, o.clientMinRate, 0);
+    this.bounds = {
+      clientBodyTimeoutMs: o.clientBodyTimeoutMs, sendTimeoutMs: o.sendTimeoutMs, clientMinRate: o.clientMinRate, requestBuffer: o.requestBuffer,
+      requestBufferTimeoutMs: o.requestBufferTimeoutMs, queueTimeoutMs: o.queueTimeoutMs,
+    };
+    const budget = this.bodyLimits.budget;
+    this.metrics.readLane({
+      bufferedBytes: () => budget.held,
+      connectionsInUse: () => this.slots.inUse,
+      waitingForConnection: () => this.slots.waiting,
+    });
     this.pool = new Pool(o.origin, {
       connections: o.maxConnections,
       headersTimeout: o.timeoutMs,
@@ -129,7 +159,7 @@ export class TrafficLane implements LaneContext {
     }
   }
 
-  upstreamFailed(failure: UpstreamFailure, err: unknown): void {
+  failed(failure: UpstreamFailure, err: unknown): void {
     this.metrics.failure(failure.code);
     const now = Date.now();
     const last = this.lastLogged.get(failure.code);
@@ -163,6 +193,10 @@ export class TrafficLane implements LaneContext {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       await this.waitForInFlight(this.options.drainTimeoutMs);
+      // Requests still waiting for a connection or a body are answered now; their connections close below.
+      this.slots.stop();
+      this.bodyLimits.pace.stop();
+      this.sendPace.stop();
       server.closeAllConnections();
       await closed;
     }

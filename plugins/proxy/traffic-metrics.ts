@@ -9,6 +9,13 @@ export type BodyPart = 'request_body' | 'response_body';
 
 interface SeriesPair { count: CounterChild; duration: HistogramChild }
 
+/** The traffic lane's state that its gauges show. */
+export interface LaneGauges {
+  bufferedBytes(): number;
+  connectionsInUse(): number;
+  waitingForConnection(): number;
+}
+
 /** `200` → `2xx`. Anything outside 100..599 counts with its nearest class. */
 export function statusClass(status: number): string {
   const c = Math.floor(status / 100);
@@ -29,6 +36,9 @@ export class TrafficMetrics {
   private readonly bound = new Map<string, Map<string, (SeriesPair | undefined)[]>>();
   private readonly labelled: boolean;
 
+  /** What the lane's gauges read when /metrics is scraped (set by the lane once it runs). */
+  private lane: LaneGauges | null = null;
+
   constructor(metrics: Metrics, dimensions: readonly string[]) {
     const labelNames = [...TRAFFIC_DIMENSIONS, ...dimensions];
     this.labelled = dimensions.length > 0;
@@ -47,9 +57,26 @@ export class TrafficMetrics {
     });
     this.bodyCopies = { request_body: copies.labels('request_body'), response_body: copies.labels('response_body') };
     this.failures = metrics.counter('vigil_proxy_failures_total', {
-      help: 'Requests the gateway answered with its own error (upstream unreachable, timed out, …), by error code.',
+      help: 'Requests the gateway answered with its own error (upstream unreachable, timed out, client too slow, no connection free, …), by error code.',
       labelNames: ['code'],
     });
+    metrics.gauge('vigil_proxy_request_buffer_bytes', {
+      help: 'Bytes the request buffers hold now (service.request_buffer_memory bounds them).',
+      collect: (g) => g.set(this.lane?.bufferedBytes() ?? 0),
+    });
+    metrics.gauge('vigil_proxy_upstream_connections_in_use', {
+      help: 'Requests holding an upstream connection now (service.max_connections bounds them).',
+      collect: (g) => g.set(this.lane?.connectionsInUse() ?? 0),
+    });
+    metrics.gauge('vigil_proxy_upstream_queue', {
+      help: 'Requests waiting for a free upstream connection now (each for at most service.queue_timeout).',
+      collect: (g) => g.set(this.lane?.waitingForConnection() ?? 0),
+    });
+  }
+
+  /** Where the gauges read from. */
+  readLane(lane: LaneGauges): void {
+    this.lane = lane;
   }
 
   /** One finished request. `dimensions` holds the policy label values (null when the policy has none). */

@@ -49,6 +49,13 @@ export class MessageBus {
       options.queue ?? DEFAULT_QUEUE, options.batch ?? DEFAULT_BATCH,
       this.dropped.labels(topic, subscriber), this.delivered.labels(topic, subscriber),
       (err) => this.onHandlerError(plugin, err),
+      options.onDrop && ((message: unknown) => {
+        try {
+          options.onDrop!(message);
+        } catch (err) {
+          this.onHandlerError(plugin, err);
+        }
+      }),
     );
     // Copy-on-write: publish iterates a stable array without locks.
     this.topics.set(topic, [...(this.topics.get(topic) ?? []), queue]);
@@ -75,8 +82,8 @@ export class MessageBus {
   forPlugin(plugin: string): Bus {
     return {
       publish: <K extends keyof Topics & string>(topic: K, message: Topics[K]) => this.publish(topic, message),
-      subscribe: <K extends keyof Topics & string>(topic: K, handler: TopicHandler<Topics[K]>, options?: SubscribeOptions & { subscriber?: string }) =>
-        this.subscribe(plugin, topic, handler as TopicHandler<unknown>, options),
+      subscribe: <K extends keyof Topics & string>(topic: K, handler: TopicHandler<Topics[K]>, options?: SubscribeOptions<Topics[K]> & { subscriber?: string }) =>
+        this.subscribe(plugin, topic, handler as TopicHandler<unknown>, options as SubscribeOptions),
       hasSubscribers: (topic) => this.hasSubscribers(topic),
     };
   }

@@ -21,6 +21,8 @@ export class SubscriberQueue<T> {
     private readonly dropped: CounterChild,
     private readonly delivered: CounterChild,
     private readonly onError: (err: unknown) => void,
+    /** Told of each message dropped (the subscriber may own something in it). */
+    private readonly onDrop?: (message: T) => void,
   ) {}
 
   get depth(): number {
@@ -30,6 +32,7 @@ export class SubscriberQueue<T> {
   offer(message: T): boolean {
     if (this.closed || this.items.length - this.head >= this.capacity) {
       this.dropped.inc();
+      this.onDrop?.(message);
       return false;
     }
     this.items.push(message);

@@ -50,7 +50,8 @@ export class PoolBatcher<I, O, T = I[]> implements Batcher<I> {
     this.buffer = [];
     this.inFlightItems += items;
     this.counters.batches.inc();
-    const p: Promise<void> = this.run(batch)
+    let task: T | undefined;
+    const p: Promise<void> = this.run(batch, (t) => { task = t; })
       .then((out) => this.options.onResult(out, items))
       .catch((err) => {
         this.counters.failed.inc(items);
@@ -59,6 +60,13 @@ export class PoolBatcher<I, O, T = I[]> implements Batcher<I> {
       .finally(() => {
         this.inFlightItems -= items;
         this.inFlight.delete(p);
+        if (task !== undefined && this.options.onSettled) {
+          try {
+            this.options.onSettled(task);
+          } catch (err) {
+            this.log.error('worker batch onSettled failed', { items, error: err });
+          }
+        }
       });
     this.inFlight.add(p);
   }
@@ -68,8 +76,9 @@ export class PoolBatcher<I, O, T = I[]> implements Batcher<I> {
    * at push. A method of its own so that no closure of `send` holds the batch (V8 gives all closures of a scope one
    * context): once the task is made, nothing here keeps the items alive (see `onResult`).
    */
-  private async run(batch: I[]): Promise<O> {
+  private async run(batch: I[], made: (task: T) => void): Promise<O> {
     const task = this.options.toTask ? this.options.toTask(batch) : (batch as unknown as T);
+    made(task);
     const transferList = this.options.transferList?.(task);
     return this.pool.run(task, transferList ? { transferList } : undefined);
   }

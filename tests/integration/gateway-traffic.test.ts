@@ -247,6 +247,20 @@ traffic('a body over max_body_bytes is forwarded whole; the exchange holds the f
   assert.ok(Buffer.from(e.responseBody!).equals(big.subarray(0, MAX_BODY)));
 });
 
+traffic('a body larger than the request buffer streams through byte for byte from its first byte, chunked or not', async () => {
+  const big = randomBytes(300 * 1024 + 7);
+  for (const [path, body] of [['/past-buffer/length', big], ['/past-buffer/chunked', [big.subarray(0, 1000), big.subarray(1000, 70_000), big.subarray(70_000)]]] as const) {
+    const before = upstream.received.length;
+    const reply = await send(gw.port, { method: 'PUT', path, body: body as Buffer | Buffer[] });
+    assert.is(reply.status, 200);
+    assert.ok(upstream.received[before].body.equals(big), `${path}: the upstream received different bytes`);
+    const e = await exchangeFor(path);
+    assert.ok(Buffer.from(e.requestBody!).equals(big.subarray(0, MAX_BODY)), `${path}: the copy is the body's first bytes`);
+    assert.is(e.requestTruncated, true);
+    assert.is(e.requestIncomplete, false);
+  }
+});
+
 traffic('a stalled upstream gives 504 with a JSON error after service.timeout', async () => {
   const reply = await send(gw.port, { path: '/stall' });
   assert.is(reply.status, 504);

@@ -6,7 +6,7 @@ const storable = (body: string): StorableRecord => ({
   id: 'r-1', time: 1_700_000_000_000, method: 'POST', path: '/api/orders', route: ['/api/**'], query: { page: '2' }, status: 200,
   duration_ms: 3.5, headers: { 'Content-Type': 'application/json' }, response_headers: null, request_body_json: body,
   response_body_json: '"line one\\nline two"', labels: { tenant: 'acme' }, matched_rules: ['api'], tokens: 12, sampled: true,
-  truncated: false, dropped_reason: null, error: null,
+  truncated: false, partial: false, dropped_reason: null, error: null,
 });
 
 test('recordJson keeps a body\'s own text, and a formatted body still makes one line with the same value', () => {

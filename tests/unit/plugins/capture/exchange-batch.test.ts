@@ -13,7 +13,8 @@ function exchange(over: Partial<RawExchange> = {}): RawExchange {
     path: '/api/orders', ruleIndexes: [0, 2], labels: { tenant: 'acme' },
     requestHeaders: ['Content-Type', 'application/json', 'X-Tenant', 'acme'], responseHeaders: ['Content-Length', '2'],
     status: 201, durationMs: 12.345, requestBody: enc.encode('{"a":1}'), requestTruncated: false,
-    responseBody: enc.encode('ok'), responseTruncated: false, ...over,
+    responseBody: enc.encode('ok'), responseTruncated: false, requestIncomplete: false, responseIncomplete: false,
+    requestBodyDropped: false, responseBodyDropped: false, ...over,
   };
 }
 
@@ -33,6 +34,10 @@ test('every field of every exchange survives the trip, in order', () => {
     exchange(),
     exchange({ id: 'b', method: 'GET', requestBody: null, responseBody: new Uint8Array(0), requestHeaders: null, responseHeaders: null, labels: {} }),
     exchange({ id: 'c', status: 0, error: 'timeout', requestTruncated: true, responseTruncated: true, ruleIndexes: [] }),
+    exchange({ id: 'e', error: 'VIGIL_ERR_PROXY_UPSTREAM_UNREACHABLE', requestTruncated: true, requestIncomplete: true }),
+    exchange({ id: 'f', error: 'client_aborted', responseTruncated: true, responseIncomplete: true }),
+    exchange({ id: 'g', requestBody: new Uint8Array(0), requestBodyDropped: true }),
+    exchange({ id: 'h', responseBody: new Uint8Array(0), responseBodyDropped: true }),
     exchange({ id: 'd', target: '/ünïcödé?q=✓', labels: { tenant: 'zoë', team: '' }, requestHeaders: ['X-Empty', '', 'X-Dup', '1', 'X-Dup', '2'] }),
   ];
   const out = trip(batch);

@@ -362,4 +362,66 @@ setup('bad config is refused before anything starts: unknown key, bad tenant lab
   }
 });
 
+/** A plugin holding the capture service, so a test can take from the lane's budget as the proxy does. */
+function serviceHolder(into: { capture?: import('@vigil/plugin-sdk').CaptureService }) {
+  return definePlugin({
+    name: 'budget-holder', version: '0.0.0', needs: ['capture'],
+    setup(ctx) { into.capture = ctx.services.get('capture'); },
+  });
+}
+
+setup('the lane\'s byte budget: takes refuse past queue_bytes; bytes published with an exchange come back once a worker is done with it', async () => {
+  const held: { capture?: import('@vigil/plugin-sdk').CaptureService } = {};
+  const rt = await startTestRuntime({ plugins: [serviceHolder(held)], config: { capture: { queue_bytes: 1000, batch_delay: '1ms' } } });
+  try {
+    const capture = held.capture!;
+    const queued = async () => metric(await rt.metrics(), /^vigil_capture_queue_bytes (\S+)$/m);
+    assert.ok(capture.takeBodyBytes(600));
+    assert.not.ok(capture.takeBodyBytes(401), 'past the budget');
+    assert.ok(capture.takeBodyBytes(400));
+    assert.is(await queued(), 1000);
+    capture.giveBodyBytes(400);
+    const e = exchange({ rules: [] }, { requestBody: { a: 1 }, heldBytes: 600 });
+    rt.publish('gateway.exchange', e);
+    await waitFor(async () => (await queued()) === 0, { what: 'the bytes given back' });
+    assert.is(e.heldBytes, 0, 'given back once: zeroed on the exchange');
+    assert.ok(capture.takeBodyBytes(1000));
+  } finally {
+    await rt.stop();
+  }
+});
+
+setup('exchanges the lane drops (its queue full) give their bytes back', async () => {
+  const held: { capture?: import('@vigil/plugin-sdk').CaptureService } = {};
+  const rt = await startTestRuntime({ plugins: [serviceHolder(held)], config: { capture: { queue: 1, queue_bytes: 1000, batch_delay: '1ms' } } });
+  try {
+    const capture = held.capture!;
+    const sent = [];
+    for (let i = 0; i < 5; i++) {
+      assert.ok(capture.takeBodyBytes(100));
+      const e = exchange({ rules: [] }, { requestBody: { i }, heldBytes: 100 });
+      sent.push(e);
+      rt.publish('gateway.exchange', e);
+    }
+    await waitFor(async () => metric(await rt.metrics(), /^vigil_capture_queue_bytes (\S+)$/m) === 0, { what: 'every byte given back' });
+    assert.ok(sent.every((e) => e.heldBytes === 0));
+  } finally {
+    await rt.stop();
+  }
+});
+
+setup('a body the proxy could not copy (budget spent) is counted, and its record says so instead of claiming a body', async () => {
+  const h = await startCapture({ capture: { batch_delay: '1ms' } });
+  try {
+    const [r] = await h.feed([exchange({ rules: [] }, { requestBody: { kept: true }, responseBody: new Uint8Array(0), responseBodyDropped: true })]);
+    assert.equal(r.request_body, { kept: true });
+    assert.is(r.response_body, null);
+    assert.match(r.dropped_reason ?? '', /^response_body: not copied: .*capture\.queue_bytes/);
+    const text = await h.rt.metrics();
+    assert.is(metric(text, /^vigil_capture_bodies_dropped_total\{part="response_body"\} (\S+)$/m), 1);
+  } finally {
+    await h.stop();
+  }
+});
+
 setup.run();

@@ -8,7 +8,7 @@ function storable(n: number, over: Partial<StorableRecord> = {}): StorableRecord
   return {
     id: `r-${n}`, time: 1_700_000_000_000 + n, method: 'POST', path: `/api/é/${n}`, route: ['/api/**'], query: {}, status: 200,
     duration_ms: 3, headers: null, response_headers: null, request_body_json: '{"a": 1.50}', response_body_json: 'null',
-    labels: { tenant: 'acme' }, matched_rules: ['api'], tokens: null, sampled: true, truncated: false, dropped_reason: null,
+    labels: { tenant: 'acme' }, matched_rules: ['api'], tokens: null, sampled: true, truncated: false, partial: false, dropped_reason: null,
     error: null, ...over,
   };
 }

@@ -33,6 +33,7 @@ function record(over: Partial<StorableRecord> = {}): StorableRecord {
     tokens: null,
     sampled: true,
     truncated: false,
+    partial: false,
     dropped_reason: null,
     error: null,
     ...over,
@@ -93,7 +94,7 @@ test('recordRow: the columns filters need, and the whole record as JSON last', (
   assert.equal(stored, parsed(r));
   assert.is(stored.request_body_json, undefined);
   assert.equal(Object.keys(stored), ['id', 'time', 'method', 'path', 'route', 'query', 'status', 'duration_ms', 'headers',
-    'response_headers', 'request_body', 'response_body', 'labels', 'matched_rules', 'tokens', 'sampled', 'truncated', 'dropped_reason', 'error']);
+    'response_headers', 'request_body', 'response_body', 'labels', 'matched_rules', 'tokens', 'sampled', 'truncated', 'partial', 'dropped_reason', 'error']);
 });
 
 test('foldRollups: one row per minute, route, method, status class and tenant, with sums and bucket counts', () => {

@@ -118,6 +118,42 @@ test('a truncated response body is dropped and flagged the same way', () => {
   assert.is(r.dropped_reason, 'response_body: truncated at capture limit where json_fields redaction applies');
 });
 
+test('a body cut short on the wire is never read as the document it happens to spell, even unflagged as truncated', () => {
+  // A whole document in the bytes, yet the message was cut: a publisher may set only `…Incomplete`.
+  const whole = json({ card: { number: CARD }, ok: true });
+  const r = governExchange(exchange({ responseBody: whole, responseIncomplete: true, error: 'VIGIL_ERR_PROXY_UPSTREAM_UNREACHABLE' }), decision(cardRules), always);
+  assert.is(r.response_body, null);
+  assert.is(r.partial, true);
+  assert.is(r.truncated, true);
+  assert.is(r.dropped_reason, 'response_body: incomplete: cut short on the wire where json_fields redaction applies');
+  assert.not.ok(JSON.stringify(r).includes(CARD));
+  const plain = governExchange(exchange({ requestBody: whole, requestTruncated: true, requestIncomplete: true }), decision([]), always);
+  assert.is(plain.request_body, whole.toString(), 'kept as text, not parsed');
+  assert.is(plain.partial, true);
+  const gz = governExchange(exchange({ responseHeaders: ['Content-Encoding', 'gzip'], responseBody: gzipSync(whole), responseIncomplete: true }), decision([]), always);
+  assert.is(gz.response_body, null);
+  assert.match(gz.dropped_reason ?? '', /^response_body: incomplete: cut short on the wire, and a gzip-encoded body/);
+});
+
+test('a body the traffic lane did not copy (the lane\'s byte budget was full) is null with the reason, whatever bytes came along', () => {
+  const r = governExchange(exchange({
+    requestBody: json({ card: { number: CARD } }), requestBodyDropped: true,
+    responseBody: new Uint8Array(0), responseBodyDropped: true,
+  }), decision([]), always);
+  assert.is(r.request_body, null);
+  assert.is(r.response_body, null);
+  assert.is(r.dropped_reason, 'request_body: not copied: the capture lane held capture.queue_bytes of bodies already; response_body: not copied: the capture lane held capture.queue_bytes of bodies already');
+  assert.not.ok(JSON.stringify(r).includes(CARD));
+  const sampledOut = governExchange(exchange({ responseBody: new Uint8Array(0), responseBodyDropped: true }), decision([{ name: 's', match: { path: '/**' }, sample: 0 }]), always);
+  assert.is(sampledOut.dropped_reason, null, 'nothing was meant to be kept');
+});
+
+test('a whole exchange is not partial; a restricted body cut on the wire does not make the record partial', () => {
+  assert.is(governExchange(exchange({ responseBody: json({ a: 1 }) }), decision(cardRules), always).partial, false);
+  const restricted = decision([{ name: 'r', match: { path: '/**' }, restrict: ['response_body'] }]);
+  assert.is(governExchange(exchange({ responseBody: json({ a: 1 }), responseIncomplete: true }), restricted, always).partial, false);
+});
+
 test('compressed bodies are decoded (gzip, deflate, br), then redacted', async () => {
   const { deflateSync, deflateRawSync, brotliCompressSync } = await import('node:zlib');
   const d = decision(cardRules);

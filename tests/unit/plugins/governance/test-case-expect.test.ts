@@ -8,7 +8,7 @@ function record(over: Partial<GovernedRecord> = {}): GovernedRecord {
   return {
     id: '1', time: 0, method: 'GET', path: '/', route: [], query: {}, status: 200, duration_ms: 0,
     headers: {}, response_headers: {}, request_body: null, response_body: null, labels: {}, matched_rules: [],
-    tokens: null, sampled: true, truncated: false, dropped_reason: null, error: null, ...over,
+    tokens: null, sampled: true, truncated: false, partial: false, dropped_reason: null, error: null, ...over,
   };
 }
 

@@ -1,5 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { ByteBudget } from '@vigil/plugin-sdk';
 import { BoundedCopy } from '../../../../plugins/proxy/bounded-copy.js';
 
 const bytes = (n: number, start = 0) => Uint8Array.from({ length: n }, (_, i) => (start + i) & 0xff);
@@ -88,6 +89,55 @@ test('limit 0: nothing kept, truncated as soon as a byte passes', () => {
   copy.push(bytes(1));
   assert.is(copy.bytes().byteLength, 0);
   assert.is(copy.truncated, true);
+});
+
+test('keep: a whole body within the limit is held as a view, no copy; a longer one is copied up to the limit', () => {
+  const body = new Uint8Array([1, 2, 3, 4]);
+  const view = new BoundedCopy(10, -1);
+  view.keep(body);
+  assert.is(view.bytes(), body, 'the same bytes, not a copy');
+  assert.is(view.truncated, false);
+  const cut = new BoundedCopy(3, -1);
+  cut.keep(body);
+  assert.equal([...cut.bytes()], [1, 2, 3]);
+  assert.is(cut.truncated, true);
+});
+
+test('the budget is taken before a buffer is allocated; trimming and handing over leave it holding exactly the bytes', () => {
+  const budget = new ByteBudget(1 << 20);
+  const copy = new BoundedCopy(1000, 800, budget);
+  copy.push(new Uint8Array(100));
+  assert.is(budget.held, 800, 'the declared length, taken at once');
+  copy.push(new Uint8Array(200));
+  const bytes = copy.handOver();
+  assert.is(bytes.byteLength, 300);
+  assert.is(budget.held, 300, 'the spare capacity given back; the rest travels with the bytes');
+  assert.is(copy.held, 0);
+  assert.is(copy.bytes().byteLength, 0, 'the copy let go of them');
+});
+
+test('when the budget has no room the copy is dropped whole: nothing kept, nothing held, never a silent prefix', () => {
+  const budget = new ByteBudget(20_000);
+  const copy = new BoundedCopy(100_000, -1, budget);
+  copy.push(new Uint8Array(10_000));
+  assert.is(budget.held, 16 * 1024);
+  copy.push(new Uint8Array(10_000)); // would grow to 32 KiB
+  assert.is(copy.dropped, true);
+  assert.is(copy.truncated, false);
+  assert.is(budget.held, 0);
+  copy.push(new Uint8Array(10));
+  assert.is(copy.bytes().byteLength, 0);
+  const view = new BoundedCopy(100, -1, new ByteBudget(10));
+  view.keep(new Uint8Array(50));
+  assert.is(view.dropped, true, 'a view is counted too');
+});
+
+test('release gives back what a copy that will not be published holds', () => {
+  const budget = new ByteBudget(1 << 20);
+  const copy = new BoundedCopy(1000, -1, budget);
+  copy.push(new Uint8Array(10));
+  copy.release();
+  assert.is(budget.held, 0);
 });
 
 test.run();

@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { downstreamResponseHead } from '../../../../plugins/proxy/response-headers.js';
+import { downstreamResponseHead, reasonPhrase } from '../../../../plugins/proxy/response-headers.js';
 
 const raw = (...pairs: string[]) => pairs.map((s) => Buffer.from(s, 'latin1'));
 
@@ -33,6 +33,14 @@ test('bytes above 0x7f survive as one latin1 character each (Node writes them ba
 
 test('string input (already decoded) is accepted', () => {
   assert.equal(downstreamResponseHead(['A', '1', 'TE', 'x']).headers, ['A', '1']);
+});
+
+
+test('the reason phrase is kept as sent: empty stays empty, UTF-8 becomes its bytes as latin1 characters', () => {
+  assert.is(reasonPhrase(''), '');
+  assert.is(reasonPhrase(undefined), '');
+  assert.is(reasonPhrase('Fine Thanks'), 'Fine Thanks');
+  assert.is(reasonPhrase('Très'), Buffer.from('Très', 'utf8').toString('latin1'));
 });
 
 test.run();

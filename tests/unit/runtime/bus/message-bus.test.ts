@@ -43,6 +43,28 @@ test('publish never waits for a slow subscriber: a full queue drops and counts',
   assert.is(dropped, 100 - accepted);
 });
 
+test('a subscriber is told of each message its queue drops, full or closed, and a throwing onDrop is contained', async () => {
+  const { bus, errors } = makeBus();
+  const dropped: number[] = [];
+  const unsubscribe = bus.subscribe('p', 'test.owned', () => new Promise<void>(() => {}), { queue: 2, onDrop: (m) => dropped.push(m as number) });
+  // Publishing is synchronous and delivery waits for the next turn: two fit, three are dropped.
+  for (let i = 0; i < 5; i++) bus.publish('test.owned', i);
+  assert.equal(dropped, [2, 3, 4]);
+  await new Promise((r) => setImmediate(r));
+  // The first batch is in the (never-ending) handler: the queue takes two more, then drops.
+  for (let i = 5; i < 8; i++) bus.publish('test.owned', i);
+  assert.equal(dropped, [2, 3, 4, 7]);
+  void unsubscribe();
+  assert.is(bus.publish('test.owned', 99), 0);
+  assert.equal(dropped, [2, 3, 4, 7], 'an unsubscribed queue is no longer offered messages');
+  const off = bus.subscribe('r', 'test.late', () => {}, { queue: 1, onDrop: () => { throw new Error('onDrop bug'); } });
+  bus.publish('test.late', 1);
+  bus.publish('test.late', 2);
+  assert.is(errors.length, 1);
+  assert.is(errors[0][0], 'r');
+  await off();
+});
+
 test('a throwing handler is contained and attributed to its plugin; later batches still flow', async () => {
   const { bus, errors } = makeBus();
   const got: unknown[] = [];

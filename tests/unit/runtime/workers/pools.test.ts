@@ -116,6 +116,23 @@ test('a failing task is counted and logged; the batcher keeps working', async ()
   await pools.destroyAll();
 });
 
+test('onSettled gets each batch\'s task once it is over, succeeded or failed, after onResult', async () => {
+  const { pools, view } = setup();
+  const pool = view.pool<unknown[], number[]>({ filename: worker, name: 'settled', maxThreads: 1 });
+  const events: string[] = [];
+  const batcher = view.batcher<unknown, number[], unknown[]>(pool, {
+    maxBatch: 2, maxDelayMs: 1, toTask: (batch) => [...batch],
+    onResult: (o) => { events.push(`result ${o.join(',')}`); },
+    onSettled: (task) => { events.push(`settled ${task.join(',')}`); },
+  });
+  batcher.push(1); batcher.push(2);
+  await batcher.flush();
+  batcher.push('throw'); batcher.push(3);
+  await batcher.flush();
+  assert.equal(events, ['result 2,4', 'settled 1,2', 'settled throw,3']);
+  await pools.destroyAll();
+});
+
 test('toTask turns each batch into the pool task, with context sent along', async () => {
   const { pools, view } = setup();
   const pool = view.pool<unknown[], number[]>({ filename: worker, name: 'double', maxThreads: 1 });

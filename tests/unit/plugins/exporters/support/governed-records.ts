@@ -20,6 +20,7 @@ export function governedRecord(n: number, overrides: Partial<GovernedRecord> = {
     tokens: null,
     sampled: true,
     truncated: false,
+    partial: false,
     dropped_reason: null,
     error: null,
     ...overrides,
