@@ -19,7 +19,7 @@ test('recordJson keeps a body\'s own text, and a formatted body still makes one 
   assert.equal(parsed.request_body, JSON.parse(body));
   assert.is(parsed.response_body, 'line one\nline two', 'escaped line breaks inside strings are kept');
   assert.equal(Object.keys(parsed), ['id', 'time', 'method', 'path', 'route', 'query', 'status', 'duration_ms', 'headers',
-    'response_headers', 'request_body', 'response_body', 'labels', 'matched_rules', 'tokens', 'sampled', 'truncated',
+    'response_headers', 'request_body', 'response_body', 'labels', 'matched_rules', 'tokens', 'sampled', 'truncated', 'partial',
     'dropped_reason', 'error']);
 });
 
