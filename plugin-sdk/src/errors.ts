@@ -70,7 +70,7 @@ export const SdkErrors = defineErrorCodes('SDK', {
   CONFIG_VALUE: {
     meaning: 'A plugin found a config value its schema accepts but that cannot work, outside `checkConfig`, so the runtime ' +
       'could not point at its file and line.',
-    action: 'Fix the value at the key path the message names, inside the plugin\'s section. Plugin authors: throw ' +
+    action: 'Fix the value the message describes, in the plugin\'s section. Plugin authors: throw ' +
       '`ConfigValueError` from `checkConfig`, where it is reported as VIGIL_ERR_CONFIG_VALUE with file and line.',
   },
   CATALOGUE: {
@@ -80,6 +80,7 @@ export const SdkErrors = defineErrorCodes('SDK', {
   },
 });
 
+/** An error with a stable code (taken from a catalogue) and the HTTP status it gets on the control plane. */
 export class VigilError extends Error {
   readonly code: string;
   /** HTTP status when this error reaches the control plane. */

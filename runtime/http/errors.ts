@@ -127,8 +127,8 @@ export const HttpErrors = defineErrorCodes('HTTP', {
       'printed; open sessions end), or set `control_plane.token`.',
   },
   TOKEN_EMPTY: {
-    meaning: '`control_plane.token` is set but empty.',
-    action: 'Set a token (e.g. from an environment variable: `token: ${VIGIL_TOKEN}`), or remove the key to have one ' +
+    meaning: '`control_plane.token` holds only white space (an empty or absent token means: generate one).',
+    action: 'Set a token (e.g. from an environment variable: `token: ${VIGIL_TOKEN}`), or leave the key out to have one ' +
       'generated on first run.',
   },
   OPTIONS: {
