@@ -1,5 +1,5 @@
 import { foldPath } from './fold-path.js';
-import { PolicyError, PolicyErrorCode } from './errors.js';
+import { PolicyError, PolicyErrors } from './errors.js';
 
 /** A compiled `match.path` glob. `test` takes a folded path (a reading from `pathReadings`). */
 export interface PathMatcher {
@@ -16,16 +16,16 @@ export interface PathMatcher {
  */
 export function compileGlob(glob: string, where = 'match.path'): PathMatcher {
   if (typeof glob !== 'string' || glob.charCodeAt(0) !== 47) {
-    throw new PolicyError(PolicyErrorCode.badGlob, where, `${JSON.stringify(glob)} must start with "/"`);
+    throw new PolicyError(PolicyErrors.GLOB, where, `${JSON.stringify(glob)} must start with "/"`);
   }
   if (/[?#]/.test(glob)) {
-    throw new PolicyError(PolicyErrorCode.badGlob, where,
+    throw new PolicyError(PolicyErrors.GLOB, where,
       `${JSON.stringify(glob)} contains "?" or "#": paths are matched without their query, so remove that part ` +
       '(use redact.query_params for query parameters)');
   }
   const folded = foldPath(glob);
   if (folded === null) {
-    throw new PolicyError(PolicyErrorCode.badGlob, where,
+    throw new PolicyError(PolicyErrors.GLOB, where,
       `${JSON.stringify(glob)} does not fold to one path: it is percent-encoded in more layers than the fold decodes, ` +
       'or too long to fold; write it decoded, and shorter');
   }
@@ -34,7 +34,7 @@ export function compileGlob(glob: string, where = 'match.path'): PathMatcher {
   for (const segment of segments) {
     if (segment === '**') { source += '(?:/[^/]+)*'; continue; }
     if (segment.includes('**')) {
-      throw new PolicyError(PolicyErrorCode.badGlob, where,
+      throw new PolicyError(PolicyErrors.GLOB, where,
         `${JSON.stringify(glob)}: "**" must be a whole segment (write "/a/**/b", or "*" to match within a segment)`);
     }
     source += segment === '*' ? '/[^/]+' : `/${segment.split('*').map(escapeRegex).join('[^/]*')}`;

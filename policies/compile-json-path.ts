@@ -1,4 +1,4 @@
-import { PolicyError, PolicyErrorCode } from './errors.js';
+import { PolicyError, PolicyErrors } from './errors.js';
 
 /** The redaction marker: replaces the whole matched value, object or array included. */
 export const REDACTED = '[REDACTED]';
@@ -28,7 +28,7 @@ const MAX_SEGMENTS = 30;
 /** Parses `$.a.b`, `$.*.x`, `$.**.x`, `$['a.b'][0]` and their combinations. */
 export function compileJsonPath(expression: string, where = 'json path'): CompiledJsonPath {
   const fail = (why: string): never => {
-    throw new PolicyError(PolicyErrorCode.badJsonPath, where, `${JSON.stringify(expression)}: ${why}`);
+    throw new PolicyError(PolicyErrors.JSON_PATH, where, `${JSON.stringify(expression)}: ${why}`);
   };
   if (typeof expression !== 'string' || expression[0] !== '$') fail('must start with "$" (e.g. "$.card.number")');
   const segments: JsonPathSegment[] = [];

@@ -1,7 +1,7 @@
 import { compileGlob, type PathMatcher } from './compile-glob.js';
 import { compileJsonPath, type CompiledJsonPath } from './compile-json-path.js';
 import { DecisionCache } from './decision-cache.js';
-import { PolicyError, PolicyErrorCode } from './errors.js';
+import { PolicyError, PolicyErrors } from './errors.js';
 import { mergeRules, type CompiledRuleParts, type RouteDecision } from './merge.js';
 import { pathReadings, receivedPath } from './fold-path.js';
 import type { PolicyConfig, RuleConfig } from './schema.js';
@@ -117,7 +117,7 @@ function checkUniqueNames(rules: readonly RuleConfig[]): void {
   rules.forEach((rule, i) => {
     const first = seen.get(rule.name);
     if (first !== undefined) {
-      throw new PolicyError(PolicyErrorCode.duplicateRule, `rules[${i}].name`,
+      throw new PolicyError(PolicyErrors.DUPLICATE_RULE, `rules[${i}].name`,
         `rule name "${rule.name}" is already used by rules[${first}]; rule names must be unique ` +
         `(they identify rules in matched_rules), so rename rules[${first}] or rules[${i}]`);
     }
@@ -133,11 +133,11 @@ function compileRule(config: RuleConfig, i: number): CompiledRule {
   const labels = Object.entries(config.labels ?? {}).map(([name, source]) => {
     const m = /^header:(.+)$/.exec(source);
     if (!m) {
-      throw new PolicyError(PolicyErrorCode.badLabel, `${at}.labels.${name}`,
+      throw new PolicyError(PolicyErrors.LABEL, `${at}.labels.${name}`,
         `source ${JSON.stringify(source)} is not supported; write "header:<Header-Name>"`);
     }
     if ((TRAFFIC_DIMENSIONS as readonly string[]).includes(name)) {
-      throw new PolicyError(PolicyErrorCode.badLabel, `${at}.labels.${name}`,
+      throw new PolicyError(PolicyErrors.LABEL, `${at}.labels.${name}`,
         `"${name}" is a built-in dimension of the traffic metrics (${TRAFFIC_DIMENSIONS.join(', ')}); ` +
         `give the label another name, e.g. "${name}_label"`);
     }

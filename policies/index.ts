@@ -13,4 +13,4 @@ export { compilePolicy } from './compile.js';
 export type { CompiledPolicy, CompileOptions } from './compile.js';
 export type { RouteDecision } from './merge.js';
 export { extractLabels } from './extract-labels.js';
-export { PolicyError, PolicyErrorCode } from './errors.js';
+export { PolicyError, PolicyErrors } from './errors.js';

@@ -1,6 +1,6 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { policySchema, rulesSchema } from './schema.js';
-import { PolicyError, PolicyErrorCode } from './errors.js';
+import { PolicyError, PolicyErrors } from './errors.js';
 import type { PolicyConfig, RuleConfig } from './schema.js';
 
 let ajv: Ajv | undefined;
@@ -23,7 +23,7 @@ function check(schema: object, value: unknown, root: string): void {
   const problems = describeSchemaErrors(validate.errors ?? [], root);
   const first = problems[0] ?? { where: root || '(top level)', message: 'invalid policy' };
   const rest = problems.slice(1).map((p) => `\n  ${p.where}: ${p.message}`).join('');
-  throw new PolicyError(PolicyErrorCode.invalid, first.where, first.message + rest);
+  throw new PolicyError(PolicyErrors.INVALID, first.where, first.message + rest);
 }
 
 /** `/rules/0/match/path` -> `rules[0].match.path`. */

@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import type { JsonSchema, PluginDefinition } from '@vigil/plugin-sdk';
 import { ConfigValueError, fileDigests } from '@vigil/plugin-sdk';
 import {
-  ConfigCodes, ConfigError, coreConfigSchema, composeSchema, formatKeyPath, loadConfigFile, validateSection,
+  ConfigErrors, ConfigError, coreConfigSchema, composeSchema, formatKeyPath, loadConfigFile, validateSection,
   type ConfigProblem, type LoadedConfig,
 } from './config/index.js';
 import type { Composition } from './composition.js';
@@ -62,7 +62,7 @@ function check(problems: ConfigProblem[], loaded: LoadedConfig, def: PluginDefin
     const path = [...prefix, ...err.keyPath];
     const at = loaded.locate(path);
     problems.push({
-      code: ConfigCodes.VALUE, file: loaded.file, line: at?.line ?? 0, column: at?.column ?? 0,
+      code: ConfigErrors.VALUE, file: loaded.file, line: at?.line ?? 0, column: at?.column ?? 0,
       keyPath: formatKeyPath(path), message: `${formatKeyPath(path)}: ${err.message}`,
     });
   }

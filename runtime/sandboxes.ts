@@ -1,5 +1,6 @@
 import { sandboxFailuresCounter, VigilError, type Logger, type Metrics, type Sandboxes } from '@vigil/plugin-sdk';
 import type { Composition, JsSandboxHost } from './composition.js';
+import { RuntimeErrors } from './errors.js';
 
 /**
  * The runtime's shared JavaScript sandbox: started on first use (its child process costs ~100 ms), counted in
@@ -23,7 +24,7 @@ export class SandboxHost {
 
   private jsSandbox(): Promise<JsSandboxHost> {
     const start = this.composition.jsSandbox;
-    if (!start) return Promise.reject(new VigilError('VIGIL_ERR_SANDBOX_UNAVAILABLE', 'this build of the runtime has no JavaScript sandbox'));
+    if (!start) return Promise.reject(new VigilError(RuntimeErrors.SANDBOX_UNAVAILABLE, 'this build of the runtime has no JavaScript sandbox'));
     this.js ??= start({
       onFailure: (reason) => this.failures.labels('js', reason).inc(),
       onRestart: (cause) => { this.restarts.labels('js', cause).inc(); this.log.warn('js sandbox process replaced', { cause }); },

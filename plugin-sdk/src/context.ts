@@ -58,7 +58,7 @@ export interface Bus {
 /** Service registry: plugins talk to each other through it instead of importing each other. */
 export interface ServiceRegistry {
   provide<K extends keyof Services & string>(name: K, service: Services[K]): void;
-  /** Throws `VIGIL_ERR_SERVICE_MISSING` when the service is absent; it must be listed in `needs`. */
+  /** Throws `VIGIL_ERR_PLUGIN_SERVICE_MISSING` when the service is absent; it must be listed in `needs`. */
   get<K extends keyof Services & string>(name: K): Services[K];
   /** For services listed in `optional`. */
   find<K extends keyof Services & string>(name: K): Services[K] | undefined;

@@ -18,7 +18,10 @@ export type {
 export type {
   Metrics, Counter, Gauge, Histogram, CounterChild, GaugeChild, HistogramChild, MetricOptions, HistogramOptions,
 } from './metrics.js';
-export { VigilError, PermanentError, HttpError, ConfigValueError, isPermanent } from './errors.js';
+export {
+  VigilError, PermanentError, HttpError, ConfigValueError, isPermanent, defineErrorCodes, errorCatalogueOf, SdkErrors,
+} from './errors.js';
+export type { ErrorCodeDoc, ErrorCatalogue, ErrorCodes, ErrorCodeOf } from './errors.js';
 export type { DeliveryQueue, DeliveryQueueOptions } from './delivery.js';
 export { parseDuration, tryParseDuration, parseByteSize, tryParseByteSize } from './units.js';
 export type { Sandboxes, SandboxFunction, SandboxCallResult, SandboxFailureReason } from './sandboxes.js';

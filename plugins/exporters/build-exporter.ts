@@ -1,9 +1,9 @@
-import { accessSync, constants } from 'node:fs';
 import type { PluginContext } from '@vigil/plugin-sdk';
 import { parseByteSize } from '@vigil/plugin-sdk';
 import type { ExporterConfig } from './config-schema.js';
 import type { Exporter, ExportRecord } from './exporter.js';
 import { ExportersConfigError } from './errors.js';
+import { commandProblem, isCommandPath } from './check-config.js';
 import { createFileExporter, FILE_DEFAULTS } from './file-exporter.js';
 import { createWebhookExporter } from './webhook-exporter.js';
 import { createOtlpExporter } from './otlp-exporter.js';
@@ -69,15 +69,14 @@ export async function buildExporter(config: ExporterConfig, b: BuildContext): Pr
   }
 }
 
-/** A command with a slash is a path from the config file and must be executable now; a bare name is left to PATH. */
+/**
+ * A command with a slash is a path from the config file and must be executable now (checkConfig saw it too, but the
+ * file may have changed since); a bare name is left to PATH.
+ */
 function resolveCommand(ctx: PluginContext, command: string, where: string): string {
-  if (!/[\\/]/.test(command)) return command;
+  if (!isCommandPath(command)) return command;
   const path = ctx.resolvePath(command);
-  try {
-    accessSync(path, constants.X_OK);
-  } catch (err) {
-    throw new ExportersConfigError(
-      `${where}: ${path} is not an executable file (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); check the path, or chmod +x it`);
-  }
+  const problem = commandProblem(path);
+  if (problem !== undefined) throw new ExportersConfigError(`${where}: ${problem}`);
   return path;
 }

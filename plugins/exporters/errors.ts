@@ -1,25 +1,48 @@
-import { PermanentError, VigilError } from '@vigil/plugin-sdk';
+import { defineErrorCodes, PermanentError, VigilError } from '@vigil/plugin-sdk';
 
-/** Stable codes of the exporters plugin. */
-export const ExporterErrorCode = {
-  /** The `exporters:` section is inconsistent in a way the schema cannot express (duplicate names, bad `next`). */
-  config: 'VIGIL_ERR_EXPORTERS_CONFIG',
-  /** The receiver refused the batch and retrying cannot help (a 4xx other than 408/429, or a redirect). */
-  rejected: 'VIGIL_ERR_EXPORTER_REJECTED',
-  /** The receiver is unreachable or answered 5xx/408/429; the batch is retried. */
-  unavailable: 'VIGIL_ERR_EXPORTER_UNAVAILABLE',
-  /** The exec exporter's process is not running (starting, restarting or gone). */
-  processDown: 'VIGIL_ERR_EXPORTER_PROCESS_DOWN',
-  /** A WASM module failed or returned output that is not `{ "records": [...] }`. */
-  transform: 'VIGIL_ERR_EXPORTER_TRANSFORM',
-  /** The exporter was shut down. */
-  closed: 'VIGIL_ERR_EXPORTER_CLOSED',
-} as const;
+/**
+ * Codes of the exporters plugin. Inconsistencies in the `exporters:` list (duplicate names, a bad `next`) are found
+ * when the config is checked and reported as VIGIL_ERR_CONFIG_VALUE with file and line; these are the rest.
+ */
+export const ExporterErrors = defineErrorCodes('EXPORTER', {
+  CONFIG: {
+    meaning: 'At start-up, a file an exporter names cannot be used: an exec `command` that is not executable, a wasm ' +
+      '`module` that does not load; the message names the key path (exporters[2].module).',
+    action: 'Fix the path (relative to the config file) or the file: chmod +x the command, rebuild the module.',
+  },
+  REJECTED: {
+    meaning: 'The receiver refused a batch and retrying cannot help: a 4xx other than 408/429, or a redirect (not followed). ' +
+      'The batch is dropped and counted in vigil_export_failed_total.',
+    action: 'Read the receiver\'s status and answer in the log: fix the exporter\'s url, headers (an API key?) or secret, ' +
+      'or the receiver.',
+  },
+  UNAVAILABLE: {
+    meaning: 'The receiver is unreachable, or answered 5xx, 408 or 429 (or a wasm stage\'s queue is full); the batch is ' +
+      'retried with backoff, honouring Retry-After.',
+    action: 'Nothing if it recovers. If it lasts, check the receiver and the network; records wait in the queue ' +
+      '(queue_size) and new ones are dropped once it is full.',
+  },
+  PROCESS_DOWN: {
+    meaning: 'The exec exporter\'s process is not running (starting, restarting after an exit, or gone); batches wait in ' +
+      'the queue until it is back.',
+    action: 'Read the process\'s stderr lines in the log (tagged with the exporter\'s name) for why it exits, and fix the ' +
+      'command or its environment.',
+  },
+  TRANSFORM: {
+    meaning: 'A wasm exporter\'s module failed (trapped, overran, ran out of memory) or returned output that is not ' +
+      '`{ "records": [...] }`; the batch is dropped, never sent on untransformed (fails closed).',
+    action: 'Fix the module as the message says; vigil_sandbox_failures_total{sandbox="wasm"} counts the failures by reason.',
+  },
+  CLOSED: {
+    meaning: 'A batch was handed to an exporter that was already shut down: Vigil is stopping.',
+    action: 'Nothing: what was not delivered within shutdown_timeout is counted in vigil_export_dropped_total.',
+  },
+});
 
-/** A config problem found at setup; the message names the key path (`exporters[2].next`). */
+/** A file the config names that cannot be used, found at setup; the message names the key path (`exporters[2].module`). */
 export class ExportersConfigError extends VigilError {
   constructor(message: string) {
-    super(ExporterErrorCode.config, message);
+    super(ExporterErrors.CONFIG, message);
     this.name = 'ExportersConfigError';
   }
 }
@@ -29,7 +52,7 @@ export class ReceiverRejectedError extends PermanentError {
   /** The receiver's HTTP status, when it answered. */
   readonly receiverStatus?: number;
   constructor(message: string, receiverStatus?: number) {
-    super(message, { code: ExporterErrorCode.rejected });
+    super(message, { code: ExporterErrors.REJECTED });
     this.name = 'ReceiverRejectedError';
     this.receiverStatus = receiverStatus;
   }
@@ -41,7 +64,7 @@ export class ReceiverUnavailableError extends VigilError {
   readonly receiverStatus?: number;
   readonly retryAfterMs?: number;
   constructor(message: string, options: { receiverStatus?: number; retryAfterMs?: number; cause?: unknown } = {}) {
-    super(ExporterErrorCode.unavailable, message, { cause: options.cause });
+    super(ExporterErrors.UNAVAILABLE, message, { cause: options.cause });
     this.name = 'ReceiverUnavailableError';
     this.receiverStatus = options.receiverStatus;
     this.retryAfterMs = options.retryAfterMs;
@@ -51,7 +74,7 @@ export class ReceiverUnavailableError extends VigilError {
 /** Retryable: the records stay queued until the process is back. */
 export class ProcessDownError extends VigilError {
   constructor(message: string) {
-    super(ExporterErrorCode.processDown, message);
+    super(ExporterErrors.PROCESS_DOWN, message);
     this.name = 'ProcessDownError';
   }
 }
@@ -62,7 +85,7 @@ export class ProcessDownError extends VigilError {
  */
 export class TransformError extends PermanentError {
   constructor(message: string, options?: { cause?: unknown }) {
-    super(message, { code: ExporterErrorCode.transform, cause: options?.cause });
+    super(message, { code: ExporterErrors.TRANSFORM, cause: options?.cause });
     this.name = 'TransformError';
   }
 }
@@ -70,7 +93,7 @@ export class TransformError extends PermanentError {
 /** Permanent: nothing can be sent through an exporter that was shut down. */
 export class ExporterClosedError extends PermanentError {
   constructor(exporter: string) {
-    super(`exporter ${exporter} is shut down`, { code: ExporterErrorCode.closed });
+    super(`exporter ${exporter} is shut down`, { code: ExporterErrors.CLOSED });
     this.name = 'ExporterClosedError';
   }
 }

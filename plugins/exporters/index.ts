@@ -1,5 +1,6 @@
 import { definePlugin } from '@vigil/plugin-sdk';
 import { exportersConfigSchema, type ExporterConfig } from './config-schema.js';
+import { checkExportersConfig } from './check-config.js';
 
 /**
  * Exporters of governed records (file, webhook, otlp, exec, wasm). The config is the top-level list `exporters:`;
@@ -10,6 +11,7 @@ export default definePlugin<ExporterConfig[]>({
   version: '0.1.0',
   configSchema: exportersConfigSchema,
   needs: [],
+  checkConfig: (config, check) => checkExportersConfig(config ?? [], check),
   // The exporter implementations (OpenTelemetry among them) load only when the config enables the plugin.
   async setup(ctx, config) {
     const { createExportPipeline } = await import('./pipeline.js');

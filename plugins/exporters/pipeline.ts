@@ -1,8 +1,7 @@
 import type { Counter, DeliveryQueue, PluginContext, PluginInstance, SubscribeOptions } from '@vigil/plugin-sdk';
 import { parseDuration, sandboxFailuresCounter } from '@vigil/plugin-sdk';
-import { EXPORTABLE_TOPICS, type ExporterConfig } from './config-schema.js';
+import type { ExporterConfig } from './config-schema.js';
 import type { Exporter, ExportRecord } from './exporter.js';
-import { ExportersConfigError } from './errors.js';
 import { buildExporter } from './build-exporter.js';
 
 /** Total time `stop` gives the queues to deliver what they hold. */
@@ -24,7 +23,6 @@ type Subscribe = (topic: string, handler: (batch: ExportRecord[]) => void, optio
  * drain the wasm stages, then the exporters they feed, then release files, sockets and processes.
  */
 export async function createExportPipeline(ctx: PluginContext, configs: readonly ExporterConfig[]): Promise<PluginInstance> {
-  checkConsistency(configs);
   const stages = new Map<string, Stage>();
   let sandboxFailures: Counter | undefined;
   const sandboxFailure = (reason: string): void => {
@@ -106,46 +104,4 @@ function drainOrder(configs: readonly ExporterConfig[]): string[][] {
   const stages: string[][] = [];
   for (const c of configs) (stages[depth(c.name)] ??= []).push(c.name);
   return stages.filter(Boolean);
-}
-
-/** What the schema cannot say: names are unique, topics are exportable, and `next` names another exporter without a loop. */
-export function checkConsistency(configs: readonly ExporterConfig[]): void {
-  const index = new Map<string, number>();
-  configs.forEach((c, i) => {
-    const first = index.get(c.name);
-    if (first !== undefined) {
-      throw new ExportersConfigError(`exporters[${i}].name: "${c.name}" is already the name of exporters[${first}]; each exporter needs its own name`);
-    }
-    index.set(c.name, i);
-    for (const topic of c.topics ?? []) {
-      if (!(EXPORTABLE_TOPICS as readonly string[]).includes(topic)) {
-        throw new ExportersConfigError(`exporters[${i}].topics: "${topic}" is not exportable; exportable topics: ${EXPORTABLE_TOPICS.join(', ')}`);
-      }
-    }
-  });
-  const byName = new Map(configs.map((c) => [c.name, c]));
-  const fedBy = new Map<string, string>();
-  configs.forEach((c, i) => {
-    if (c.type !== 'wasm') return;
-    if (c.next === c.name) throw new ExportersConfigError(`exporters[${i}].next: a wasm exporter cannot feed itself`);
-    if (!byName.has(c.next)) {
-      throw new ExportersConfigError(`exporters[${i}].next: no exporter is named "${c.next}"; exporters: ${[...byName.keys()].join(', ')}`);
-    }
-    const other = fedBy.get(c.next);
-    if (other !== undefined) {
-      throw new ExportersConfigError(`exporters[${i}].next: "${c.next}" is already the next of wasm exporter "${other}"; give each its own`);
-    }
-    fedBy.set(c.next, c.name);
-  });
-  for (const c of configs) {
-    const seen = new Set<string>();
-    let at: ExporterConfig | undefined = c;
-    while (at?.type === 'wasm') {
-      if (seen.has(at.name)) {
-        throw new ExportersConfigError(`exporters: wasm exporters feed each other in a loop (${[...seen, at.name].join(' -> ')})`);
-      }
-      seen.add(at.name);
-      at = byName.get(at.next);
-    }
-  }
 }

@@ -31,7 +31,7 @@ const decoder = new TextDecoder('utf-8', { fatal: true });
  */
 export async function createWasmExporter(options: WasmExporterOptions, deps: ExporterDeps): Promise<Exporter<ExportRecord>> {
   // Loaded only when a wasm exporter is configured: Extism and its workers cost nothing otherwise.
-  const { createWasmSandbox, sandboxFailureReason, WasmErrorCodes } = await import('../../sandbox/wasm/index.js');
+  const { createWasmSandbox, sandboxFailureReason, WasmSandboxErrors } = await import('../../sandbox/wasm/index.js');
   const sandboxOptions: WasmSandboxOptions = {
     module: options.module,
     callTimeoutMs: options.callTimeoutMs ?? 1_000,
@@ -51,7 +51,7 @@ export async function createWasmExporter(options: WasmExporterOptions, deps: Exp
     } catch (err) {
       if (signal.aborted) throw signal.reason;
       if (sandboxFailureReason(err) !== undefined) throw new TransformError(`${what}: ${(err as Error).message}`, { cause: err });
-      if ((err as { code?: string }).code === WasmErrorCodes.busy) {
+      if ((err as { code?: string }).code === WasmSandboxErrors.BUSY) {
         throw new ReceiverUnavailableError(`${what}: ${(err as Error).message}`, { cause: err });
       }
       throw err;

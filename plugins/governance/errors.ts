@@ -1,20 +1,21 @@
-import { VigilError } from '@vigil/plugin-sdk';
+import { defineErrorCodes, VigilError, type ErrorCodeOf } from '@vigil/plugin-sdk';
 
-/** Errors of the redaction plugin and its `vigil test` command. */
-export const RedactionErrorCode = {
-  /** A `vigil test` cases file does not match its schema. */
-  casesInvalid: 'VIGIL_ERR_REDACTION_CASES_INVALID',
-  /** A file named on the command line cannot be read or parsed. */
-  fileUnreadable: 'VIGIL_ERR_REDACTION_FILE',
-  /** A governance task carries something the worker cannot govern (wrong shape, indexes not in the policy). */
-  badTask: 'VIGIL_ERR_REDACTION_TASK',
-} as const;
+/**
+ * Codes of the governance plugin. Problems in the rules themselves are policy codes (VIGIL_ERR_POLICY_*), reported
+ * with file and line when the config is checked.
+ */
+export const GovernanceErrors = defineErrorCodes('GOVERNANCE', {
+  TASK: {
+    meaning: 'The governance workers were handed something they cannot govern: a batch that is not { policy, exchanges[] }, ' +
+      'or an exchange whose rule indexes its policy does not have. Such an exchange is not stored (nothing ungoverned ' +
+      'is) and is counted as failed.',
+    action: 'A bug, not a config problem: report it with the log line, which names the exchange.',
+  },
+});
 
-export type RedactionErrorCode = (typeof RedactionErrorCode)[keyof typeof RedactionErrorCode];
-
-export class RedactionError extends VigilError {
-  constructor(code: RedactionErrorCode, message: string, options?: { cause?: unknown }) {
+export class GovernanceError extends VigilError {
+  constructor(code: ErrorCodeOf<typeof GovernanceErrors>, message: string, options?: { cause?: unknown }) {
     super(code, message, { status: 400, cause: options?.cause });
-    this.name = 'RedactionError';
+    this.name = 'GovernanceError';
   }
 }

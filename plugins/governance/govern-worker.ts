@@ -2,7 +2,7 @@
 // policy module (`wasm:`) have it applied here, on the telemetry lane, one guest call per module and batch.
 import { compilePolicy, type CompiledPolicy, type RouteDecision } from '../../policies/compile.js';
 import type { PolicyConfig } from '../../policies/schema.js';
-import { RedactionError, RedactionErrorCode } from './errors.js';
+import { GovernanceError, GovernanceErrors } from './errors.js';
 import { governForStorage } from './govern.js';
 import type { GovernResult, GovernTask, RawExchange, StorableRecord } from './types.js';
 import { WasmPolicyCache } from './wasm-policy-cache.js';
@@ -40,7 +40,7 @@ function decisionOf(policy: CompiledPolicy, exchange: RawExchange): RouteDecisio
   try {
     return policy.decisionFor(exchange.ruleIndexes);
   } catch (err) {
-    throw new RedactionError(RedactionErrorCode.badTask,
+    throw new GovernanceError(GovernanceErrors.TASK,
       `exchange ${exchange.id}: ${(err as Error).message}; the proxy and the worker must use the same policy`, { cause: err });
   }
 }
@@ -52,7 +52,7 @@ function decisionOf(policy: CompiledPolicy, exchange: RawExchange): RouteDecisio
  */
 export default async function governBatch(task: GovernTask): Promise<GovernResult> {
   if (!task || !Array.isArray(task.exchanges) || typeof task.policy !== 'object' || task.policy === null) {
-    throw new RedactionError(RedactionErrorCode.badTask, 'governance task must be { policy, exchanges[] }');
+    throw new GovernanceError(GovernanceErrors.TASK, 'governance task must be { policy, exchanges[] }');
   }
   const policy = compiledFor(task.policy);
   const decisions = task.exchanges.map((exchange) => decisionOf(policy, exchange));

@@ -1,12 +1,14 @@
 import type { CommandIo } from '@vigil/plugin-sdk';
+import { ConfigErrors } from '../config/errors.js';
 
 /**
  * Prints a start-up failure and returns its exit code: 2 for an invalid config, 1 for anything else.
- * Errors are recognised by their stable codes, so the CLI does not load the config layer just to print them.
+ * Errors are recognised by their stable codes; config/errors.js is small (no Ajv, no YAML parser), so printing one
+ * does not load the config layer.
  */
 export function reportStartupError(err: unknown, io: CommandIo): number {
   const e = err as { code?: string; name?: string; message?: string; stack?: string; cause?: { stack?: string } };
-  if (e?.code === 'VIGIL_ERR_CONFIG_INVALID') {
+  if (e?.code === ConfigErrors.INVALID) {
     io.err(`${e.message}\n`);
     return 2;
   }

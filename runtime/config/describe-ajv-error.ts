@@ -1,10 +1,10 @@
 import type { ErrorObject } from 'ajv/dist/2020.js';
-import { ConfigCodes, type ConfigProblem, type ConfigProblemCode } from './errors.js';
+import { ConfigErrors, type ConfigProblem, type ConfigProblemCode } from './errors.js';
 import { configFormats } from './formats.js';
 import { formatKeyPath, pointerToPath } from './key-path.js';
 import type { LoadedConfig } from './loaded-config.js';
 import { locateNearest, type LocateTarget } from './locate.js';
-import { alternativesKeyword, type Expectation } from './reduce-ajv-errors.js';
+import { alternativesKeyword, type Expectation } from './reduce-ajv-error-list.js';
 import { suggestKey } from './suggest-key.js';
 
 /** What an Ajv error needs to become a ConfigProblem: which document, and where the validated value sits in it. */
@@ -59,70 +59,70 @@ function describe(e: ErrorObject, path: (string | number)[]): Described {
         if (allowed.length === 0) message += `; ${subject} takes no keys of its own`;
         else if (allowed.length <= maxListedKeys) message += `; allowed here: ${allowed.join(', ')}`;
       }
-      return { code: ConfigCodes.UNKNOWN_KEY, message, at: 'key', key, ...(suggestion === undefined ? {} : { suggestion }) };
+      return { code: ConfigErrors.UNKNOWN_KEY, message, at: 'key', key, ...(suggestion === undefined ? {} : { suggestion }) };
     }
     case 'false schema':
-      return { code: ConfigCodes.UNKNOWN_KEY, message: `${subject} is not allowed here`, at: 'key' };
+      return { code: ConfigErrors.UNKNOWN_KEY, message: `${subject} is not allowed here`, at: 'key' };
     case 'required': {
       const key = String(p.missingProperty);
-      return { code: ConfigCodes.REQUIRED, message: `missing required key ${child(key)}`, at: 'key', key };
+      return { code: ConfigErrors.REQUIRED, message: `missing required key ${child(key)}`, at: 'key', key };
     }
     case 'dependentRequired':
     case 'dependencies': {
       const key = String(p.missingProperty);
       return {
-        code: ConfigCodes.REQUIRED, at: 'key', key,
+        code: ConfigErrors.REQUIRED, at: 'key', key,
         message: `missing key ${child(key)}, required when ${child(String(p.property))} is set`,
       };
     }
     case 'type':
-      return value(ConfigCodes.TYPE, `must be ${expectationText((Array.isArray(p.type) ? p.type : String(p.type).split(',')).map((type: string) => ({ type })))}, got ${valueKind(e.data)}`);
+      return value(ConfigErrors.TYPE, `must be ${expectationText((Array.isArray(p.type) ? p.type : String(p.type).split(',')).map((type: string) => ({ type })))}, got ${valueKind(e.data)}`);
     case alternativesKeyword: {
       const expected = p.expected as Expectation[];
-      const code = expected.some((x) => 'type' in x) ? ConfigCodes.TYPE : ConfigCodes.ENUM;
+      const code = expected.some((x) => 'type' in x) ? ConfigErrors.TYPE : ConfigErrors.ENUM;
       return value(code, `must be ${expectationText(expected)}, got ${valueKind(e.data)}`);
     }
     case 'enum': {
       const allowed = p.allowedValues as unknown[];
       const strings = allowed.filter((v): v is string => typeof v === 'string');
       const suggestion = typeof e.data === 'string' ? suggestKey(e.data, strings) : undefined;
-      return { ...value(ConfigCodes.ENUM, `must be one of: ${allowed.map(plain).join(', ')}`), ...(suggestion === undefined ? {} : { suggestion }) };
+      return { ...value(ConfigErrors.ENUM, `must be one of: ${allowed.map(plain).join(', ')}`), ...(suggestion === undefined ? {} : { suggestion }) };
     }
     case 'const':
-      return value(ConfigCodes.ENUM, `must be ${JSON.stringify(p.allowedValue)}`);
+      return value(ConfigErrors.ENUM, `must be ${JSON.stringify(p.allowedValue)}`);
     case 'minimum': case 'maximum': case 'exclusiveMinimum': case 'exclusiveMaximum':
     case 'formatMinimum': case 'formatMaximum':
-      return value(ConfigCodes.RANGE, `must be ${comparisons[String(p.comparison)] ?? p.comparison} ${p.limit}`);
+      return value(ConfigErrors.RANGE, `must be ${comparisons[String(p.comparison)] ?? p.comparison} ${p.limit}`);
     case 'multipleOf':
-      return value(ConfigCodes.RANGE, `must be a multiple of ${p.multipleOf}`);
+      return value(ConfigErrors.RANGE, `must be a multiple of ${p.multipleOf}`);
     case 'minLength':
-      return value(ConfigCodes.RANGE, p.limit === 1 ? 'must not be empty' : `must be at least ${p.limit} characters long`);
+      return value(ConfigErrors.RANGE, p.limit === 1 ? 'must not be empty' : `must be at least ${p.limit} characters long`);
     case 'maxLength':
-      return value(ConfigCodes.RANGE, `must be at most ${p.limit} characters long`);
+      return value(ConfigErrors.RANGE, `must be at most ${p.limit} characters long`);
     case 'minItems':
-      return value(ConfigCodes.RANGE, p.limit === 1 ? 'must not be empty' : `must have at least ${p.limit} items`);
+      return value(ConfigErrors.RANGE, p.limit === 1 ? 'must not be empty' : `must have at least ${p.limit} items`);
     case 'maxItems':
-      return value(ConfigCodes.RANGE, `must have at most ${plural(p.limit, 'item')}`);
+      return value(ConfigErrors.RANGE, `must have at most ${plural(p.limit, 'item')}`);
     case 'minProperties':
-      return value(ConfigCodes.RANGE, p.limit === 1 ? 'must not be empty' : `must have at least ${p.limit} keys`);
+      return value(ConfigErrors.RANGE, p.limit === 1 ? 'must not be empty' : `must have at least ${p.limit} keys`);
     case 'maxProperties':
-      return value(ConfigCodes.RANGE, `must have at most ${plural(p.limit, 'key')}`);
+      return value(ConfigErrors.RANGE, `must have at most ${plural(p.limit, 'key')}`);
     case 'format':
-      return value(ConfigCodes.FORMAT, `must be ${configFormats[String(p.format)]?.expected ?? `a valid ${p.format}`}`);
+      return value(ConfigErrors.FORMAT, `must be ${configFormats[String(p.format)]?.expected ?? `a valid ${p.format}`}`);
     case 'pattern':
-      return value(ConfigCodes.FORMAT, `must match the pattern ${p.pattern}`);
+      return value(ConfigErrors.FORMAT, `must match the pattern ${p.pattern}`);
     case 'uniqueItems':
-      return value(ConfigCodes.VALUE, `must not repeat items (items ${p.j} and ${p.i} are equal)`);
+      return value(ConfigErrors.VALUE, `must not repeat items (items ${p.j} and ${p.i} are equal)`);
     case 'contains':
-      return value(ConfigCodes.VALUE, `must contain at least ${plural(p.minContains ?? 1, 'matching item')}`);
+      return value(ConfigErrors.VALUE, `must contain at least ${plural(p.minContains ?? 1, 'matching item')}`);
     case 'propertyNames':
-      return { code: ConfigCodes.UNKNOWN_KEY, message: `${subject} has an invalid key ${JSON.stringify(p.propertyName)}`, at: 'value' };
+      return { code: ConfigErrors.UNKNOWN_KEY, message: `${subject} has an invalid key ${JSON.stringify(p.propertyName)}`, at: 'value' };
     case 'oneOf':
-      return value(ConfigCodes.VALUE, 'matches more than one of the allowed forms; make it match exactly one');
+      return value(ConfigErrors.VALUE, 'matches more than one of the allowed forms; make it match exactly one');
     case 'not':
-      return value(ConfigCodes.VALUE, 'has a value that is not allowed here');
+      return value(ConfigErrors.VALUE, 'has a value that is not allowed here');
     default:
-      return value(ConfigCodes.VALUE, e.message ?? `fails the schema keyword ${e.keyword}`);
+      return value(ConfigErrors.VALUE, e.message ?? `fails the schema keyword ${e.keyword}`);
   }
 }
 

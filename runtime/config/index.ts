@@ -3,7 +3,7 @@
 export { loadConfigFile, loadConfigText } from './load-yaml.js';
 export { inlineConfig, type LoadedConfig } from './loaded-config.js';
 export { validateSection } from './validate.js';
-export { ConfigError, ConfigSchemaError, ConfigCodes, type ConfigProblem, type ConfigProblemCode } from './errors.js';
+export { ConfigError, ConfigSchemaError, ConfigErrors, type ConfigProblem, type ConfigProblemCode } from './errors.js';
 export { formatConfigError, formatProblem, formatProblems, type FormatOptions } from './format-problem.js';
 export { strictSchema } from './strict-schema.js';
 export { coreConfigSchema } from './core-schema.js';

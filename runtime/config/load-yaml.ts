@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { isMap, LineCounter, parseDocument, type Document, type YAMLError } from 'yaml';
-import { ConfigCodes, ConfigError, type ConfigProblem } from './errors.js';
+import { ConfigErrors, ConfigError, type ConfigProblem } from './errors.js';
 import type { Env } from './interpolate.js';
 import type { LoadedConfig } from './loaded-config.js';
 import { createLocator } from './locate.js';
@@ -21,7 +21,7 @@ export function loadConfigFile(file: string, env: Env = process.env): LoadedConf
     const reason = (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file'
       : (err as NodeJS.ErrnoException).code === 'EISDIR' ? 'it is a directory' : (err as Error).message;
     throw new ConfigError([{
-      code: ConfigCodes.READ, file: path, line: 0, column: 0, keyPath: '',
+      code: ConfigErrors.READ, file: path, line: 0, column: 0, keyPath: '',
       message: `cannot read the config file: ${reason}`,
     }], { cause: err });
   }
@@ -38,7 +38,7 @@ export function loadConfigText(text: string, file: string, env: Env = process.en
   if (doc.errors.length > 0) throw new ConfigError(firstPerLine(doc.errors.map((e) => syntaxProblem(e, text, lines, file))));
   if (doc.contents === null) {
     throw new ConfigError([{
-      code: ConfigCodes.EMPTY, file, line: 1, column: 1, keyPath: '',
+      code: ConfigErrors.EMPTY, file, line: 1, column: 1, keyPath: '',
       message: 'the config file is empty: it must be a mapping of config keys, e.g. "control_plane: { listen: 9095 }"',
     }]);
   }
@@ -46,7 +46,7 @@ export function loadConfigText(text: string, file: string, env: Env = process.en
   if (!isMap(doc.contents)) {
     const { line, column } = locate([]) ?? { line: 1, column: 1 };
     problems.push({
-      code: ConfigCodes.TYPE, file, line, column, keyPath: '',
+      code: ConfigErrors.TYPE, file, line, column, keyPath: '',
       message: `the top level must be a mapping of config keys, got ${describeNode(doc)}`,
     });
   } else {
@@ -81,5 +81,5 @@ function syntaxProblem(error: YAMLError, text: string, lines: LineCounter, file:
   if (reference > 0 && /[[{]/.test(sourceLine.slice(0, reference))) {
     message += '; a ${…} inside { … } or [ … ] must be quoted, or write that collection in block style';
   }
-  return { code: ConfigCodes.YAML, file, line, column: col, keyPath: '', message };
+  return { code: ConfigErrors.YAML, file, line, column: col, keyPath: '', message };
 }

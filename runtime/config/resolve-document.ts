@@ -1,5 +1,5 @@
 import { isMap, isScalar, isSeq, parseDocument, Scalar, type Document, type LineCounter } from 'yaml';
-import { ConfigCodes, type ConfigProblem } from './errors.js';
+import { ConfigErrors, type ConfigProblem } from './errors.js';
 import { hasReference, interpolateString, isWholeReference, type Env } from './interpolate.js';
 import { formatKeyPath } from './key-path.js';
 import { keyText } from './locate.js';
@@ -31,7 +31,7 @@ export function resolveDocument(doc: Document, lines: LineCounter, file: string,
         if (earlier !== undefined && key !== '<<') {
           const keyPath = formatKeyPath([...path, key]);
           problems.push({
-            code: ConfigCodes.DUPLICATE_KEY, file, ...at(keyOffset), keyPath,
+            code: ConfigErrors.DUPLICATE_KEY, file, ...at(keyOffset), keyPath,
             message: `duplicate key ${keyPath} (first set on line ${at(earlier).line}); keep one of them`,
           });
         } else if (earlier === undefined) {
@@ -51,12 +51,12 @@ export function resolveDocument(doc: Document, lines: LineCounter, file: string,
     const keyPath = formatKeyPath(path);
     const position = at(node.range?.[0] ?? 0);
     if (result.malformed) {
-      problems.push({ code: ConfigCodes.ENV, file, ...position, keyPath, message: `${keyPath || 'value'} has ${result.malformed}` });
+      problems.push({ code: ConfigErrors.ENV, file, ...position, keyPath, message: `${keyPath || 'value'} has ${result.malformed}` });
       return;
     }
     for (const name of result.missing) {
       problems.push({
-        code: ConfigCodes.ENV, file, ...position, keyPath,
+        code: ConfigErrors.ENV, file, ...position, keyPath,
         message: `${keyPath || 'value'} uses environment variable ${name}, which is not set (set it, or give a default: \${${name}:-value})`,
       });
     }

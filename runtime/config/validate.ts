@@ -4,7 +4,7 @@ import { describeAjvError } from './describe-ajv-error.js';
 import { ConfigError, ConfigSchemaError, type ConfigProblem } from './errors.js';
 import { formatKeyPath, type KeyPath } from './key-path.js';
 import type { LoadedConfig } from './loaded-config.js';
-import { reduceAjvErrors } from './reduce-ajv-errors.js';
+import { reduceAjvErrors } from './reduce-ajv-error-list.js';
 
 /**
  * Validates one section of a loaded config against a JSON Schema, made strict (strictSchema) first.

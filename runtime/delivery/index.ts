@@ -1,3 +1,3 @@
 export { createDeliveryQueue, DEFAULT_DRAIN_MS } from './delivery-queue.js';
 export { backoffDelay, retryAfterOf } from './backoff.js';
-export { DeliveryErrorCode, DeliveryOptionsError, DeliveryStoppedError, DeliveryTimeoutError } from './errors.js';
+export { DeliveryErrors, DeliveryOptionsError, DeliveryStoppedError, DeliveryTimeoutError } from './errors.js';

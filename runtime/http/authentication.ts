@@ -1,7 +1,7 @@
 import { HttpError, VigilError, type AuthPrincipal, type CounterChild, type Counter, type RouteContext } from '@vigil/plugin-sdk';
 import { tokenMatches } from './dashboard-token.js';
 import {
-  crossSite, HttpErrorCode, LockedOutError, PluginFailure, sameOriginRequired, UnauthorizedError, unauthorized,
+  crossSite, HttpErrors, LockedOutError, PluginFailure, sameOriginRequired, UnauthorizedError, unauthorized,
 } from './errors.js';
 import type { FailureLockout } from './lockout.js';
 import { isNavigation, isSafeMethod, type RequestSite } from './request-site.js';
@@ -72,7 +72,7 @@ export class Authenticator {
   checkFormToken(tokens: string[], address: string | undefined): void {
     this.assertNotLocked(address);
     if (tokens.length === 0 || (tokens.length === 1 && tokens[0] === '')) {
-      throw new HttpError(400, HttpErrorCode.BAD_REQUEST, 'enter the dashboard token');
+      throw new HttpError(400, HttpErrors.BAD_REQUEST, 'enter the dashboard token');
     }
     if (tokens.length > 1 || !this.tokenIsValid(tokens[0])) {
       this.recordFailure('dashboard', address);
@@ -105,7 +105,7 @@ export class Authenticator {
       throw unauthorized('wrong dashboard token');
     }
     const registered = this.options.table.schemes.get(auth);
-    if (!registered) throw new VigilError('VIGIL_ERR_HTTP_AUTH_SCHEME_UNKNOWN', `auth scheme "${auth}" is not registered`);
+    if (!registered) throw new VigilError(HttpErrors.AUTH_SCHEME_UNKNOWN, `auth scheme "${auth}" is not registered`);
     this.assertNotLocked(ctx.ip);
     let principal: AuthPrincipal | null;
     try {

@@ -11,7 +11,7 @@ import { Authenticator } from './authentication.js';
 import { registerBuiltinRoutes } from './builtin-routes.js';
 import { controlPlaneMetrics } from './control-plane-metrics.js';
 import { registerLoginRoutes } from './dashboard-login.js';
-import { controlPlaneError, HttpErrorCode } from './errors.js';
+import { controlPlaneError, HttpErrors } from './errors.js';
 import { baseUrl, parseListen } from './listen-address.js';
 import { FailureLockout } from './lockout.js';
 import { SiteClassifier } from './request-site.js';
@@ -63,7 +63,7 @@ export interface ControlPlane {
 }
 
 function optionsError(problem: string): Error {
-  return controlPlaneError(HttpErrorCode.OPTIONS, `control plane: ${problem}`);
+  return controlPlaneError(HttpErrors.OPTIONS, `control plane: ${problem}`);
 }
 
 function checkOptions(o: ControlPlaneOptions): void {
@@ -86,7 +86,7 @@ async function readTls(tls: { certFile: string; keyFile: string }): Promise<{ ce
     try {
       return await readFile(file);
     } catch (err) {
-      throw controlPlaneError(HttpErrorCode.TLS, `control_plane.tls: cannot read the ${what} ${file}: ${(err as Error).message}`, err);
+      throw controlPlaneError(HttpErrors.TLS, `control_plane.tls: cannot read the ${what} ${file}: ${(err as Error).message}`, err);
     }
   };
   return { cert: await read(tls.certFile, 'certificate'), key: await read(tls.keyFile, 'key') };
@@ -99,7 +99,7 @@ function listenError(err: NodeJS.ErrnoException, where: string): Error {
     EADDRNOTAVAIL: 'no network interface has this address',
     ENOTFOUND: 'the host name does not resolve',
   };
-  return controlPlaneError(HttpErrorCode.LISTEN,
+  return controlPlaneError(HttpErrors.LISTEN,
     `control plane cannot listen on ${where}: ${reasons[err.code ?? ''] ?? err.message}`, err);
 }
 
@@ -152,7 +152,7 @@ export async function createControlPlane(options: ControlPlaneOptions): Promise<
   try {
     server = tls ? createHttpsServer({ cert: tls.cert, key: tls.key }, app.callback()) : createHttpServer(app.callback());
   } catch (err) {
-    throw controlPlaneError(HttpErrorCode.TLS, `control_plane.tls: the certificate or key is not usable: ${(err as Error).message}`, err);
+    throw controlPlaneError(HttpErrors.TLS, `control_plane.tls: the certificate or key is not usable: ${(err as Error).message}`, err);
   }
   const gateway = new WebSocketGateway({
     table,

@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { HttpError, type RouteContext } from '@vigil/plugin-sdk';
 import type { Authenticator } from './authentication.js';
-import { crossSite, HttpErrorCode, LockedOutError, sameOriginRequired } from './errors.js';
+import { crossSite, HttpErrors, LockedOutError, sameOriginRequired } from './errors.js';
 import type { SiteClassifier } from './request-site.js';
 import { CONTROL_PLANE_OWNER, type RouteTable } from './route-table.js';
 import { clearSessionCookie, sessionSetCookie, type SessionSigner } from './session-cookie.js';
@@ -132,13 +132,13 @@ export function registerLoginRoutes(table: RouteTable, o: LoginRouteOptions): vo
         // Sec-Fetch-Site: none is a typed address or a bookmark, never a form post.
         if (site === 'user') throw sameOriginRequired('the login form');
         if (!isForm(ctx.headers['content-type'])) {
-          throw new HttpError(415, HttpErrorCode.UNSUPPORTED_MEDIA_TYPE, 'the login form is sent as application/x-www-form-urlencoded');
+          throw new HttpError(415, HttpErrors.UNSUPPORTED_MEDIA_TYPE, 'the login form is sent as application/x-www-form-urlencoded');
         }
         let text: string;
         try {
           text = utf8.decode(ctx.request.body as Buffer);
         } catch {
-          throw new HttpError(400, HttpErrorCode.BAD_REQUEST, 'the login form is not valid UTF-8');
+          throw new HttpError(400, HttpErrors.BAD_REQUEST, 'the login form is not valid UTF-8');
         }
         const form = new URLSearchParams(text);
         next = sameSiteTarget(form.get('next'));

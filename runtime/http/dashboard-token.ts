@@ -1,7 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { chmod, link, mkdir, readFile, stat, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { controlPlaneError, HttpErrorCode } from './errors.js';
+import { controlPlaneError, HttpErrors } from './errors.js';
 
 const TOKEN_FILE = 'token.sha256';
 const SECRET_FILE = 'session.key';
@@ -62,12 +62,12 @@ async function loadOrCreateSecret(dir: string): Promise<Buffer> {
       return existing;
     }
     if (existing) {
-      throw controlPlaneError(HttpErrorCode.TOKEN_FILE,
+      throw controlPlaneError(HttpErrors.TOKEN_FILE,
         `${path} holds ${existing.length} bytes, fewer than the ${SECRET_BYTES} of a session secret; delete it and restart (open dashboard sessions end)`);
     }
     if (await createExclusive(path, randomBytes(SECRET_BYTES))) return (await readFile(path));
   }
-  throw controlPlaneError(HttpErrorCode.TOKEN_FILE, `cannot create ${path}`);
+  throw controlPlaneError(HttpErrors.TOKEN_FILE, `cannot create ${path}`);
 }
 
 async function loadOrCreateTokenHash(dir: string): Promise<{ hash: string; generated?: string }> {
@@ -77,7 +77,7 @@ async function loadOrCreateTokenHash(dir: string): Promise<{ hash: string; gener
     if (existing) {
       const hash = existing.toString('utf8').trim();
       if (!/^[0-9a-f]{64}$/.test(hash)) {
-        throw controlPlaneError(HttpErrorCode.TOKEN_FILE,
+        throw controlPlaneError(HttpErrors.TOKEN_FILE,
           `${path} does not hold a SHA-256 hex digest; delete it to generate a new dashboard token, or set control_plane.token`);
       }
       return { hash };
@@ -86,7 +86,7 @@ async function loadOrCreateTokenHash(dir: string): Promise<{ hash: string; gener
     const hash = hashToken(token);
     if (await createExclusive(path, `${hash}\n`)) return { hash, generated: token };
   }
-  throw controlPlaneError(HttpErrorCode.TOKEN_FILE, `cannot create ${path}`);
+  throw controlPlaneError(HttpErrors.TOKEN_FILE, `cannot create ${path}`);
 }
 
 /**
@@ -101,7 +101,7 @@ Promise<{ hash: string; generated?: string; sessionSecret: Buffer }> {
   const sessionSecret = await loadOrCreateSecret(dir);
   if (options.configured !== undefined) {
     if (options.configured.trim() === '') {
-      throw controlPlaneError(HttpErrorCode.TOKEN_EMPTY,
+      throw controlPlaneError(HttpErrors.TOKEN_EMPTY,
         'control_plane.token is empty; set a token, or remove the key to have one generated on first run');
     }
     return { hash: hashToken(options.configured), sessionSecret };

@@ -1,40 +1,148 @@
-import { HttpError, VigilError } from '@vigil/plugin-sdk';
+import { defineErrorCodes, HttpError, VigilError, type ErrorCodeOf } from '@vigil/plugin-sdk';
 
-/** Stable codes of the control plane: request errors (answered as JSON) and start-up errors (thrown). */
-export const HttpErrorCode = {
-  NOT_FOUND: 'VIGIL_ERR_HTTP_NOT_FOUND',
-  METHOD_NOT_ALLOWED: 'VIGIL_ERR_HTTP_METHOD_NOT_ALLOWED',
-  UNAUTHORIZED: 'VIGIL_ERR_HTTP_UNAUTHORIZED',
-  FORBIDDEN_ORIGIN: 'VIGIL_ERR_HTTP_FORBIDDEN_ORIGIN',
-  CROSS_SITE: 'VIGIL_ERR_HTTP_CROSS_SITE',
-  HOST_NOT_ALLOWED: 'VIGIL_ERR_HTTP_HOST_NOT_ALLOWED',
-  LOCKED_OUT: 'VIGIL_ERR_HTTP_LOCKED_OUT',
-  BODY_TOO_LARGE: 'VIGIL_ERR_HTTP_BODY_TOO_LARGE',
-  BODY_ABORTED: 'VIGIL_ERR_HTTP_BODY_ABORTED',
-  UNSUPPORTED_MEDIA_TYPE: 'VIGIL_ERR_HTTP_UNSUPPORTED_MEDIA_TYPE',
-  INVALID_JSON: 'VIGIL_ERR_HTTP_INVALID_JSON',
-  INVALID_BODY: 'VIGIL_ERR_HTTP_INVALID_BODY',
-  INVALID_QUERY: 'VIGIL_ERR_HTTP_INVALID_QUERY',
-  TOKEN_IN_QUERY: 'VIGIL_ERR_HTTP_TOKEN_IN_QUERY',
-  BAD_REQUEST: 'VIGIL_ERR_HTTP_BAD_REQUEST',
-  INTERNAL: 'VIGIL_ERR_HTTP_INTERNAL',
-  UNAVAILABLE: 'VIGIL_ERR_HTTP_UNAVAILABLE',
-  // Thrown while plugins register or the server starts.
-  ROUTE_CONFLICT: 'VIGIL_ERR_HTTP_ROUTE_CONFLICT',
-  ROUTE_INVALID: 'VIGIL_ERR_HTTP_ROUTE_INVALID',
-  AUTH_SCHEME_UNKNOWN: 'VIGIL_ERR_HTTP_AUTH_SCHEME_UNKNOWN',
-  AUTH_SCHEME_CONFLICT: 'VIGIL_ERR_HTTP_AUTH_SCHEME_CONFLICT',
-  LISTEN: 'VIGIL_ERR_HTTP_LISTEN',
-  TLS: 'VIGIL_ERR_HTTP_TLS',
-  TOKEN_FILE: 'VIGIL_ERR_HTTP_TOKEN_FILE',
-  TOKEN_EMPTY: 'VIGIL_ERR_HTTP_TOKEN_EMPTY',
-  OPTIONS: 'VIGIL_ERR_HTTP_OPTIONS',
-} as const;
+/**
+ * Codes of the control plane: request errors, answered as `{ "error": { "code", "message" } }` with the status in
+ * brackets, and start-up errors, thrown while plugins register routes or the server starts.
+ */
+export const HttpErrors = defineErrorCodes('HTTP', {
+  NOT_FOUND: {
+    meaning: '(404) No route answers this method and path, or no websocket is at this path.',
+    action: 'Check the URL; `GET /api` lists every route (OpenAPI). A plugin\'s routes exist only while its section is in ' +
+      'the config.',
+  },
+  METHOD_NOT_ALLOWED: {
+    meaning: '(405) The path exists, but not for this method.',
+    action: 'Use one of the methods in the Allow header.',
+  },
+  UNAUTHORIZED: {
+    meaning: '(401) The route needs credentials and the request has none, or wrong ones: a wrong dashboard token, a session ' +
+      'cookie that expired or no longer verifies (the token changed), a wrong key of a plugin\'s scheme.',
+    action: 'Send `Authorization: Bearer <token>` (the token printed at first start, or control_plane.token), open the ' +
+      'dashboard link, or log in at /login. Wrong credentials count towards the lockout; see docs/security.md.',
+  },
+  FORBIDDEN_ORIGIN: {
+    meaning: '(403) A state-changing request authenticated by the session cookie, or a websocket upgrade, has no proof it ' +
+      'comes from the dashboard\'s own page (an Origin equal to the control plane\'s, or Sec-Fetch-Site: same-origin).',
+    action: 'Scripts: send `Authorization: Bearer <token>` instead of the cookie. Behind a proxy that changes the scheme or ' +
+      'host, see "Known limits" in docs/security.md.',
+  },
+  CROSS_SITE: {
+    meaning: '(403) A request that needs credentials says it comes from another site (Sec-Fetch-Site, Origin or Referer), ' +
+      'so its credentials were not read and it does not count towards the lockout.',
+    action: 'Open the dashboard by typing its address or from a bookmark, not from a link on another site; scripts send ' +
+      '`Authorization: Bearer <token>`. See docs/security.md.',
+  },
+  HOST_NOT_ALLOWED: {
+    meaning: '(421) The request\'s Host names a host this control plane does not answer to (protection against DNS ' +
+      'rebinding), or is repeated or malformed.',
+    action: 'Add the name you reach the dashboard by to `control_plane.allowed_hosts`; see docs/security.md.',
+  },
+  LOCKED_OUT: {
+    meaning: '(429) Too many wrong credentials from this address within `control_plane.lockout.window` (default: 20 in 10 ' +
+      'minutes).',
+    action: 'Wait the Retry-After seconds, then use the right token; an open dashboard session keeps working. See ' +
+      'docs/security.md.',
+  },
+  BODY_TOO_LARGE: {
+    meaning: '(413) The request body is larger than `control_plane.body_limit`.',
+    action: 'Send a smaller body, or raise `control_plane.body_limit`.',
+  },
+  BODY_ABORTED: {
+    meaning: '(400) The request body ended before it was complete: the client or a proxy closed the connection.',
+    action: 'Send the request again; if it repeats, look at what cuts the upload (a proxy\'s limit or timeout).',
+  },
+  UNSUPPORTED_MEDIA_TYPE: {
+    meaning: '(415) The body\'s Content-Type is not what the route takes: JSON for the API, ' +
+      'application/x-www-form-urlencoded for the login form.',
+    action: 'Send the body with `Content-Type: application/json` (UTF-8).',
+  },
+  INVALID_JSON: {
+    meaning: '(400) The request body is not UTF-8, or not valid JSON.',
+    action: 'Fix the body; the message carries the parser\'s complaint.',
+  },
+  INVALID_BODY: {
+    meaning: '(400) The JSON body does not match the route\'s schema (a missing field, a wrong type, an unknown key); the ' +
+      'message names the key path.',
+    action: 'Fix the field named in the message; `GET /api` shows each route\'s body schema.',
+  },
+  INVALID_QUERY: {
+    meaning: '(400) A query parameter does not match the route\'s schema; the message names it.',
+    action: 'Fix the parameter named in the message; `GET /api` shows each route\'s parameters.',
+  },
+  TOKEN_IN_QUERY: {
+    meaning: '(400) The dashboard token was sent in a URL (?token=) anywhere but `GET /`; it is refused unread and never ' +
+      'counts as a failure.',
+    action: 'Scripts: send `Authorization: Bearer <token>`; people: open the dashboard link (`/?token=…`) or log in at ' +
+      '/login.',
+  },
+  BAD_REQUEST: {
+    meaning: '(400) The request is malformed: an empty token on the login form, a form that is not UTF-8, or a request the ' +
+      'HTTP layer refused.',
+    action: 'Fix the request as the message says.',
+  },
+  INTERNAL: {
+    meaning: '(500) Something failed inside Vigil or a plugin while answering; the client gets a generic message, the log ' +
+      'gets the details under a request id.',
+    action: 'Find the request id in the log: the entry names the plugin that failed and the cause. Report a bug with those ' +
+      'lines.',
+  },
+  UNAVAILABLE: {
+    meaning: '(503) The control plane is shutting down and takes no new websocket connections.',
+    action: 'Reconnect once Vigil is running again.',
+  },
+  ROUTE_CONFLICT: {
+    meaning: 'At start-up, two plugins (or one, twice) registered the same method and path, or the same websocket path.',
+    action: 'Enable only one of the plugins named in the message; plugin authors: put routes under `/api/<plugin>/`.',
+  },
+  ROUTE_INVALID: {
+    meaning: 'At start-up, a plugin registered a route, websocket or auth scheme with a bad definition (an unknown method, a ' +
+      'path not starting with /, no handler, no summary, a scheme without authenticate() or openapi).',
+    action: 'Plugin authors: fix the definition the message names; operators: report it to the plugin\'s author.',
+  },
+  AUTH_SCHEME_UNKNOWN: {
+    meaning: 'At start-up, a route or websocket uses an auth scheme that no enabled plugin registered.',
+    action: 'Enable the plugin that registers the scheme; plugin authors: use `dashboard`, `none`, or a scheme registered ' +
+      'with `http.authScheme`.',
+  },
+  AUTH_SCHEME_CONFLICT: {
+    meaning: 'At start-up, a plugin registered an auth scheme whose name is malformed, reserved (dashboard, none) or ' +
+      'already registered by another plugin.',
+    action: 'Plugin authors: choose another name (letters, digits, _ . -, starting with a letter); operators: enable only ' +
+      'one of the two plugins.',
+  },
+  LISTEN: {
+    meaning: 'The control plane cannot listen on `control_plane.listen`: the address is in use (another vigil?), the port ' +
+      'needs privileges, no interface has the address, or the value is not an address.',
+    action: 'Set `control_plane.listen` to a free address you may bind (127.0.0.1:9095, :9095), or stop the other process.',
+  },
+  TLS: {
+    meaning: '`control_plane.tls` names a certificate or key that cannot be read, or that cannot be used (not PEM, or a key ' +
+      'that does not match the certificate).',
+    action: 'Point `cert_file` and `key_file` at readable PEM files, the key matching the certificate.',
+  },
+  TOKEN_FILE: {
+    meaning: 'A file in data_dir that the control plane keeps (token.sha256, the dashboard token\'s hash; session.key, the ' +
+      'session secret) is malformed or cannot be created.',
+    action: 'Check that data_dir is writable; delete the file the message names to have a new one made (a new token is ' +
+      'printed; open sessions end), or set `control_plane.token`.',
+  },
+  TOKEN_EMPTY: {
+    meaning: '`control_plane.token` holds only white space (an empty or absent token means: generate one).',
+    action: 'Set a token (e.g. from an environment variable: `token: ${VIGIL_TOKEN}`), or leave the key out to have one ' +
+      'generated on first run.',
+  },
+  OPTIONS: {
+    meaning: 'The control plane got options that cannot work: a `control_plane.allowed_hosts` entry that is not a host name ' +
+      'or IP address, or (from code embedding the runtime) a bad body limit, lockout or token hash.',
+    action: 'Write allowed_hosts entries as bare names or addresses (vigil.example.com, 192.168.1.5), without scheme or ' +
+      'port; anything else the message names is a bug to report.',
+  },
+});
 
 /** A 400 from schema validation; `path` is the key path of the offending value, e.g. `body.rules[2].name`. */
 export class ValidationError extends HttpError {
   readonly path: string;
-  constructor(code: string, message: string, path: string) {
+  constructor(code: typeof HttpErrors.INVALID_BODY | typeof HttpErrors.INVALID_QUERY, message: string, path: string) {
     super(400, code, message);
     this.path = path;
   }
@@ -44,7 +152,7 @@ export class ValidationError extends HttpError {
 export class LockedOutError extends HttpError {
   readonly retryAfterSeconds: number;
   constructor(retryAfterSeconds: number) {
-    super(429, HttpErrorCode.LOCKED_OUT,
+    super(429, HttpErrors.LOCKED_OUT,
       `too many failed authentication attempts from this address; retry in ${retryAfterSeconds} s`);
     this.retryAfterSeconds = retryAfterSeconds;
   }
@@ -54,7 +162,7 @@ export class LockedOutError extends HttpError {
 export class MethodNotAllowedError extends HttpError {
   readonly allow: string[];
   constructor(method: string, path: string, allow: string[]) {
-    super(405, HttpErrorCode.METHOD_NOT_ALLOWED, `${method} is not allowed on ${path}; allowed: ${allow.join(', ')}`);
+    super(405, HttpErrors.METHOD_NOT_ALLOWED, `${method} is not allowed on ${path}; allowed: ${allow.join(', ')}`);
     this.allow = allow;
   }
 }
@@ -70,7 +178,7 @@ export class PluginFailure extends Error {
 /** A 401. `clearSession` asks the browser to drop a session cookie that no longer verifies (e.g. after a token change). */
 export class UnauthorizedError extends HttpError {
   constructor(message: string, readonly clearSession = false) {
-    super(401, HttpErrorCode.UNAUTHORIZED, message);
+    super(401, HttpErrors.UNAUTHORIZED, message);
   }
 }
 
@@ -79,25 +187,25 @@ export const unauthorized = (message = 'authentication required: send "Authoriza
 
 /** A 403 for a request a page on another site could have sent: its credentials are not even looked at. */
 export const crossSite = (what: string): HttpError =>
-  new HttpError(403, HttpErrorCode.CROSS_SITE,
+  new HttpError(403, HttpErrors.CROSS_SITE,
     `${what} is refused: the request says it comes from another site (Sec-Fetch-Site or Origin), and a page there must not ` +
     'act with your credentials; open the dashboard by typing its address, or send "Authorization: Bearer <token>" from a script');
 
 /** A 403 for a request that needs proof of coming from the dashboard's own pages and has none. */
 export const sameOriginRequired = (what: string): HttpError =>
-  new HttpError(403, HttpErrorCode.FORBIDDEN_ORIGIN,
+  new HttpError(403, HttpErrors.FORBIDDEN_ORIGIN,
     `${what} needs proof that it comes from the dashboard's own page (an Origin header equal to the control plane's, or ` +
     '"Sec-Fetch-Site: same-origin"); scripts send "Authorization: Bearer <token>" instead of the session cookie');
 
 /** A 421 for a Host this control plane does not answer to, refused before anything else (DNS rebinding). */
-export const hostNotAllowed = (message: string): HttpError => new HttpError(421, HttpErrorCode.HOST_NOT_ALLOWED, message);
+export const hostNotAllowed = (message: string): HttpError => new HttpError(421, HttpErrors.HOST_NOT_ALLOWED, message);
 
 export const notFound = (method: string, path: string): HttpError =>
-  new HttpError(404, HttpErrorCode.NOT_FOUND, `no route for ${method} ${path}; GET /api lists the routes`);
+  new HttpError(404, HttpErrors.NOT_FOUND, `no route for ${method} ${path}; GET /api lists the routes`);
 
 export const bodyTooLarge = (limit: number): HttpError =>
-  new HttpError(413, HttpErrorCode.BODY_TOO_LARGE, `request body exceeds the limit of ${limit} bytes`);
+  new HttpError(413, HttpErrors.BODY_TOO_LARGE, `request body exceeds the limit of ${limit} bytes`);
 
-export function controlPlaneError(code: string, message: string, cause?: unknown): VigilError {
+export function controlPlaneError(code: ErrorCodeOf<typeof HttpErrors>, message: string, cause?: unknown): VigilError {
   return new VigilError(code, message, cause === undefined ? undefined : { cause });
 }

@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
 import { listenHost, tryParseListenAddress } from '@vigil/plugin-sdk';
-import { controlPlaneError, HttpErrorCode } from './errors.js';
+import { controlPlaneError, HttpErrors } from './errors.js';
 
 /**
  * `control_plane.listen` as the control plane binds it: a bare port binds 127.0.0.1 (the dashboard is reachable
@@ -9,7 +9,7 @@ import { controlPlaneError, HttpErrorCode } from './errors.js';
 export function parseListen(listen: string | number): { host: string | undefined; port: number } {
   const address = tryParseListenAddress(listen);
   if (!address) {
-    throw controlPlaneError(HttpErrorCode.LISTEN,
+    throw controlPlaneError(HttpErrors.LISTEN,
       `control_plane.listen: ${JSON.stringify(listen)} is not a listen address; write "127.0.0.1:9095", "[::1]:9095", ":9095" or 9095`);
   }
   return { host: listenHost(address, '127.0.0.1'), port: address.port };

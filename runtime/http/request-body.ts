@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { HttpError } from '@vigil/plugin-sdk';
-import { bodyTooLarge, HttpErrorCode } from './errors.js';
+import { bodyTooLarge, HttpErrors } from './errors.js';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
@@ -28,7 +28,7 @@ export async function readBody(req: IncomingMessage, limit: number): Promise<Buf
     }
   } catch (err) {
     if (err instanceof HttpError) throw err;
-    throw new HttpError(400, HttpErrorCode.BODY_ABORTED, 'the request body ended before it was complete');
+    throw new HttpError(400, HttpErrors.BODY_ABORTED, 'the request body ended before it was complete');
   }
   return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size);
 }
@@ -45,18 +45,18 @@ export function isJsonContentType(header: string | undefined): boolean {
 /** Parses a JSON body: 415 for another media type, 400 for bytes that are not UTF-8 or not JSON. */
 export function parseJsonBody(raw: Buffer, contentType: string | undefined): unknown {
   if (!isJsonContentType(contentType)) {
-    throw new HttpError(415, HttpErrorCode.UNSUPPORTED_MEDIA_TYPE,
+    throw new HttpError(415, HttpErrors.UNSUPPORTED_MEDIA_TYPE,
       `request bodies must be JSON sent as "Content-Type: application/json"${contentType ? `, not ${JSON.stringify(contentType)}` : ''}`);
   }
   let text: string;
   try {
     text = utf8.decode(raw);
   } catch {
-    throw new HttpError(400, HttpErrorCode.INVALID_JSON, 'request body is not valid UTF-8');
+    throw new HttpError(400, HttpErrors.INVALID_JSON, 'request body is not valid UTF-8');
   }
   try {
     return JSON.parse(text);
   } catch (err) {
-    throw new HttpError(400, HttpErrorCode.INVALID_JSON, `request body is not valid JSON: ${(err as Error).message}`);
+    throw new HttpError(400, HttpErrors.INVALID_JSON, `request body is not valid JSON: ${(err as Error).message}`);
   }
 }

@@ -7,7 +7,7 @@ import { assertAllowedHost, type HostAllowList } from './allowed-hosts.js';
 import type { Authenticator } from './authentication.js';
 import type { ControlPlaneMetrics } from './control-plane-metrics.js';
 import {
-  crossSite, HttpErrorCode, LockedOutError, MethodNotAllowedError, notFound, PluginFailure, UnauthorizedError, ValidationError,
+  crossSite, HttpErrors, LockedOutError, MethodNotAllowedError, notFound, PluginFailure, UnauthorizedError, ValidationError,
 } from './errors.js';
 import { hasBody, parseJsonBody, readBody } from './request-body.js';
 import type { RequestSite, SiteClassifier } from './request-site.js';
@@ -32,8 +32,8 @@ const ROUTE = Symbol('vigil.route');
 const SITE = Symbol('vigil.site');
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 const STATUS_CODES: Record<number, string> = {
-  400: HttpErrorCode.BAD_REQUEST, 401: HttpErrorCode.UNAUTHORIZED, 404: HttpErrorCode.NOT_FOUND,
-  405: HttpErrorCode.METHOD_NOT_ALLOWED, 413: HttpErrorCode.BODY_TOO_LARGE, 415: HttpErrorCode.UNSUPPORTED_MEDIA_TYPE,
+  400: HttpErrors.BAD_REQUEST, 401: HttpErrors.UNAUTHORIZED, 404: HttpErrors.NOT_FOUND,
+  405: HttpErrors.METHOD_NOT_ALLOWED, 413: HttpErrors.BODY_TOO_LARGE, 415: HttpErrors.UNSUPPORTED_MEDIA_TYPE,
 };
 
 /** Stands for the token exchange in the request metrics, whatever path it happened on. */
@@ -58,7 +58,7 @@ function setSecurityHeaders(ctx: KoaContext): void {
 /** What a client sees for `err`, and what the server logs. Never a stack; 5xx messages are generic. */
 function respondError(ctx: KoaContext, err: unknown, options: PipelineOptions): void {
   let status = 500;
-  let code: string = HttpErrorCode.INTERNAL;
+  let code: string = HttpErrors.INTERNAL;
   let message = '';
   if (err instanceof VigilError && err.status >= 400 && err.status < 600 && (err instanceof HttpError || err.status < 500)) {
     ({ status, code, message } = err);
@@ -66,7 +66,7 @@ function respondError(ctx: KoaContext, err: unknown, options: PipelineOptions): 
     typeof (err as { status?: unknown }).status === 'number') {
     // Koa's own client errors (http-errors), e.g. a malformed request it refused.
     status = (err as { status: number }).status;
-    code = STATUS_CODES[status] ?? HttpErrorCode.BAD_REQUEST;
+    code = STATUS_CODES[status] ?? HttpErrors.BAD_REQUEST;
     message = (err as Error).message;
   } else {
     const requestId = randomBytes(4).toString('hex');
@@ -143,7 +143,7 @@ export function tokenExchange(options: PipelineOptions): Middleware {
     if (!params.has('token')) return next();
     (ctx.state as Record<symbol, unknown>)[ROUTE] = TOKEN_EXCHANGE;
     if (ctx.path !== '/' || (ctx.method !== 'GET' && ctx.method !== 'HEAD')) {
-      throw new HttpError(400, HttpErrorCode.TOKEN_IN_QUERY,
+      throw new HttpError(400, HttpErrors.TOKEN_IN_QUERY,
         'the dashboard token is accepted in a URL only by GET / (the dashboard link); scripts send ' +
         '"Authorization: Bearer <token>", and people can log in at /login');
     }

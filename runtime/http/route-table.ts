@@ -1,5 +1,5 @@
 import type { AuthScheme, HttpMethod, RouteDefinition, WebSocketRoute } from '@vigil/plugin-sdk';
-import { controlPlaneError, HttpErrorCode } from './errors.js';
+import { controlPlaneError, HttpErrors } from './errors.js';
 import type { SchemaCompiler, Validator } from './schema-validation.js';
 
 /** Owner of the endpoints the control plane itself serves (health, metrics, the API listing). */
@@ -69,7 +69,7 @@ export class RouteTable {
   addRoute(plugin: string, definition: RouteDefinition): RegisteredRoute {
     const what = `${describeOwner(plugin)}: route ${String(definition?.method)} ${String(definition?.path)}`;
     const invalid = (problem: string, cause?: unknown): Error =>
-      controlPlaneError(HttpErrorCode.ROUTE_INVALID, `${what}: ${problem}`, cause);
+      controlPlaneError(HttpErrors.ROUTE_INVALID, `${what}: ${problem}`, cause);
     if (!definition || typeof definition !== 'object') throw invalid('the definition must be an object');
     if (!METHODS.has(definition.method)) throw invalid(`method must be one of ${[...METHODS].join(', ')}`);
     if (typeof definition.path !== 'string' || !definition.path.startsWith('/')) throw invalid('path must start with "/"');
@@ -84,7 +84,7 @@ export class RouteTable {
     const key = `${definition.method} ${routeShape(definition.path)}`;
     const existing = this.byShape.get(key);
     if (existing) {
-      throw controlPlaneError(HttpErrorCode.ROUTE_CONFLICT,
+      throw controlPlaneError(HttpErrors.ROUTE_CONFLICT,
         `${what} conflicts with ${existing.method} ${existing.path} of ${describeOwner(existing.plugin)}; ` +
         'two routes cannot answer the same method and path');
     }
@@ -116,18 +116,18 @@ export class RouteTable {
 
   addScheme(plugin: string, name: string, scheme: AuthScheme): void {
     if (typeof name !== 'string' || !/^[A-Za-z][A-Za-z0-9_.-]*$/.test(name)) {
-      throw controlPlaneError(HttpErrorCode.AUTH_SCHEME_CONFLICT, `${describeOwner(plugin)}: auth scheme name ${JSON.stringify(name)} must start with a letter and use letters, digits, "_", "." or "-"`);
+      throw controlPlaneError(HttpErrors.AUTH_SCHEME_CONFLICT, `${describeOwner(plugin)}: auth scheme name ${JSON.stringify(name)} must start with a letter and use letters, digits, "_", "." or "-"`);
     }
     if (RESERVED_SCHEMES.has(name)) {
-      throw controlPlaneError(HttpErrorCode.AUTH_SCHEME_CONFLICT, `${describeOwner(plugin)}: auth scheme name "${name}" is reserved`);
+      throw controlPlaneError(HttpErrors.AUTH_SCHEME_CONFLICT, `${describeOwner(plugin)}: auth scheme name "${name}" is reserved`);
     }
     const existing = this.schemes.get(name);
     if (existing) {
-      throw controlPlaneError(HttpErrorCode.AUTH_SCHEME_CONFLICT,
+      throw controlPlaneError(HttpErrors.AUTH_SCHEME_CONFLICT,
         `${describeOwner(plugin)}: auth scheme "${name}" is already registered by ${describeOwner(existing.plugin)}`);
     }
     if (!scheme || typeof scheme.authenticate !== 'function' || typeof scheme.openapi !== 'object' || scheme.openapi === null) {
-      throw controlPlaneError(HttpErrorCode.ROUTE_INVALID, `${describeOwner(plugin)}: auth scheme "${name}" needs authenticate() and an openapi object`);
+      throw controlPlaneError(HttpErrors.ROUTE_INVALID, `${describeOwner(plugin)}: auth scheme "${name}" needs authenticate() and an openapi object`);
     }
     this.schemes.set(name, { plugin, name, scheme });
     this.version++;
@@ -136,15 +136,15 @@ export class RouteTable {
   addSocket(plugin: string, definition: WebSocketRoute): void {
     const what = `${describeOwner(plugin)}: websocket ${String(definition?.path)}`;
     if (!definition || typeof definition.path !== 'string' || !definition.path.startsWith('/')) {
-      throw controlPlaneError(HttpErrorCode.ROUTE_INVALID, `${what}: path must start with "/"`);
+      throw controlPlaneError(HttpErrors.ROUTE_INVALID, `${what}: path must start with "/"`);
     }
-    if (typeof definition.handler !== 'function') throw controlPlaneError(HttpErrorCode.ROUTE_INVALID, `${what}: handler must be a function`);
+    if (typeof definition.handler !== 'function') throw controlPlaneError(HttpErrors.ROUTE_INVALID, `${what}: handler must be a function`);
     if (typeof definition.summary !== 'string' || definition.summary.trim() === '') {
-      throw controlPlaneError(HttpErrorCode.ROUTE_INVALID, `${what}: summary is required`);
+      throw controlPlaneError(HttpErrors.ROUTE_INVALID, `${what}: summary is required`);
     }
     const existing = this.sockets.get(definition.path);
     if (existing) {
-      throw controlPlaneError(HttpErrorCode.ROUTE_CONFLICT,
+      throw controlPlaneError(HttpErrors.ROUTE_CONFLICT,
         `${what} conflicts with the websocket of ${describeOwner(existing.plugin)} on the same path`);
     }
     this.sockets.set(definition.path, { plugin, definition, auth: definition.auth ?? 'dashboard' });
@@ -156,14 +156,14 @@ export class RouteTable {
     const known = (auth: string): boolean => auth === 'dashboard' || auth === 'none' || this.schemes.has(auth);
     for (const r of this.routes) {
       if (!known(r.auth)) {
-        throw controlPlaneError(HttpErrorCode.AUTH_SCHEME_UNKNOWN,
+        throw controlPlaneError(HttpErrors.AUTH_SCHEME_UNKNOWN,
           `${describeOwner(r.plugin)}: route ${r.method} ${r.path} uses auth "${r.auth}", which no plugin registered; ` +
           `known: dashboard, none${[...this.schemes.keys()].map((s) => `, ${s}`).join('')}`);
       }
     }
     for (const s of this.sockets.values()) {
       if (!known(s.auth)) {
-        throw controlPlaneError(HttpErrorCode.AUTH_SCHEME_UNKNOWN,
+        throw controlPlaneError(HttpErrors.AUTH_SCHEME_UNKNOWN,
           `${describeOwner(s.plugin)}: websocket ${s.definition.path} uses auth "${s.auth}", which no plugin registered`);
       }
     }

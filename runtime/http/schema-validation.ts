@@ -1,6 +1,6 @@
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import type { JsonSchema } from '@vigil/plugin-sdk';
-import { HttpErrorCode, ValidationError } from './errors.js';
+import { HttpErrors, ValidationError } from './errors.js';
 
 // Formats without ajv-formats: the handful route schemas use, checked loosely (shape, not calendar arithmetic).
 const FORMATS: Record<string, RegExp> = {
@@ -54,7 +54,7 @@ function describe(root: string, error: ErrorObject): { path: string; message: st
 
 export type Validator = (value: unknown) => void;
 
-function validator(fn: ValidateFunction, root: string, code: string, what: string): Validator {
+function validator(fn: ValidateFunction, root: string, code: ConstructorParameters<typeof ValidationError>[0], what: string): Validator {
   return (value) => {
     if (fn(value)) return;
     const { path, message } = describe(root, fn.errors![0]);
@@ -81,16 +81,16 @@ export function createSchemaCompiler(): SchemaCompiler {
   const queryAjv = createAjv(true);
   return {
     body(schema) {
-      const check = validator(bodyAjv.compile(schema), 'body', HttpErrorCode.INVALID_BODY, 'request body');
+      const check = validator(bodyAjv.compile(schema), 'body', HttpErrors.INVALID_BODY, 'request body');
       return (value) => {
         if (value === undefined) {
-          throw new ValidationError(HttpErrorCode.INVALID_BODY, 'invalid request body: a JSON body is required', 'body');
+          throw new ValidationError(HttpErrors.INVALID_BODY, 'invalid request body: a JSON body is required', 'body');
         }
         check(value);
       };
     },
     query(schema) {
-      return validator(queryAjv.compile(querySchemaOf(schema)), 'query', HttpErrorCode.INVALID_QUERY, 'query');
+      return validator(queryAjv.compile(querySchemaOf(schema)), 'query', HttpErrors.INVALID_QUERY, 'query');
     },
   };
 }

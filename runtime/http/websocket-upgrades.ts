@@ -4,7 +4,7 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import { settledWithin, VigilError, type Counter, type Gauge, type Logger } from '@vigil/plugin-sdk';
 import { assertAllowedHost, type HostAllowList } from './allowed-hosts.js';
 import type { Authenticator } from './authentication.js';
-import { HttpErrorCode, LockedOutError, PluginFailure, UnauthorizedError } from './errors.js';
+import { HttpErrors, LockedOutError, PluginFailure, UnauthorizedError } from './errors.js';
 import type { SiteClassifier } from './request-site.js';
 import { UpgradeRouteContext } from './route-context.js';
 import type { RouteTable } from './route-table.js';
@@ -55,7 +55,7 @@ export class WebSocketGateway {
     this.upgrade(req, socket, head).catch((err) => {
       // The path only: a query string could hold a token.
       this.options.log.error('websocket upgrade failed', { err: err as Error, path: (req.url ?? '').split('?')[0] });
-      if (socket.writable) refuse(socket, 500, HttpErrorCode.INTERNAL, 'internal error');
+      if (socket.writable) refuse(socket, 500, HttpErrors.INTERNAL, 'internal error');
     });
   };
 
@@ -71,18 +71,18 @@ export class WebSocketGateway {
     }
     if (!registered) {
       count(404);
-      return refuse(socket, 404, HttpErrorCode.NOT_FOUND, `no websocket at ${url.pathname}`);
+      return refuse(socket, 404, HttpErrors.NOT_FOUND, `no websocket at ${url.pathname}`);
     }
     if (this.closing) {
       count(503);
-      return refuse(socket, 503, HttpErrorCode.UNAVAILABLE, 'the control plane is shutting down');
+      return refuse(socket, 503, HttpErrors.UNAVAILABLE, 'the control plane is shutting down');
     }
     const origin = req.headers.origin;
     const site = this.options.sites.classify(req.headers);
     // Browsers always send Origin with an upgrade, so one that is missing or null is refused with the foreign ones.
     if (typeof origin !== 'string' || origin === 'null' || site !== 'same-origin') {
       count(403);
-      return refuse(socket, 403, HttpErrorCode.FORBIDDEN_ORIGIN,
+      return refuse(socket, 403, HttpErrors.FORBIDDEN_ORIGIN,
         `websocket upgrades need an Origin header equal to the control plane's own origin${origin ? `, not ${JSON.stringify(origin)}` : ''}`);
     }
     const ctx = new UpgradeRouteContext(req, url);
@@ -94,7 +94,7 @@ export class WebSocketGateway {
       if (err instanceof PluginFailure) {
         this.options.onPluginError(err.plugin, err.cause);
         count(500);
-        return refuse(socket, 500, HttpErrorCode.INTERNAL, 'internal error');
+        return refuse(socket, 500, HttpErrors.INTERNAL, 'internal error');
       }
       if (err instanceof VigilError && err.status >= 400 && err.status < 500) {
         count(err.status);

@@ -1,21 +1,36 @@
-import { VigilError } from '@vigil/plugin-sdk';
+import { defineErrorCodes, VigilError, type ErrorCodeOf } from '@vigil/plugin-sdk';
 
-/** Stable codes of the jobs layer. */
-export const JobsErrorCode = {
-  /** `every()` got an id that is empty or already registered in this process. */
-  SCHEDULE_ID: 'VIGIL_ERR_JOBS_SCHEDULE_ID',
-  /** An interval, lease, concurrency or other numeric option is not a positive number. */
-  OPTION: 'VIGIL_ERR_JOBS_OPTION',
-  /** `queue()` got a name that is malformed or already registered in this process. */
-  QUEUE_NAME: 'VIGIL_ERR_JOBS_QUEUE_NAME',
-  /** A payload cannot be stored as JSON (cycle, BigInt) or a stored one cannot be parsed. */
-  PAYLOAD: 'VIGIL_ERR_JOBS_PAYLOAD',
-  /** A handler ran past the queue's `timeoutMs`. Retryable. */
-  TIMEOUT: 'VIGIL_ERR_JOBS_TIMEOUT',
-} as const;
+/** Codes of the jobs layer (`ctx.jobs`: interval jobs and durable queues). Each is caused by the plugin using it. */
+export const JobsErrors = defineErrorCodes('JOBS', {
+  SCHEDULE_ID: {
+    meaning: 'A plugin registered an interval job (`every()`) with an empty id, or an id already registered in this process.',
+    action: 'Plugin authors: give each interval job its own id, prefixed with the plugin name; operators: report it to the ' +
+      'plugin named in the message.',
+  },
+  OPTION: {
+    meaning: 'A plugin passed a jobs option that cannot work: an interval, lease, timeout, concurrency or limit that is not a ' +
+      'positive number, a missing handler, an unknown job state.',
+    action: 'Plugin authors: fix the option the message names; operators: report it to the plugin\'s author.',
+  },
+  QUEUE_NAME: {
+    meaning: 'A plugin created a queue whose name is malformed (1-200 letters, digits and _ . : -) or already registered in ' +
+      'this process.',
+    action: 'Plugin authors: name each queue once, prefixed with the plugin name.',
+  },
+  PAYLOAD: {
+    meaning: 'A job payload cannot be stored as JSON (a cycle, a BigInt), or a stored one cannot be parsed back.',
+    action: 'Plugin authors: enqueue plain JSON values (strings, numbers, arrays, objects). A stored payload that does not ' +
+      'parse means the jobs table was edited by hand.',
+  },
+  TIMEOUT: {
+    meaning: 'A job\'s handler ran past its queue\'s `timeoutMs`; the job is retried with backoff until its attempts run out.',
+    action: 'If it repeats, look at what the handler waits for (the job\'s last_error names the queue); plugin authors: raise ' +
+      '`timeoutMs` or split the work into smaller jobs.',
+  },
+});
 
 export class JobsError extends VigilError {
-  constructor(code: string, message: string, options?: { cause?: unknown }) {
+  constructor(code: ErrorCodeOf<typeof JobsErrors>, message: string, options?: { cause?: unknown }) {
     super(code, message, { status: 500, cause: options?.cause });
     this.name = 'JobsError';
   }
@@ -25,7 +40,7 @@ export class JobsError extends VigilError {
 export function positive(value: unknown, what: string, fallback: number): number {
   if (value === undefined) return fallback;
   if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
-    throw new JobsError(JobsErrorCode.OPTION, `jobs: ${what} must be a positive number of milliseconds or items, got ${JSON.stringify(value)}`);
+    throw new JobsError(JobsErrors.OPTION, `jobs: ${what} must be a positive number of milliseconds or items, got ${JSON.stringify(value)}`);
   }
   return value;
 }

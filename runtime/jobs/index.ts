@@ -9,4 +9,4 @@ export type { ScheduleRecord } from './schedule-lease.js';
 export { createPluginJobs } from './plugin-jobs.js';
 export { jobsMigrations, coreMigrationOwner, ensureJobTables } from './migrations.js';
 export { backoffDelay } from './backoff.js';
-export { JobsError, JobsErrorCode } from './errors.js';
+export { JobsError, JobsErrors } from './errors.js';

@@ -1,6 +1,6 @@
 import type { JobState } from '@vigil/plugin-sdk';
 import type { StoreBackend } from '../store/types.js';
-import { JobsError, JobsErrorCode } from './errors.js';
+import { JobsError, JobsErrors } from './errors.js';
 import { jobStates } from './job-table.js';
 import { ensureJobTables } from './migrations.js';
 
@@ -36,13 +36,13 @@ export async function listJobs(store: StoreBackend, filter: { queue?: string; st
   if (filter.queue !== undefined) { where.push('queue = ?'); params.push(filter.queue); }
   if (filter.state !== undefined) {
     if (!jobStates.includes(filter.state)) {
-      throw new JobsError(JobsErrorCode.OPTION, `jobs: unknown job state ${JSON.stringify(filter.state)}; one of ${jobStates.join(', ')}`);
+      throw new JobsError(JobsErrors.OPTION, `jobs: unknown job state ${JSON.stringify(filter.state)}; one of ${jobStates.join(', ')}`);
     }
     where.push('state = ?');
     params.push(filter.state);
   }
   const limit = filter.limit === undefined ? 100 : Math.floor(filter.limit);
-  if (!Number.isFinite(limit) || limit < 1) throw new JobsError(JobsErrorCode.OPTION, `jobs: listJobs limit must be a positive number, got ${JSON.stringify(filter.limit)}`);
+  if (!Number.isFinite(limit) || limit < 1) throw new JobsError(JobsErrors.OPTION, `jobs: listJobs limit must be a positive number, got ${JSON.stringify(filter.limit)}`);
   params.push(Math.min(limit, maxLimit));
   await ensureJobTables(store);
   const rows = await store.query<JobRow>(

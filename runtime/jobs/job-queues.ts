@@ -1,6 +1,6 @@
 import type { EnqueueOptions, JobQueue, JobState, Logger, QueuedJob, QueueOptions } from '@vigil/plugin-sdk';
 import type { StoreBackend } from '../store/types.js';
-import { JobsError, JobsErrorCode, positive } from './errors.js';
+import { JobsError, JobsErrors, positive } from './errors.js';
 import { JobTable } from './job-table.js';
 import { ensureJobTables } from './migrations.js';
 import { QueueWorker, type WorkerContext, type WorkerSettings } from './queue-worker.js';
@@ -59,7 +59,7 @@ export function createJobQueues(store: StoreBackend, options: JobQueuesOptions):
       failedRetentionMs,
     };
     if (settings.concurrency < 1 || settings.maxAttempts < 1) {
-      throw new JobsError(JobsErrorCode.OPTION, `jobs: queue "${name}" needs concurrency and maxAttempts of at least 1`);
+      throw new JobsError(JobsErrors.OPTION, `jobs: queue "${name}" needs concurrency and maxAttempts of at least 1`);
     }
     return settings;
   };
@@ -67,10 +67,10 @@ export function createJobQueues(store: StoreBackend, options: JobQueuesOptions):
   return {
     queue<P>(name: string, handler: (job: QueuedJob<P>) => Promise<void>, opts: QueueRegistration = {}): JobQueue<P> {
       if (typeof name !== 'string' || !queueName.test(name)) {
-        throw new JobsError(JobsErrorCode.QUEUE_NAME, `jobs: queue name ${JSON.stringify(name)} must be 1-200 characters of letters, digits and _ . : -`);
+        throw new JobsError(JobsErrors.QUEUE_NAME, `jobs: queue name ${JSON.stringify(name)} must be 1-200 characters of letters, digits and _ . : -`);
       }
-      if (workers.has(name)) throw new JobsError(JobsErrorCode.QUEUE_NAME, `jobs: queue "${name}" is already registered in this process`);
-      if (typeof handler !== 'function') throw new JobsError(JobsErrorCode.OPTION, `jobs: queue "${name}" needs a handler function`);
+      if (workers.has(name)) throw new JobsError(JobsErrors.QUEUE_NAME, `jobs: queue "${name}" is already registered in this process`);
+      if (typeof handler !== 'function') throw new JobsError(JobsErrors.OPTION, `jobs: queue "${name}" needs a handler function`);
       const settings = settingsFor(name, opts);
       const worker = new QueueWorker<P>(table, name, handler, settings, { owner, log, contain, plugin: opts.plugin });
       workers.set(name, worker as unknown as QueueWorker<never>);
@@ -79,10 +79,10 @@ export function createJobQueues(store: StoreBackend, options: JobQueuesOptions):
         async enqueue(payload: P, eo: EnqueueOptions = {}) {
           const text = serialise(name, payload);
           if (eo.runAt !== undefined && (typeof eo.runAt !== 'number' || !Number.isFinite(eo.runAt))) {
-            throw new JobsError(JobsErrorCode.OPTION, `jobs: runAt of a job for queue "${name}" must be epoch milliseconds, got ${JSON.stringify(eo.runAt)}`);
+            throw new JobsError(JobsErrors.OPTION, `jobs: runAt of a job for queue "${name}" must be epoch milliseconds, got ${JSON.stringify(eo.runAt)}`);
           }
           if (eo.dedupeKey !== undefined && typeof eo.dedupeKey !== 'string') {
-            throw new JobsError(JobsErrorCode.OPTION, `jobs: dedupeKey of a job for queue "${name}" must be a string`);
+            throw new JobsError(JobsErrors.OPTION, `jobs: dedupeKey of a job for queue "${name}" must be a string`);
           }
           await ensureJobTables(store);
           const id = await table.enqueue(name, text, settings.maxAttempts, eo.runAt === undefined ? undefined : Math.round(eo.runAt), eo.dedupeKey);
@@ -120,7 +120,7 @@ function serialise(queue: string, payload: unknown): string {
   try {
     text = JSON.stringify(payload);
   } catch (err) {
-    throw new JobsError(JobsErrorCode.PAYLOAD, `jobs: a payload for queue "${queue}" cannot be stored as JSON: ${(err as Error).message}`, { cause: err });
+    throw new JobsError(JobsErrors.PAYLOAD, `jobs: a payload for queue "${queue}" cannot be stored as JSON: ${(err as Error).message}`, { cause: err });
   }
   return text ?? 'null';
 }

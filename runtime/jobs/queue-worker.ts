@@ -1,6 +1,6 @@
 import { isPermanent, settledWithin, type Logger, type QueuedJob } from '@vigil/plugin-sdk';
 import { backoffDelay } from './backoff.js';
-import { JobsError, JobsErrorCode, errorText } from './errors.js';
+import { JobsError, JobsErrors, errorText } from './errors.js';
 import type { ClaimedJob, JobTable } from './job-table.js';
 
 export interface WorkerSettings {
@@ -173,7 +173,7 @@ export class QueueWorker<P> {
   private runHandler(job: QueuedJob<P>): Promise<void> {
     const { timeoutMs } = this.settings;
     return new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new JobsError(JobsErrorCode.TIMEOUT,
+      const timer = setTimeout(() => reject(new JobsError(JobsErrors.TIMEOUT,
         `jobs: job ${job.id} of queue "${this.name}" ran past timeoutMs (${timeoutMs} ms)`)), timeoutMs);
       timer.unref();
       Promise.resolve()

@@ -1,6 +1,6 @@
 import { settledWithin, type IntervalOptions, type Logger } from '@vigil/plugin-sdk';
 import type { StoreBackend } from '../store/types.js';
-import { JobsError, JobsErrorCode, errorText, positive } from './errors.js';
+import { JobsError, JobsErrors, errorText, positive } from './errors.js';
 import { ensureJobTables } from './migrations.js';
 import { ScheduleLease } from './schedule-lease.js';
 import { MAX_TIMER_MS } from '../timers.js';
@@ -111,11 +111,11 @@ export function createScheduler(store: StoreBackend, options: SchedulerOptions):
 
   return {
     every(id, intervalMs, fn, opts = {}) {
-      if (typeof id !== 'string' || id === '') throw new JobsError(JobsErrorCode.SCHEDULE_ID, 'jobs: every() needs a non-empty id');
+      if (typeof id !== 'string' || id === '') throw new JobsError(JobsErrors.SCHEDULE_ID, 'jobs: every() needs a non-empty id');
       if (entries.has(id)) {
-        throw new JobsError(JobsErrorCode.SCHEDULE_ID, `jobs: interval job "${id}" is already registered in this process${opts.plugin ? ` (by plugin "${opts.plugin}")` : ''}; ids are global, prefix them with the plugin name`);
+        throw new JobsError(JobsErrors.SCHEDULE_ID, `jobs: interval job "${id}" is already registered in this process${opts.plugin ? ` (by plugin "${opts.plugin}")` : ''}; ids are global, prefix them with the plugin name`);
       }
-      if (typeof fn !== 'function') throw new JobsError(JobsErrorCode.OPTION, `jobs: every("${id}") needs a function`);
+      if (typeof fn !== 'function') throw new JobsError(JobsErrors.OPTION, `jobs: every("${id}") needs a function`);
       const interval = positive(intervalMs ?? null, `interval of job "${id}"`, 0);
       const entry: Entry = {
         id,

@@ -5,7 +5,7 @@ import type {
   PluginDefinition, PoolOptions, RuntimeInfo, Sandboxes, ServiceRegistry, Services, Store, WorkerPools,
 } from '@vigil/plugin-sdk';
 import type { MessageBus } from '../bus/message-bus.js';
-import { PluginError, PluginErrorCodes } from './errors.js';
+import { PluginError, PluginErrors } from './errors.js';
 
 /** What the runtime hands the plugin host to build each plugin's context. Optional parts exist only when needed. */
 export interface CoreServices {
@@ -31,11 +31,11 @@ export class ServiceDirectory {
 
   provide(plugin: string, declared: readonly string[], name: string, service: unknown): void {
     if (!declared.includes(name)) {
-      throw new PluginError(PluginErrorCodes.undeclared, plugin, `plugin ${plugin} provides service "${name}" without listing it in provides`);
+      throw new PluginError(PluginErrors.UNDECLARED_SERVICE, plugin, `plugin ${plugin} provides service "${name}" without listing it in provides`);
     }
     const existing = this.entries.get(name);
     if (existing) {
-      throw new PluginError(PluginErrorCodes.serviceTaken, plugin, `service "${name}" is already provided by plugin ${existing.plugin}`);
+      throw new PluginError(PluginErrors.SERVICE_TAKEN, plugin, `service "${name}" is already provided by plugin ${existing.plugin}`);
     }
     this.entries.set(name, { plugin, service });
   }
@@ -54,9 +54,9 @@ export function createPluginContext(def: PluginDefinition, core: CoreServices, d
 
   const requireCore = <T>(service: string, get: ((p: string) => T) | undefined): T => {
     if (!needs.has(service)) {
-      throw new PluginError(PluginErrorCodes.undeclared, name, `plugin ${name} uses ctx.${service} without listing "${service}" in needs`);
+      throw new PluginError(PluginErrors.UNDECLARED_SERVICE, name, `plugin ${name} uses ctx.${service} without listing "${service}" in needs`);
     }
-    if (!get) throw new PluginError(PluginErrorCodes.serviceMissing, name, `core service "${service}" is not available in this runtime`);
+    if (!get) throw new PluginError(PluginErrors.SERVICE_MISSING, name, `core service "${service}" is not available in this runtime`);
     return get(name);
   };
   const memo = <T>(fn: () => T): (() => T) => {
@@ -75,7 +75,7 @@ export function createPluginContext(def: PluginDefinition, core: CoreServices, d
       ...pools,
       pool: <I, O>(options: PoolOptions) => {
         if (options.store) {
-          throw new PluginError(PluginErrorCodes.undeclared, name, `plugin ${name} asks for a worker pool with store: true without listing "store" in needs`);
+          throw new PluginError(PluginErrors.UNDECLARED_SERVICE, name, `plugin ${name} asks for a worker pool with store: true without listing "store" in needs`);
         }
         return pools.pool<I, O>(options);
       },
@@ -93,11 +93,11 @@ export function createPluginContext(def: PluginDefinition, core: CoreServices, d
     provide: (service, impl) => directory.provide(name, def.provides ?? [], service, impl),
     get: <K extends keyof Services & string>(service: K) => {
       if (!needs.has(service) && !optional.has(service)) {
-        throw new PluginError(PluginErrorCodes.undeclared, name, `plugin ${name} looks up service "${service}" without listing it in needs`);
+        throw new PluginError(PluginErrors.UNDECLARED_SERVICE, name, `plugin ${name} looks up service "${service}" without listing it in needs`);
       }
       const found = directory.find(service);
       if (found === undefined) {
-        throw new PluginError(PluginErrorCodes.serviceMissing, name, `plugin ${name} needs service "${service}", but no plugin provided it`);
+        throw new PluginError(PluginErrors.SERVICE_MISSING, name, `plugin ${name} needs service "${service}", but no plugin provided it`);
       }
       return found as Services[K];
     },

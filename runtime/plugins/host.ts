@@ -1,6 +1,6 @@
 import type { Logger, PluginDefinition, PluginInstance } from '@vigil/plugin-sdk';
 import { createPluginContext, ServiceDirectory, type CoreServices } from './context.js';
-import { PluginError, PluginErrorCodes } from './errors.js';
+import { PluginError, PluginErrors } from './errors.js';
 
 export interface PluginEntry {
   def: PluginDefinition;
@@ -42,7 +42,7 @@ export class PluginHost {
         const instance = await def.setup(ctx, config);
         this.slots.push({ def, instance, started: false, stopped: false });
       } catch (err) {
-        throw new PluginError(PluginErrorCodes.setup, def.name, `plugin ${def.name} failed in setup: ${describe(err)}`, err);
+        throw new PluginError(PluginErrors.SETUP, def.name, `plugin ${def.name} failed in setup: ${describe(err)}`, err);
       }
     }
   }
@@ -54,7 +54,7 @@ export class PluginHost {
         await slot.instance?.start?.();
         slot.started = true;
       } catch (err) {
-        throw new PluginError(PluginErrorCodes.start, slot.def.name, `plugin ${slot.def.name} failed to start: ${describe(err)}`, err);
+        throw new PluginError(PluginErrors.START, slot.def.name, `plugin ${slot.def.name} failed to start: ${describe(err)}`, err);
       }
     }
   }
@@ -70,7 +70,7 @@ export class PluginHost {
     try {
       await slot?.instance?.reload?.(config);
     } catch (err) {
-      throw new PluginError(PluginErrorCodes.reload, name, `plugin ${name} refused its new config: ${describe(err)}`, err);
+      throw new PluginError(PluginErrors.RELOAD, name, `plugin ${name} refused its new config: ${describe(err)}`, err);
     }
   }
 

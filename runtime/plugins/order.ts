@@ -1,5 +1,5 @@
 import type { PluginDefinition } from '@vigil/plugin-sdk';
-import { PluginError, PluginErrorCodes } from './errors.js';
+import { PluginError, PluginErrors } from './errors.js';
 
 /** Core services a plugin may list in `needs`; they are not provided by plugins. */
 export const CORE_SERVICES = new Set(['store', 'http', 'jobs', 'workers', 'sandbox']);
@@ -14,7 +14,7 @@ export function orderPlugins(plugins: readonly PluginDefinition[]): PluginDefini
     for (const s of [p.name, ...(p.provides ?? [])]) {
       const other = providerOf.get(s);
       if (other && other !== p) {
-        throw new PluginError(PluginErrorCodes.duplicate, p.name, `plugins ${other.name} and ${p.name} both provide "${s}"; enable only one of them`);
+        throw new PluginError(PluginErrors.DUPLICATE, p.name, `plugins ${other.name} and ${p.name} both provide "${s}"; enable only one of them`);
       }
       providerOf.set(s, p);
     }
@@ -26,7 +26,7 @@ export function orderPlugins(plugins: readonly PluginDefinition[]): PluginDefini
       if (CORE_SERVICES.has(need)) continue;
       const provider = providerOf.get(need);
       if (!provider) {
-        throw new PluginError(PluginErrorCodes.dependency, p.name,
+        throw new PluginError(PluginErrors.DEPENDENCY, p.name,
           `plugin ${p.name} needs "${need}", which no enabled plugin provides; add the plugin that provides it to the config`);
       }
       if (provider !== p) list.push(provider);
@@ -43,7 +43,7 @@ export function orderPlugins(plugins: readonly PluginDefinition[]): PluginDefini
     const s = state.get(p);
     if (s === 'done') return;
     if (s === 'visiting') {
-      throw new PluginError(PluginErrorCodes.cycle, p.name, `plugin dependency cycle: ${[...path, p.name].join(' -> ')}`);
+      throw new PluginError(PluginErrors.CYCLE, p.name, `plugin dependency cycle: ${[...path, p.name].join(' -> ')}`);
     }
     state.set(p, 'visiting');
     for (const d of deps.get(p) ?? []) visit(d, [...path, p.name]);

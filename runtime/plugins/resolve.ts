@@ -2,7 +2,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { PluginDefinition } from '@vigil/plugin-sdk';
-import { PluginError, PluginErrorCodes } from './errors.js';
+import { PluginError, PluginErrors } from './errors.js';
 
 /** The file a package directory exports as its entry point (ESM `exports['.']`, else `main`, else index.js). */
 function packageEntry(dir: string): string | undefined {
@@ -53,18 +53,18 @@ export async function loadThirdPartyPlugin(use: string, configDir: string, where
   const isPath = use.startsWith('.') || isAbsolute(use);
   const entry = isPath ? fileOrPackage(resolve(configDir, use)) : findPackage(use, [configDir, process.cwd()]);
   if (!entry) {
-    throw new PluginError(PluginErrorCodes.resolve, use,
+    throw new PluginError(PluginErrors.RESOLVE, use,
       `${where}: cannot find plugin "${use}"${isPath ? ` (looked for ${resolve(configDir, use)})` : ' in node_modules; install it with npm install'}`);
   }
   let mod: { default?: unknown };
   try {
     mod = await import(pathToFileURL(entry).href);
   } catch (err) {
-    throw new PluginError(PluginErrorCodes.resolve, use, `${where}: plugin "${use}" failed to load: ${(err as Error).message}`, err);
+    throw new PluginError(PluginErrors.RESOLVE, use, `${where}: plugin "${use}" failed to load: ${(err as Error).message}`, err);
   }
   const def = mod.default as PluginDefinition | undefined;
   if (!def || typeof def !== 'object' || typeof def.name !== 'string' || typeof def.setup !== 'function') {
-    throw new PluginError(PluginErrorCodes.invalid, use,
+    throw new PluginError(PluginErrors.INVALID, use,
       `${where}: "${use}" is not a Vigil plugin: its default export must come from definePlugin() in @vigil/plugin-sdk`);
   }
   return def;

@@ -1,31 +1,62 @@
-import { VigilError } from '@vigil/plugin-sdk';
+import { defineErrorCodes, VigilError, type ErrorCodeOf } from '@vigil/plugin-sdk';
 
-/** Stable codes of the store layer. */
-export const StoreErrorCode = {
-  /** The storage URL has an unknown scheme or cannot be parsed. */
-  URL: 'VIGIL_ERR_STORE_URL',
-  /** The database could not be opened or reached. */
-  OPEN: 'VIGIL_ERR_STORE_OPEN',
-  /** The store was used after `close()`. */
-  CLOSED: 'VIGIL_ERR_STORE_CLOSED',
-  /** The database rejected a statement. `driverCode` carries the driver's own code. */
-  QUERY: 'VIGIL_ERR_STORE_QUERY',
-  /** The number of `?` placeholders and of values differ, or a value has a type SQL cannot hold. */
-  PARAMS: 'VIGIL_ERR_STORE_PARAMS',
-  /** A table or column name given to insertMany/table is not a plain SQL identifier. */
-  IDENTIFIER: 'VIGIL_ERR_STORE_IDENTIFIER',
-  /** An insertMany row has a different length than the column list. */
-  ROW_SHAPE: 'VIGIL_ERR_STORE_ROW_SHAPE',
-  /** The store itself was called for a write from inside `transaction()` on SQLite (this would wait forever). */
-  NESTED_TRANSACTION: 'VIGIL_ERR_STORE_NESTED_TRANSACTION',
-  /** Migration versions are not 1, 2, 3, … for a plugin. */
-  MIGRATION_ORDER: 'VIGIL_ERR_STORE_MIGRATION_ORDER',
-  /** A migration's SQL failed; nothing of it was kept. */
-  MIGRATION_FAILED: 'VIGIL_ERR_STORE_MIGRATION_FAILED',
-} as const;
+/** Codes of the store layer (`storage.url`: SQLite or PostgreSQL, shared by every plugin through `ctx.store`). */
+export const StoreErrors = defineErrorCodes('STORE', {
+  URL: {
+    meaning: '`storage.url` is empty, has no file path, or has a scheme other than sqlite: and postgres://.',
+    action: 'Write sqlite:/path/to/vigil.db, sqlite::memory: or postgres://user@host:5432/db (leave the key out for ' +
+      'SQLite in data_dir).',
+  },
+  OPEN: {
+    meaning: 'The database cannot be opened: the SQLite file or its directory cannot be created or used (WAL needs a local ' +
+      'filesystem), or the PostgreSQL server cannot be reached.',
+    action: 'Check the path and its permissions, or that PostgreSQL is up, accepts connections from this host and that ' +
+      'the user, password and database in `storage.url` are right.',
+  },
+  CLOSED: {
+    meaning: 'The store, or a transaction handle, was used after it was closed: during shutdown, or after the transaction ' +
+      'callback returned.',
+    action: 'During shutdown this is expected for work still running; otherwise, plugin authors: do not keep the tx handle ' +
+      'beyond its callback, and stop work in `stop()` before the store closes.',
+  },
+  QUERY: {
+    meaning: 'The database rejected a statement (constraint violation, syntax, missing table, lost connection); the message ' +
+      'carries the driver\'s error and the start of the statement.',
+    action: 'A lost connection or a full disk is the operator\'s to fix (see the driver\'s message); anything else is a bug ' +
+      'in the plugin that sent the statement: report it with the message.',
+  },
+  PARAMS: {
+    meaning: 'A statement got a different number of values than it has `?` placeholders, or a value SQL cannot hold ' +
+      '(an object, a function, undefined).',
+    action: 'Plugin authors: pass one value per `?`: a string, number, bigint, boolean, null or Uint8Array (JSON.stringify ' +
+      'objects).',
+  },
+  IDENTIFIER: {
+    meaning: 'A table or column name given to insertMany or table() is not a plain SQL identifier (optionally schema-qualified).',
+    action: 'Plugin authors: use names of letters, digits and _ that do not start with a digit.',
+  },
+  ROW_SHAPE: {
+    meaning: 'An insertMany row has a different number of values than the column list, or the column list is empty.',
+    action: 'Plugin authors: give every row one value per column.',
+  },
+  NESTED_TRANSACTION: {
+    meaning: 'The store itself was called from inside a transaction callback; on SQLite that call would wait forever for the ' +
+      'transaction it is part of.',
+    action: 'Plugin authors: run the statements that belong to the transaction on the callback\'s tx argument.',
+  },
+  MIGRATION_ORDER: {
+    meaning: 'A plugin\'s migrations are not numbered 1, 2, 3, … in order, or migrate() got no plugin name.',
+    action: 'Plugin authors: number migrations from 1 without gaps and never renumber a released one.',
+  },
+  MIGRATION_FAILED: {
+    meaning: 'A migration\'s SQL failed on this database; none of it was kept and the plugin does not start.',
+    action: 'Read the database\'s message (a permission, a disk, a table changed by hand) and fix that, or report it to the ' +
+      'plugin\'s author naming the dialect (sqlite or postgres); start again once fixed.',
+  },
+});
 
 export class StoreError extends VigilError {
-  constructor(code: string, message: string, options?: { cause?: unknown }) {
+  constructor(code: ErrorCodeOf<typeof StoreErrors>, message: string, options?: { cause?: unknown }) {
     super(code, message, { status: 500, cause: options?.cause });
     this.name = 'StoreError';
   }
@@ -38,7 +69,7 @@ export class StoreQueryError extends StoreError {
   /** True for a unique or primary key violation on either backend. */
   readonly uniqueViolation: boolean;
   constructor(message: string, options: { cause: unknown; driverCode?: string; uniqueViolation: boolean }) {
-    super(StoreErrorCode.QUERY, message, { cause: options.cause });
+    super(StoreErrors.QUERY, message, { cause: options.cause });
     this.name = 'StoreQueryError';
     this.driverCode = options.driverCode;
     this.uniqueViolation = options.uniqueViolation;
@@ -64,5 +95,5 @@ export function queryError(err: unknown, sql: string): StoreError {
 }
 
 export function closedError(): StoreError {
-  return new StoreError(StoreErrorCode.CLOSED, 'store: used after close(); the runtime is shutting down or the store was closed by its owner');
+  return new StoreError(StoreErrors.CLOSED, 'store: used after close(); the runtime is shutting down or the store was closed by its owner');
 }

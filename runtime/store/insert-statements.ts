@@ -1,5 +1,5 @@
 import type { Dialect, SqlValue } from '@vigil/plugin-sdk';
-import { StoreError, StoreErrorCode } from './errors.js';
+import { StoreError, StoreErrors } from './errors.js';
 import { bindValue } from './sql-values.js';
 
 const identifier = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)?$/;
@@ -7,7 +7,7 @@ const identifier = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)?$/;
 /** Table and column names are spliced into SQL, so only plain identifiers (optionally schema-qualified) pass. */
 export function checkIdentifier(name: string, what: string): void {
   if (typeof name !== 'string' || !identifier.test(name)) {
-    throw new StoreError(StoreErrorCode.IDENTIFIER,
+    throw new StoreError(StoreErrors.IDENTIFIER,
       `store: ${what} ${JSON.stringify(name)} is not a plain SQL identifier (letters, digits and _, not starting with a digit)`);
   }
 }
@@ -29,7 +29,7 @@ export function buildInsertChunks(
   rows: readonly (readonly SqlValue[])[], onConflict: string | undefined,
 ): InsertChunk[] {
   checkIdentifier(table, 'table');
-  if (columns.length === 0) throw new StoreError(StoreErrorCode.ROW_SHAPE, `store: insertMany into ${table} needs at least one column`);
+  if (columns.length === 0) throw new StoreError(StoreErrors.ROW_SHAPE, `store: insertMany into ${table} needs at least one column`);
   for (const c of columns) checkIdentifier(c, `column of ${table}`);
   const width = columns.length;
   const perStatement = Math.max(1, Math.min(maxRowsPerStatement, Math.floor(maxParams / width)));
@@ -48,7 +48,7 @@ export function buildInsertChunks(
     for (let r = 0; r < count; r++) {
       const row = rows[start + r];
       if (!Array.isArray(row) || row.length !== width) {
-        throw new StoreError(StoreErrorCode.ROW_SHAPE,
+        throw new StoreError(StoreErrors.ROW_SHAPE,
           `store: insertMany into ${table}: row ${start + r} has ${Array.isArray(row) ? row.length : 'no'} values, expected ${width} (${columns.join(', ')})`);
       }
       const base = r * width;

@@ -1,5 +1,5 @@
 import type { Dialect, Logger, Migration, Row, SqlValue } from '@vigil/plugin-sdk';
-import { StoreError, StoreErrorCode } from './errors.js';
+import { StoreError, StoreErrors } from './errors.js';
 import type { TxConnection } from './types.js';
 
 /** The lock every instance takes around a migration, so several instances starting at once apply it once. */
@@ -22,8 +22,8 @@ export interface MigrationTarget {
 
 /** Throws unless versions run 1, 2, 3, … and every migration has a name and SQL for this dialect. */
 export function checkMigrations(plugin: string, migrations: readonly Migration[]): void {
-  const fail = (what: string) => new StoreError(StoreErrorCode.MIGRATION_ORDER, `store: migrations of plugin "${plugin}": ${what}`);
-  if (typeof plugin !== 'string' || plugin === '') throw new StoreError(StoreErrorCode.MIGRATION_ORDER, 'store: migrate() needs a plugin name');
+  const fail = (what: string) => new StoreError(StoreErrors.MIGRATION_ORDER, `store: migrations of plugin "${plugin}": ${what}`);
+  if (typeof plugin !== 'string' || plugin === '') throw new StoreError(StoreErrors.MIGRATION_ORDER, 'store: migrate() needs a plugin name');
   if (!Array.isArray(migrations)) throw fail('expected an array of { version, name, up }');
   migrations.forEach((m, i) => {
     const expected = i + 1;
@@ -68,7 +68,7 @@ export async function applyMigrations(target: MigrationTarget, plugin: string, m
       try {
         await tx.exec(sqlFor(m, target.dialect));
       } catch (err) {
-        throw new StoreError(StoreErrorCode.MIGRATION_FAILED,
+        throw new StoreError(StoreErrors.MIGRATION_FAILED,
           `store: migration ${m.version} ("${m.name}") of plugin "${plugin}" failed on ${target.dialect}: ${(err as Error).message}; none of it was applied`,
           { cause: err });
       }

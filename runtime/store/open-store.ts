@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import type { Logger, Metrics } from '@vigil/plugin-sdk';
 import { Backend } from './backend.js';
-import { StoreError, StoreErrorCode } from './errors.js';
+import { StoreError, StoreErrors } from './errors.js';
 import { PostgresDriver, redactUrl } from './postgres-driver.js';
 import { SqliteDriver } from './sqlite-driver.js';
 import { ReportingTimer, StoreInstruments } from './store-metrics.js';
@@ -18,18 +18,18 @@ const accepted = 'use sqlite:/path/to/vigil.db, sqlite::memory: or postgres://us
 /** Reads a storage URL. A relative SQLite path resolves against the working directory. */
 export function parseStoreUrl(url: string): StoreLocation {
   if (typeof url !== 'string' || url.trim() === '') {
-    throw new StoreError(StoreErrorCode.URL, `store: storage.url is empty; ${accepted}`);
+    throw new StoreError(StoreErrors.URL, `store: storage.url is empty; ${accepted}`);
   }
   if (url.startsWith('sqlite:')) {
     let path = url.slice('sqlite:'.length);
     if (path.startsWith('//')) path = path.slice(2);
     if (path === ':memory:') return { kind: 'sqlite', filename: ':memory:' };
-    if (path === '') throw new StoreError(StoreErrorCode.URL, `store: storage URL "${url}" has no file path; ${accepted}`);
+    if (path === '') throw new StoreError(StoreErrors.URL, `store: storage URL "${url}" has no file path; ${accepted}`);
     return { kind: 'sqlite', filename: resolve(path) };
   }
   if (/^postgres(ql)?:\/\//.test(url)) return { kind: 'postgres', url };
   const scheme = /^([A-Za-z][A-Za-z0-9+.-]*):/.exec(url)?.[1];
-  throw new StoreError(StoreErrorCode.URL, scheme
+  throw new StoreError(StoreErrors.URL, scheme
     ? `store: unknown storage URL scheme "${scheme}:" in "${redactUrl(url)}"; ${accepted}`
     : `store: storage URL "${redactUrl(url)}" has no scheme; ${accepted}`);
 }

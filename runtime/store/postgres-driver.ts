@@ -1,6 +1,6 @@
 import pg from 'pg';
 import type { Logger, Row, SqlValue } from '@vigil/plugin-sdk';
-import { StoreError, StoreErrorCode, queryError } from './errors.js';
+import { StoreError, StoreErrors, queryError } from './errors.js';
 import { numericTypes } from './postgres-types.js';
 import type { Driver, TxConnection } from './types.js';
 
@@ -36,7 +36,7 @@ export class PostgresDriver implements Driver {
       await pool.query('SELECT 1');
     } catch (err) {
       await pool.end().catch(() => {});
-      throw new StoreError(StoreErrorCode.OPEN,
+      throw new StoreError(StoreErrors.OPEN,
         `store: cannot reach PostgreSQL at ${redactUrl(url)}: ${(err as Error).message}; check storage.url and that the server accepts connections`,
         { cause: err });
     }
@@ -103,7 +103,7 @@ async function control(client: pg.PoolClient, sql: string, params?: SqlValue[]):
 
 function transactionConnection(client: pg.PoolClient, active: () => boolean): TxConnection {
   const check = () => {
-    if (!active()) throw new StoreError(StoreErrorCode.CLOSED, 'store: a transaction handle was used after its transaction ended');
+    if (!active()) throw new StoreError(StoreErrors.CLOSED, 'store: a transaction handle was used after its transaction ended');
   };
   return {
     dialect: 'postgres',

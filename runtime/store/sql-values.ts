@@ -1,5 +1,5 @@
 import type { SqlValue } from '@vigil/plugin-sdk';
-import { StoreError, StoreErrorCode, sqlExcerpt } from './errors.js';
+import { StoreError, StoreErrors, sqlExcerpt } from './errors.js';
 
 /**
  * Brings one value to a form both drivers bind the same way. node-sqlite3 binds a bigint as NULL, so bigints become
@@ -22,7 +22,7 @@ export function bindValue(v: unknown, where: () => string): SqlValue {
       break;
   }
   const kind = v === undefined ? 'undefined' : typeof v === 'object' ? (v as object).constructor?.name ?? 'object' : typeof v;
-  throw new StoreError(StoreErrorCode.PARAMS,
+  throw new StoreError(StoreErrors.PARAMS,
     `store: ${where()} is ${kind}; SQL values are string, number, bigint, boolean, null or Uint8Array (serialise objects with JSON.stringify, use null for missing values)`);
 }
 
@@ -30,7 +30,7 @@ export function bindValue(v: unknown, where: () => string): SqlValue {
 export function bindParams(sql: string, placeholders: number, params: readonly unknown[] | undefined): SqlValue[] {
   const values = params ?? [];
   if (values.length !== placeholders) {
-    throw new StoreError(StoreErrorCode.PARAMS,
+    throw new StoreError(StoreErrors.PARAMS,
       `store: the statement has ${placeholders} ? placeholder(s) but ${values.length} value(s) were given (in: ${sqlExcerpt(sql)})`);
   }
   const out = new Array<SqlValue>(values.length);

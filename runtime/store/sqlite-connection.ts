@@ -1,6 +1,6 @@
 import sqlite3 from 'sqlite3';
 import type { Row, SqlValue } from '@vigil/plugin-sdk';
-import { StoreError, StoreErrorCode, queryError } from './errors.js';
+import { StoreError, StoreErrors, queryError } from './errors.js';
 
 /** Prepared statements kept per connection: enough for every write statement a batch-writing plugin repeats. */
 const MAX_CACHED_STATEMENTS = 32;
@@ -18,7 +18,7 @@ export class SqliteConnection {
     const mode = readonly ? sqlite3.OPEN_READONLY : sqlite3.OPEN_READWRITE | sqlite3.OPEN_CREATE;
     return new Promise((resolve, reject) => {
       const db = new sqlite3.Database(filename, mode, (err) => {
-        if (err) reject(new StoreError(StoreErrorCode.OPEN, `store: cannot open SQLite database ${filename}: ${err.message}`, { cause: err }));
+        if (err) reject(new StoreError(StoreErrors.OPEN, `store: cannot open SQLite database ${filename}: ${err.message}`, { cause: err }));
         else resolve(new SqliteConnection(db));
       });
     });

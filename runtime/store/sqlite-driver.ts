@@ -2,7 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Row, SqlValue } from '@vigil/plugin-sdk';
-import { StoreError, StoreErrorCode } from './errors.js';
+import { StoreError, StoreErrors } from './errors.js';
 import { SqliteConnection, sqliteMaxParams } from './sqlite-connection.js';
 import type { ThreadWriteLock } from './thread-write-lock.js';
 import type { Driver, TxConnection } from './types.js';
@@ -79,7 +79,7 @@ export class SqliteDriver implements Driver {
     const memory = filename === ':memory:';
     if (!memory) {
       await mkdir(dirname(filename), { recursive: true }).catch((err: Error) => {
-        throw new StoreError(StoreErrorCode.OPEN, `store: cannot create the directory of SQLite database ${filename}: ${err.message}`, { cause: err });
+        throw new StoreError(StoreErrors.OPEN, `store: cannot create the directory of SQLite database ${filename}: ${err.message}`, { cause: err });
       });
     }
     const writer = await SqliteConnection.open(filename, false);
@@ -92,7 +92,7 @@ export class SqliteDriver implements Driver {
       if (!memory) {
         const [mode] = await writer.query('PRAGMA journal_mode = WAL', []);
         if (String(mode?.journal_mode).toLowerCase() !== 'wal') {
-          throw new StoreError(StoreErrorCode.OPEN, `store: ${filename} cannot use WAL (journal_mode is ${String(mode?.journal_mode)}); put the data directory on a local filesystem`);
+          throw new StoreError(StoreErrors.OPEN, `store: ${filename} cannot use WAL (journal_mode is ${String(mode?.journal_mode)}); put the data directory on a local filesystem`);
         }
       }
       await writer.exec('PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON');
@@ -147,7 +147,7 @@ export class SqliteDriver implements Driver {
     const tx = currentTx.getStore();
     if (tx?.active && tx.driver === this) {
       // The caller runs inside a transaction callback and waits for this write, which waits for that transaction.
-      return Promise.reject(new StoreError(StoreErrorCode.NESTED_TRANSACTION,
+      return Promise.reject(new StoreError(StoreErrors.NESTED_TRANSACTION,
         'store: called the store from inside transaction(); use the tx argument of the callback for statements that belong to it (on SQLite this call would wait forever)'));
     }
     const lock = this.threadLock;
@@ -157,7 +157,7 @@ export class SqliteDriver implements Driver {
   private txConnection(marker: ActiveTx): TxConnection {
     const writer = this.writer;
     const check = () => {
-      if (!marker.active) throw new StoreError(StoreErrorCode.CLOSED, 'store: a transaction handle was used after its transaction ended');
+      if (!marker.active) throw new StoreError(StoreErrors.CLOSED, 'store: a transaction handle was used after its transaction ended');
     };
     return {
       dialect: 'sqlite',

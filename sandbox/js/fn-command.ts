@@ -5,7 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { CommandArgs, CommandDefinition, CommandIo } from '@vigil/plugin-sdk';
-import { JsSandboxError, usageCodes } from './errors.js';
+import { JsSandboxError, JsSandboxErrors } from './errors.js';
 import { jsSandboxDefaults } from './options.js';
 import type { JsResult, JsSandbox } from './types.js';
 
@@ -112,7 +112,7 @@ async function run(args: CommandArgs, io: CommandIo): Promise<number> {
       return 2;
     }
     // The sandbox refused the input it was given: that is the --input flag's fault, not the function's.
-    if (err instanceof JsSandboxError && err.code === usageCodes.input) {
+    if (err instanceof JsSandboxError && err.code === JsSandboxErrors.INPUT) {
       io.err(`vigil fn run: --input: ${err.message}\n\nUsage: ${usage}\n`);
       return 2;
     }

@@ -1,6 +1,6 @@
 export { createJsSandbox } from './sandbox.js';
 export { fnCommand } from './fn-command.js';
-export { JsSandboxError, failureCodes, usageCodes } from './errors.js';
+export { JsSandboxError, JsSandboxErrors, failureCode } from './errors.js';
 export { jsSandboxDefaults } from './options.js';
 export type {
   JsSandbox, JsSandboxOptions, JsFunction, JsResult, JsFailure, JsFailureReason, JsProcessStats,

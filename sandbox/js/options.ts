@@ -1,4 +1,4 @@
-import { JsSandboxError, usageCodes } from './errors.js';
+import { JsSandboxError, JsSandboxErrors } from './errors.js';
 import type { JsSandboxOptions } from './types.js';
 
 export interface ResolvedJsSandboxOptions {
@@ -33,7 +33,7 @@ function integer(options: JsSandboxOptions, key: keyof typeof jsSandboxDefaults,
   const value = options[key] ?? jsSandboxDefaults[key];
   if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
     throw new JsSandboxError(
-      usageCodes.options,
+      JsSandboxErrors.OPTIONS,
       `js sandbox: option ${key} must be an integer from ${min} to ${max}, got ${JSON.stringify(value)}`,
     );
   }
@@ -44,7 +44,7 @@ function integer(options: JsSandboxOptions, key: keyof typeof jsSandboxDefaults,
 export function resolveJsSandboxOptions(options: JsSandboxOptions = {}): ResolvedJsSandboxOptions {
   for (const hook of ['onFailure', 'onRestart', 'onRetry'] as const) {
     if (options[hook] !== undefined && typeof options[hook] !== 'function') {
-      throw new JsSandboxError(usageCodes.options, `js sandbox: option ${hook} must be a function`);
+      throw new JsSandboxError(JsSandboxErrors.OPTIONS, `js sandbox: option ${hook} must be a function`);
     }
   }
   return {

@@ -9,7 +9,7 @@
  * culprit kills that process too and fails, taking no other call with it.
  */
 import { createHash } from 'node:crypto';
-import { JsSandboxError, failureCodes, loadFailure, usageCodes } from './errors.js';
+import { JsSandboxError, JsSandboxErrors, failureCode, loadFailure } from './errors.js';
 import { resolveJsSandboxOptions, type ResolvedJsSandboxOptions } from './options.js';
 import { SandboxProcess, type RunResult } from './sandbox-process.js';
 import type { FunctionRef, TaskMessage, TaskOutcome } from './protocol.js';
@@ -53,8 +53,8 @@ class JsSandboxPool implements JsSandbox {
   }
 
   async load(source: string, filename = 'function.js'): Promise<JsFunction> {
-    if (this.closed) throw new JsSandboxError(usageCodes.closed, 'js sandbox: load() after close()');
-    if (typeof source !== 'string') throw new JsSandboxError(usageCodes.input, 'js sandbox: load() needs the source text of a function file');
+    if (this.closed) throw new JsSandboxError(JsSandboxErrors.CLOSED, 'js sandbox: load() after close()');
+    if (typeof source !== 'string') throw new JsSandboxError(JsSandboxErrors.INPUT, 'js sandbox: load() needs the source text of a function file');
     const id = `sha256:${createHash('sha256').update(source).digest('hex')}`;
     const cached = this.loaded.get(id);
     if (cached) return cached;
@@ -72,7 +72,7 @@ class JsSandboxPool implements JsSandbox {
   }
 
   private async call(fn: Required<FunctionRef>, input: unknown): Promise<JsResult> {
-    if (this.closed) throw new JsSandboxError(usageCodes.closed, 'js sandbox: call() after close()');
+    if (this.closed) throw new JsSandboxError(JsSandboxErrors.CLOSED, 'js sandbox: call() after close()');
     let json: string | undefined;
     if (input !== undefined) {
       try {
@@ -82,12 +82,12 @@ class JsSandboxPool implements JsSandbox {
         const message = err instanceof RangeError
           ? `js sandbox: the input is too deep or too large to serialise as JSON (${err.message})`
           : `js sandbox: the input is not JSON: ${(err as Error).message}`;
-        throw new JsSandboxError(usageCodes.input, message, { cause: err });
+        throw new JsSandboxError(JsSandboxErrors.INPUT, message, { cause: err });
       }
-      if (json === undefined) throw new JsSandboxError(usageCodes.input, `js sandbox: the input is not JSON (a ${typeof input})`);
+      if (json === undefined) throw new JsSandboxError(JsSandboxErrors.INPUT, `js sandbox: the input is not JSON (a ${typeof input})`);
     }
     if (this.queue.length >= this.o.maxQueue) {
-      throw new JsSandboxError(usageCodes.busy, `js sandbox: ${this.queue.length} calls are already waiting for an isolate (maxQueue)`, { status: 503 });
+      throw new JsSandboxError(JsSandboxErrors.BUSY, `js sandbox: ${this.queue.length} calls are already waiting for an isolate (maxQueue)`, { status: 503 });
     }
     const outcome = await this.enqueue({ mode: 'call', input: json, ...this.limits() }, fn);
     const logs = outcome.logs?.length ? { logs: outcome.logs } : {};
@@ -108,7 +108,7 @@ class JsSandboxPool implements JsSandbox {
   private failed(outcome: TaskOutcome & { ok: false }): JsResult {
     const error = { reason: outcome.reason, message: outcome.message, ...(outcome.stack ? { stack: outcome.stack } : {}) };
     try {
-      this.o.onFailure(outcome.reason, new JsSandboxError(failureCodes[outcome.reason], outcome.message, { reason: outcome.reason }));
+      this.o.onFailure(outcome.reason, new JsSandboxError(failureCode(outcome.reason), outcome.message, { reason: outcome.reason }));
     } catch { /* a failing hook must not fail the call */ }
     return { ok: false, error, durationMs: outcome.durationMs, ...(outcome.logs?.length ? { logs: outcome.logs } : {}) };
   }
@@ -196,7 +196,7 @@ class JsSandboxPool implements JsSandbox {
     if (beforeReady) {
       this.startFailures++;
       const err = new JsSandboxError(
-        failureCodes.crash,
+        JsSandboxErrors.CRASH,
         `js sandbox: a sandbox process failed to start${proc.lastWords ? `: ${proc.lastWords}` : ''}`,
         { reason: 'crash', status: 503 },
       );

@@ -2,7 +2,7 @@
 // replacement of any instance that traps, overruns or dies. See README.md in this folder.
 import { readFile } from 'node:fs/promises';
 import {
-  WasmModuleError, WasmSandboxUnavailableError, WasmErrorCodes, type SandboxFailureReason, type WasmCallError,
+  WasmModuleError, WasmSandboxUnavailableError, WasmSandboxErrors, type SandboxFailureReason, type WasmCallError,
 } from './errors.js';
 import { capModuleMemory, WASM_PAGE_BYTES } from './module-memory.js';
 import { checkModuleImports } from './module-imports.js';
@@ -148,7 +148,7 @@ export async function createWasmSandbox(options: WasmSandboxOptions): Promise<Wa
       if (outcomes.some((o) => o.status === 'fulfilled')) return;
       const reason = (outcomes[0] as PromiseRejectedResult | undefined)?.reason as Error | undefined;
       for (const call of queue.splice(0)) {
-        call.reject(new WasmSandboxUnavailableError(WasmErrorCodes.busy,
+        call.reject(new WasmSandboxUnavailableError(WasmSandboxErrors.BUSY,
           `the wasm sandbox cannot start its module: ${reason?.message ?? 'unknown error'}`));
       }
     });
@@ -175,9 +175,9 @@ export async function createWasmSandbox(options: WasmSandboxOptions): Promise<Wa
   return {
     get restarts() { return slots.reduce((n, s) => n + s.restarts, 0); },
     call(fn, input) {
-      if (closed) return Promise.reject(new WasmSandboxUnavailableError(WasmErrorCodes.closed, 'the wasm sandbox is closed'));
+      if (closed) return Promise.reject(new WasmSandboxUnavailableError(WasmSandboxErrors.CLOSED, 'the wasm sandbox is closed'));
       if (queue.length >= maxQueue) {
-        return Promise.reject(new WasmSandboxUnavailableError(WasmErrorCodes.busy,
+        return Promise.reject(new WasmSandboxUnavailableError(WasmSandboxErrors.BUSY,
           `the wasm sandbox queue is full (${maxQueue} calls waiting)`));
       }
       return new Promise<Uint8Array>((resolve, reject) => {
@@ -189,7 +189,7 @@ export async function createWasmSandbox(options: WasmSandboxOptions): Promise<Wa
       if (closed) return;
       closed = true;
       for (const call of queue.splice(0)) {
-        call.reject(new WasmSandboxUnavailableError(WasmErrorCodes.closed, 'the wasm sandbox was closed'));
+        call.reject(new WasmSandboxUnavailableError(WasmSandboxErrors.CLOSED, 'the wasm sandbox was closed'));
       }
       await Promise.all(slots.map((s) => s.close()));
     },

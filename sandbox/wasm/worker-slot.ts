@@ -2,7 +2,7 @@
 // it when a call overruns (the only way to stop a guest mid-call) or when the thread dies.
 import { Worker } from 'node:worker_threads';
 import {
-  WasmCallError, WasmErrorCodes, WasmSandboxUnavailableError, type SandboxFailureReason,
+  WasmCallError, WasmSandboxErrors, WasmSandboxUnavailableError, type SandboxFailureReason,
 } from './errors.js';
 import type { CallRequest, WorkerInit, WorkerMessage } from './worker-protocol.js';
 
@@ -109,7 +109,7 @@ export class WorkerSlot {
     if (current) {
       clearTimeout(current.timer);
       this.current = undefined;
-      current.call.reject(new WasmSandboxUnavailableError(WasmErrorCodes.closed, 'the wasm sandbox was closed during the call'));
+      current.call.reject(new WasmSandboxUnavailableError(WasmSandboxErrors.CLOSED, 'the wasm sandbox was closed during the call'));
     }
     if (worker) await worker.terminate();
   }

@@ -4,7 +4,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isPermanent } from '@vigil/plugin-sdk';
 import { createExecExporter, type ExecExporterOptions } from '../../../../plugins/exporters/exec-exporter.js';
-import { ExporterErrorCode } from '../../../../plugins/exporters/errors.js';
+import { ExporterErrors } from '../../../../plugins/exporters/errors.js';
 import { createDeliveryQueue } from '../../../../runtime/delivery/delivery-queue.js';
 import { fixture } from '../../../support/paths.js';
 import { waitFor } from '../../../support/net.js';
@@ -51,7 +51,7 @@ test('send before start, or while the process is down, fails with a retryable er
   const { dir, exporter } = setup([]);
   try { await exporter.send(governedRecords(1), signal()); assert.unreachable(); } catch (err) {
     assert.not.ok(isPermanent(err));
-    assert.is((err as { code?: string }).code, ExporterErrorCode.processDown);
+    assert.is((err as { code?: string }).code, ExporterErrors.PROCESS_DOWN);
   }
   await exporter.shutdown();
   dir.cleanup();

@@ -1,11 +1,12 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startTestRuntime } from '@vigil/plugin-sdk/testing';
 import exporters from '../../../../plugins/exporters/index.js';
 import { exportersConfigSchema } from '../../../../plugins/exporters/config-schema.js';
 import { fixture } from '../../../support/paths.js';
+import { ConfigErrors } from '../../../../runtime/config/errors.js';
 import { waitFor } from '../../../support/net.js';
 import { tempDir } from '../../../support/tmp.js';
 import { verifyBodySignature } from '../../../../plugins/exporters/webhook-signature.js';
@@ -143,6 +144,34 @@ test('config errors stop the runtime with the key path: a key of another type, a
       assert.match((err as Error).message, message);
     }
   }
+});
+
+test('a list the schema accepts but that cannot work is a config problem with its line, found before anything starts', async () => {
+  const dir = tempDir();
+  const notExecutable = join(dir.path, 'not-executable.sh');
+  writeFileSync(notExecutable, '#!/bin/sh\n', { mode: 0o644 });
+  const cases: [unknown[], string, RegExp][] = [
+    [[{ name: 'a', type: 'file', path: 'a.jsonl' }, { name: 'a', type: 'file', path: 'b.jsonl' }], 'exporters[1].name', /"a" is already the name of exporters\[0\]/],
+    [[{ name: 'w', type: 'wasm', module: 'm.wasm', next: 'zz' }], 'exporters[0].next', /no exporter is named "zz"/],
+    [[{ name: 'w1', type: 'wasm', module: 'm.wasm', next: 'w2' }, { name: 'w2', type: 'wasm', module: 'm.wasm', next: 'w1' }], 'exporters[0].next', /loop \(w1 -> w2 -> w1\)/],
+    [[{ name: 'p', type: 'exec', command: notExecutable }], 'exporters[0].command', /not-executable\.sh is not an executable file/],
+  ];
+  for (const [config, keyPath, message] of cases) {
+    try {
+      const rt = await startTestRuntime({ plugins: [], config: { exporters: config } });
+      await rt.stop();
+      assert.unreachable(`accepted ${JSON.stringify(config)}`);
+    } catch (err) {
+      const problems = (err as { code?: string; problems?: { code: string; keyPath: string; line: number; message: string }[] }).problems;
+      assert.is((err as { code?: string }).code, ConfigErrors.INVALID, String(err));
+      assert.is(problems?.length, 1);
+      assert.is(problems![0].code, ConfigErrors.VALUE);
+      assert.is(problems![0].keyPath, keyPath);
+      assert.ok(problems![0].line > 0, 'placed in the file');
+      assert.match(problems![0].message, message);
+    }
+  }
+  dir.cleanup();
 });
 
 test.run();

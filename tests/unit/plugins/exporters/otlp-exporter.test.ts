@@ -2,7 +2,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { isPermanent } from '@vigil/plugin-sdk';
 import { createOtlpExporter, logsUrl } from '../../../../plugins/exporters/otlp-exporter.js';
-import { ExporterErrorCode } from '../../../../plugins/exporters/errors.js';
+import { ExporterErrors } from '../../../../plugins/exporters/errors.js';
 import { freePort } from '../../../support/net.js';
 import { recordingLogger } from '../../runtime/delivery/support/recording-logger.js';
 import { startReceiver } from './support/http-receiver.js';
@@ -105,7 +105,7 @@ test('a 4xx other than 408/429 is permanent; 500 and an unreachable collector ar
   await exporter.shutdown();
   await receiver.close();
   assert.equal(outcomes, [
-    [true, ExporterErrorCode.rejected], [true, ExporterErrorCode.rejected], [false, ExporterErrorCode.unavailable],
+    [true, ExporterErrors.REJECTED], [true, ExporterErrors.REJECTED], [false, ExporterErrors.UNAVAILABLE],
   ]);
 
   const port = await freePort();

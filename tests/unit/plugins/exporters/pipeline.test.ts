@@ -2,24 +2,25 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { join, resolve } from 'node:path';
 import { existsSync } from 'node:fs';
-import type { Bus, DeliveryQueueOptions, PluginContext } from '@vigil/plugin-sdk';
-import { checkConsistency, createExportPipeline } from '../../../../plugins/exporters/pipeline.js';
+import { ConfigValueError, type Bus, type DeliveryQueueOptions, type PluginContext } from '@vigil/plugin-sdk';
+import { createExportPipeline } from '../../../../plugins/exporters/pipeline.js';
+import { checkConsistency } from '../../../../plugins/exporters/check-config.js';
 import { createDeliveryQueue } from '../../../../runtime/delivery/delivery-queue.js';
 import { tempDir } from '../../../support/tmp.js';
 import { RecordingMetrics } from '../../runtime/delivery/support/recording-metrics.js';
 import { recordingLogger } from '../../runtime/delivery/support/recording-logger.js';
 import type { ExporterConfig } from '../../../../plugins/exporters/config-schema.js';
-import { ExporterErrorCode } from '../../../../plugins/exporters/errors.js';
 
 const file = (name: string): ExporterConfig => ({ name, type: 'file', path: `${name}.jsonl` });
 const wasm = (name: string, next: string): ExporterConfig => ({ name, type: 'wasm', module: 'm.wasm', next });
 
-function refused(configs: ExporterConfig[], message: string | RegExp): void {
+function refused(configs: ExporterConfig[], keyPath: (string | number)[], message: string | RegExp): void {
   try {
     checkConsistency(configs);
     assert.unreachable('accepted');
   } catch (err) {
-    assert.is((err as { code?: string }).code, ExporterErrorCode.config);
+    assert.instance(err, ConfigValueError);
+    assert.equal((err as ConfigValueError).keyPath, keyPath);
     assert.match((err as Error).message, message);
   }
 }
@@ -29,19 +30,19 @@ test('a consistent list passes, including a chain of wasm stages', () => {
   checkConsistency([file('a'), wasm('w1', 'w2'), wasm('w2', 'a')]);
 });
 
-test('duplicate names are refused, naming both items', () => {
-  refused([file('a'), file('b'), file('a')], 'exporters[2].name: "a" is already the name of exporters[0]');
+test('duplicate names are refused at the second, naming the first', () => {
+  refused([file('a'), file('b'), file('a')], [2, 'name'], '"a" is already the name of exporters[0]');
 });
 
 test('a topic outside the exportable list is refused even if the schema were bypassed', () => {
-  refused([{ ...file('a'), topics: ['gateway.exchange' as 'gateway.record'] }], 'exporters[0].topics: "gateway.exchange" is not exportable');
+  refused([{ ...file('a'), topics: ['gateway.record', 'gateway.exchange' as 'gateway.record'] }], [0, 'topics', 1], '"gateway.exchange" is not exportable');
 });
 
 test('wasm next must name another existing exporter, one wasm per next, and no loops', () => {
-  refused([wasm('w', 'w')], 'exporters[0].next: a wasm exporter cannot feed itself');
-  refused([file('a'), wasm('w', 'zz')], 'exporters[1].next: no exporter is named "zz"; exporters: a, w');
-  refused([file('a'), wasm('w1', 'a'), wasm('w2', 'a')], 'exporters[2].next: "a" is already the next of wasm exporter "w1"');
-  refused([wasm('w1', 'w2'), wasm('w2', 'w1')], /loop \(w1 -> w2 -> w1\)/);
+  refused([wasm('w', 'w')], [0, 'next'], 'a wasm exporter cannot feed itself');
+  refused([file('a'), wasm('w', 'zz')], [1, 'next'], 'no exporter is named "zz"; exporters: a, w');
+  refused([file('a'), wasm('w1', 'a'), wasm('w2', 'a')], [2, 'next'], '"a" is already the next of wasm exporter "w1"');
+  refused([wasm('w1', 'w2'), wasm('w2', 'w1')], [0, 'next'], /loop \(w1 -> w2 -> w1\)/);
 });
 
 test('stop is safe without start and when called twice; it unsubscribes before draining', async () => {

@@ -4,7 +4,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isPermanent } from '@vigil/plugin-sdk';
 import { createWasmExporter, type WasmExporterOptions } from '../../../../plugins/exporters/wasm-exporter.js';
-import { ExporterErrorCode } from '../../../../plugins/exporters/errors.js';
+import { ExporterErrors } from '../../../../plugins/exporters/errors.js';
 import { fixture } from '../../../support/paths.js';
 import { tempDir } from '../../../support/tmp.js';
 import { recordingLogger } from '../../runtime/delivery/support/recording-logger.js';
@@ -69,7 +69,7 @@ test('fails closed: a trap, non-JSON output or the wrong shape forwards nothing 
   await exporter.send([record(3, { status: 500 })], signal());
   await exporter.shutdown();
   assert.equal(outcomes.map((o) => [o[0], o[1]]), [
-    [true, ExporterErrorCode.transform], [true, ExporterErrorCode.transform], [true, ExporterErrorCode.transform],
+    [true, ExporterErrors.TRANSFORM], [true, ExporterErrors.TRANSFORM], [true, ExporterErrors.TRANSFORM],
   ]);
   assert.match(outcomes[0][2], 'trapped on purpose');
   assert.match(outcomes[1][2], 'this is not json');

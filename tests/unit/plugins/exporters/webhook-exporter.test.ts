@@ -4,7 +4,7 @@ import * as assert from 'uvu/assert';
 import { isPermanent } from '@vigil/plugin-sdk';
 import { createWebhookExporter, redactUrl } from '../../../../plugins/exporters/webhook-exporter.js';
 import { verifyBodySignature } from '../../../../plugins/exporters/webhook-signature.js';
-import { ExporterErrorCode } from '../../../../plugins/exporters/errors.js';
+import { ExporterErrors } from '../../../../plugins/exporters/errors.js';
 import { createDeliveryQueue } from '../../../../runtime/delivery/delivery-queue.js';
 import { freePort, waitFor } from '../../../support/net.js';
 import { RecordingMetrics } from '../../runtime/delivery/support/recording-metrics.js';
@@ -96,8 +96,8 @@ test('a 4xx is permanent, except 408 and 429; 5xx are retryable; Retry-After on 
   await exporter.shutdown();
   await receiver.close();
   assert.equal(errors.map((e) => e.permanent), [true, true, true, true, false, false, false, false, false]);
-  assert.is(errors[0].code, ExporterErrorCode.rejected);
-  assert.is(errors[4].code, ExporterErrorCode.unavailable);
+  assert.is(errors[0].code, ExporterErrors.REJECTED);
+  assert.is(errors[4].code, ExporterErrors.UNAVAILABLE);
   assert.match(errors[0].message, '400');
   assert.match(errors[0].message, 'problem number 0');
   assert.match(errors[3].message, 'redirects are not followed');
@@ -167,7 +167,7 @@ test('an unreachable receiver is a retryable error, and an abort ends a hanging 
   const down = createWebhookExporter({ name: 'siem', url: `http://127.0.0.1:${port}` }, { log: recordingLogger() });
   try { await down.send(governedRecords(1), signal()); assert.unreachable(); } catch (err) {
     assert.not.ok(isPermanent(err));
-    assert.is((err as { code?: string }).code, ExporterErrorCode.unavailable);
+    assert.is((err as { code?: string }).code, ExporterErrors.UNAVAILABLE);
   }
   await down.shutdown();
 

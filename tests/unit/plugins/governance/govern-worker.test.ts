@@ -9,7 +9,7 @@ import { toGovernedRecord } from '../../../../plugins/governance/govern.js';
 import { compilePolicy } from '../../../../policies/compile.js';
 import type { PolicyConfig } from '../../../../policies/schema.js';
 import type { GovernedRecord, GovernResult, GovernTask, RawExchange } from '../../../../plugins/governance/types.js';
-import { RedactionError } from '../../../../plugins/governance/errors.js';
+import { GovernanceError } from '../../../../plugins/governance/errors.js';
 import { closeWasmPolicies } from '../../../../plugins/governance/govern-worker.js';
 import { buildPolicy } from '../../../../sandbox/wasm/build-policy.js';
 import { fixture, fromRoot } from '../../../support/paths.js';
@@ -75,7 +75,7 @@ test('a different policy gives different records', async () => {
 test('a malformed task or indexes not in the policy are rejected with a coded error', async () => {
   const rejection = (task: GovernTask) => governBatch(task).then(() => undefined, (e: unknown) => e);
   const malformed = await rejection({} as GovernTask);
-  assert.ok(malformed instanceof RedactionError && malformed.code === 'VIGIL_ERR_REDACTION_TASK', String(malformed));
+  assert.ok(malformed instanceof GovernanceError && malformed.code === 'VIGIL_ERR_GOVERNANCE_TASK', String(malformed));
   const bad = exchange('z', '/pay/1', {});
   bad.ruleIndexes = [7];
   assert.match(String(await rejection({ policy, exchanges: [bad] })), /exchange z: decisionFor: rule index 7/);

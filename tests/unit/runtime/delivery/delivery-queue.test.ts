@@ -4,7 +4,7 @@ import * as assert from 'uvu/assert';
 import { PermanentError } from '@vigil/plugin-sdk';
 import type { DeliveryQueueOptions } from '@vigil/plugin-sdk';
 import { createDeliveryQueue } from '../../../../runtime/delivery/delivery-queue.js';
-import { DeliveryErrorCode } from '../../../../runtime/delivery/errors.js';
+import { DeliveryErrors } from '../../../../runtime/delivery/errors.js';
 import { waitFor } from '../../../support/net.js';
 import { RecordingMetrics } from './support/recording-metrics.js';
 import { recordingLogger } from './support/recording-logger.js';
@@ -162,7 +162,7 @@ test('each attempt has a timeout: its signal aborts with a timeout error and the
   await queue.flush(2_000);
   assert.is(calls.length, 2);
   assert.equal(delivered, [[1]]);
-  assert.is((reasons[0] as { code?: string }).code, DeliveryErrorCode.timeout);
+  assert.is((reasons[0] as { code?: string }).code, DeliveryErrors.TIMEOUT);
   await queue.shutdown();
 });
 
@@ -241,7 +241,7 @@ test('shutdown is bounded: it aborts the attempt in flight and counts what it co
   }));
   queue.pushMany([1, 2, 3, 4, 5]);
   await queue.shutdown(30);
-  assert.is((aborted[0] as { code?: string }).code, DeliveryErrorCode.stopped);
+  assert.is((aborted[0] as { code?: string }).code, DeliveryErrors.STOPPED);
   assert.is(metric('dropped_total'), 5);
   assert.is(metric('sent_total'), 0);
   assert.is(queue.depth, 0);
@@ -305,12 +305,12 @@ test('invalid options are refused with a code that names the queue and the optio
       createDeliveryQueue({ name: 'bad', send, [key]: value }, deps);
       assert.unreachable(`${key}=${value} accepted`);
     } catch (err) {
-      assert.is((err as { code?: string }).code, DeliveryErrorCode.options);
+      assert.is((err as { code?: string }).code, DeliveryErrors.OPTIONS);
       assert.match((err as Error).message, key);
       assert.match((err as Error).message, '"bad"');
     }
   }
-  assert.throws(() => createDeliveryQueue({ name: '', send }, deps), (err: { code?: string }) => err.code === DeliveryErrorCode.options);
+  assert.throws(() => createDeliveryQueue({ name: '', send }, deps), (err: { code?: string }) => err.code === DeliveryErrors.OPTIONS);
   assert.throws(() => createDeliveryQueue({ name: 'x' } as DeliveryQueueOptions<number>, deps), /send must be a function/);
 });
 

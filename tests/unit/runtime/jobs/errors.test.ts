@@ -1,7 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { VigilError } from '@vigil/plugin-sdk';
-import { errorText, JobsError, JobsErrorCode, positive } from '../../../../runtime/jobs/errors.js';
+import { errorText, JobsError, JobsErrors, positive } from '../../../../runtime/jobs/errors.js';
 
 test('positive accepts positive numbers, falls back on undefined, refuses the rest with the option named', () => {
   assert.is(positive(5, 'x', 1), 5);
@@ -13,7 +13,7 @@ test('positive accepts positive numbers, falls back on undefined, refuses the re
     } catch (err) {
       assert.instance(err, JobsError);
       assert.instance(err, VigilError);
-      assert.is((err as JobsError).code, JobsErrorCode.OPTION);
+      assert.is((err as JobsError).code, JobsErrors.OPTION);
       assert.match((err as Error).message, /pollMs of queue "q"/);
     }
   }

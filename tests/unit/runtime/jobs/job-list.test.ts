@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createJobQueues, JobsErrorCode, listJobs } from '../../../../runtime/jobs/index.js';
+import { createJobQueues, JobsErrors, listJobs } from '../../../../runtime/jobs/index.js';
 import { openStore } from '../../../../runtime/store/index.js';
 import { recordingLog, rejection } from '../store/backend-kinds.js';
 
@@ -30,8 +30,8 @@ test('lists the newest jobs first, filtered by queue and state, with parsed payl
 test('an unknown state or a bad limit is refused', async () => {
   const store = await openStore('sqlite::memory:');
   try {
-    assert.is((await rejection(() => listJobs(store, { state: 'sleeping' as never }))).code, JobsErrorCode.OPTION);
-    assert.is((await rejection(() => listJobs(store, { limit: 0 }))).code, JobsErrorCode.OPTION);
+    assert.is((await rejection(() => listJobs(store, { state: 'sleeping' as never }))).code, JobsErrors.OPTION);
+    assert.is((await rejection(() => listJobs(store, { limit: 0 }))).code, JobsErrors.OPTION);
   } finally {
     await store.close();
   }

@@ -1,7 +1,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { PermanentError, type QueuedJob } from '@vigil/plugin-sdk';
-import { createJobQueues, JobsErrorCode, listJobs } from '../../../../runtime/jobs/index.js';
+import { createJobQueues, JobsErrors, listJobs } from '../../../../runtime/jobs/index.js';
 import type { JobQueues } from '../../../../runtime/jobs/index.js';
 import type { StoreBackend } from '../../../../runtime/store/index.js';
 import { waitFor } from '../../../support/net.js';
@@ -79,7 +79,7 @@ function define(kind: BackendKind) {
     await sleep(150);
     assert.is(calls, 2);
     const rowA = await jobRow(ctx.store, a);
-    assert.equal({ state: rowA.state, attempt: rowA.attempt, lastError: rowA.lastError }, { state: 'failed', attempt: 1, lastError: 'VIGIL_ERR_PERMANENT: bad payload' });
+    assert.equal({ state: rowA.state, attempt: rowA.attempt, lastError: rowA.lastError }, { state: 'failed', attempt: 1, lastError: 'VIGIL_ERR_SDK_PERMANENT: bad payload' });
     assert.is((await jobRow(ctx.store, b)).lastError, 'receiver said 400');
   });
 
@@ -252,17 +252,17 @@ function define(kind: BackendKind) {
     const queues = make(ctx);
     const code = (fn: () => unknown) => { try { fn(); } catch (err) { return (err as { code?: string }).code; } return undefined; };
     const q = queues.queue('t.bad', async () => {});
-    assert.is(code(() => queues.queue('t.bad', async () => {})), JobsErrorCode.QUEUE_NAME);
-    for (const name of ['', 'has space', 'a/b', 'x'.repeat(201)]) assert.is(code(() => queues.queue(name, async () => {})), JobsErrorCode.QUEUE_NAME, name);
-    assert.is(code(() => queues.queue('t.conc0', async () => {}, { concurrency: 0 })), JobsErrorCode.OPTION);
-    assert.is(code(() => queues.queue('t.poll', async () => {}, { pollMs: -1 })), JobsErrorCode.OPTION);
-    assert.is(code(() => queues.queue('t.fn', 'nope' as never)), JobsErrorCode.OPTION);
+    assert.is(code(() => queues.queue('t.bad', async () => {})), JobsErrors.QUEUE_NAME);
+    for (const name of ['', 'has space', 'a/b', 'x'.repeat(201)]) assert.is(code(() => queues.queue(name, async () => {})), JobsErrors.QUEUE_NAME, name);
+    assert.is(code(() => queues.queue('t.conc0', async () => {}, { concurrency: 0 })), JobsErrors.OPTION);
+    assert.is(code(() => queues.queue('t.poll', async () => {}, { pollMs: -1 })), JobsErrors.OPTION);
+    assert.is(code(() => queues.queue('t.fn', 'nope' as never)), JobsErrors.OPTION);
     const cyclic: Record<string, unknown> = {};
     cyclic.self = cyclic;
-    assert.is((await rejection(() => q.enqueue(cyclic))).code, JobsErrorCode.PAYLOAD);
-    assert.is((await rejection(() => q.enqueue({ n: 1n }))).code, JobsErrorCode.PAYLOAD);
-    assert.is((await rejection(() => q.enqueue({}, { runAt: Number.NaN }))).code, JobsErrorCode.OPTION);
-    assert.is((await rejection(() => q.enqueue({}, { dedupeKey: 5 as never }))).code, JobsErrorCode.OPTION);
+    assert.is((await rejection(() => q.enqueue(cyclic))).code, JobsErrors.PAYLOAD);
+    assert.is((await rejection(() => q.enqueue({ n: 1n }))).code, JobsErrors.PAYLOAD);
+    assert.is((await rejection(() => q.enqueue({}, { runAt: Number.NaN }))).code, JobsErrors.OPTION);
+    assert.is((await rejection(() => q.enqueue({}, { dedupeKey: 5 as never }))).code, JobsErrors.OPTION);
     assert.equal(await q.stats(), { pending: 0, running: 0, done: 0, failed: 0, dead: 0 });
   });
 

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createScheduler, JobsErrorCode, listSchedules } from '../../../../runtime/jobs/index.js';
+import { createScheduler, JobsErrors, listSchedules } from '../../../../runtime/jobs/index.js';
 import type { StoreBackend } from '../../../../runtime/store/index.js';
 import { waitFor } from '../../../support/net.js';
 import { backendKinds, recordingLog, sleep, type BackendKind } from '../store/backend-kinds.js';
@@ -168,14 +168,14 @@ function define(kind: BackendKind) {
     const scheduler = createScheduler(store, { owner: 'one', log: recordingLog() });
     scheduler.every('t.dup', 1000, () => {});
     const code = (fn: () => void) => { try { fn(); } catch (err) { return (err as { code?: string }).code; } return undefined; };
-    assert.is(code(() => scheduler.every('t.dup', 1000, () => {}, { plugin: 'p' })), JobsErrorCode.SCHEDULE_ID);
-    assert.is(code(() => scheduler.every('', 1000, () => {})), JobsErrorCode.SCHEDULE_ID);
+    assert.is(code(() => scheduler.every('t.dup', 1000, () => {}, { plugin: 'p' })), JobsErrors.SCHEDULE_ID);
+    assert.is(code(() => scheduler.every('', 1000, () => {})), JobsErrors.SCHEDULE_ID);
     for (const bad of [0, -5, Number.NaN, Number.POSITIVE_INFINITY, undefined, '100']) {
-      assert.is(code(() => scheduler.every(`t.bad.${String(bad)}`, bad as number, () => {})), JobsErrorCode.OPTION, String(bad));
+      assert.is(code(() => scheduler.every(`t.bad.${String(bad)}`, bad as number, () => {})), JobsErrors.OPTION, String(bad));
     }
-    assert.is(code(() => scheduler.every('t.lease', 100, () => {}, { leaseMs: 0 })), JobsErrorCode.OPTION);
-    assert.is(code(() => scheduler.every('t.fn', 100, 'nope' as never)), JobsErrorCode.OPTION);
-    assert.is(code(() => createScheduler(store, { owner: 'x', log: recordingLog(), stopTimeoutMs: -1 })), JobsErrorCode.OPTION);
+    assert.is(code(() => scheduler.every('t.lease', 100, () => {}, { leaseMs: 0 })), JobsErrors.OPTION);
+    assert.is(code(() => scheduler.every('t.fn', 100, 'nope' as never)), JobsErrors.OPTION);
+    assert.is(code(() => createScheduler(store, { owner: 'x', log: recordingLog(), stopTimeoutMs: -1 })), JobsErrors.OPTION);
   });
 
   test('a second Node process with the same job id never runs at the same time as this one', async ({ store, url }) => {

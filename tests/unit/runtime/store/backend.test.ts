@@ -1,7 +1,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { CounterChild, HistogramChild, Metrics } from '@vigil/plugin-sdk';
-import { openStore, StoreErrorCode, StoreQueryError } from '../../../../runtime/store/index.js';
+import { openStore, StoreErrors, StoreQueryError } from '../../../../runtime/store/index.js';
 import type { StoreBackend } from '../../../../runtime/store/index.js';
 import { backendKinds, rejection, type BackendKind } from './backend-kinds.js';
 
@@ -29,15 +29,15 @@ function define(kind: BackendKind) {
 
   test('a placeholder/value count mismatch is an error, not a silent NULL', async ({ store }) => {
     const few = await rejection(() => store.query('SELECT ? AS a, ? AS b', [1]));
-    assert.is(few.code, StoreErrorCode.PARAMS);
+    assert.is(few.code, StoreErrors.PARAMS);
     assert.match(few.message, /2 \? placeholder\(s\) but 1 value/);
     const many = await rejection(() => store.run("INSERT INTO items (id, name) VALUES (?, 'x')", [1, 2]));
-    assert.is(many.code, StoreErrorCode.PARAMS);
+    assert.is(many.code, StoreErrors.PARAMS);
   });
 
   test('undefined and objects are rejected as values', async ({ store }) => {
     const undef = await rejection(() => store.run('INSERT INTO items (id, name) VALUES (?, ?)', [1, undefined as never]));
-    assert.is(undef.code, StoreErrorCode.PARAMS);
+    assert.is(undef.code, StoreErrors.PARAMS);
     assert.match(undef.message, /undefined/);
     const obj = await rejection(() => store.run('INSERT INTO items (id, name) VALUES (?, ?)', [1, { a: 1 } as never]));
     assert.match(obj.message, /JSON\.stringify/);
@@ -65,7 +65,7 @@ function define(kind: BackendKind) {
     await store.run('INSERT INTO items (id, name) VALUES (1, ?)', ['a']);
     const err = await rejection(() => store.run('INSERT INTO items (id, name) VALUES (1, ?)', ['b']));
     assert.instance(err, StoreQueryError);
-    assert.is(err.code, StoreErrorCode.QUERY);
+    assert.is(err.code, StoreErrors.QUERY);
     assert.ok((err as StoreQueryError).uniqueViolation);
     assert.match(err.message, /INSERT INTO items/);
     const syntax = await rejection(() => store.query('SELEC 1'));
@@ -99,15 +99,15 @@ function define(kind: BackendKind) {
     const rows: (number | string)[][] = Array.from({ length: 2000 }, (_, i) => [i + 1, 'x']);
     rows.push([5, 'duplicate of an earlier id']);
     const err = await rejection(() => store.insertMany('items', ['id', 'name'], rows));
-    assert.is(err.code, StoreErrorCode.QUERY);
+    assert.is(err.code, StoreErrors.QUERY);
     assert.equal(await store.query('SELECT COUNT(*) AS n FROM items'), [{ n: 0 }]);
   });
 
   test('insertMany rejects bad shapes and names before touching the database', async ({ store }) => {
     assert.is(await store.insertMany('items', ['id', 'name'], []), 0);
-    assert.is((await rejection(() => store.insertMany('items', ['id', 'name'], [[1, 'a'], [2]]))).code, StoreErrorCode.ROW_SHAPE);
-    assert.is((await rejection(() => store.insertMany('items; DROP TABLE items', ['id'], [[1]]))).code, StoreErrorCode.IDENTIFIER);
-    assert.is((await rejection(() => store.insertMany('items', ['id', 'name)'], [[1, 'a']]))).code, StoreErrorCode.IDENTIFIER);
+    assert.is((await rejection(() => store.insertMany('items', ['id', 'name'], [[1, 'a'], [2]]))).code, StoreErrors.ROW_SHAPE);
+    assert.is((await rejection(() => store.insertMany('items; DROP TABLE items', ['id'], [[1]]))).code, StoreErrors.IDENTIFIER);
+    assert.is((await rejection(() => store.insertMany('items', ['id', 'name)'], [[1, 'a']]))).code, StoreErrors.IDENTIFIER);
     assert.equal(await store.query('SELECT COUNT(*) AS n FROM items'), [{ n: 0 }]);
   });
 
@@ -181,7 +181,7 @@ function define(kind: BackendKind) {
     let leaked!: { run(sql: string, p?: never[]): Promise<unknown> };
     await store.transaction(async (tx) => { leaked = tx as never; });
     const err = await rejection(() => leaked.run("INSERT INTO items (id, name) VALUES (9, 'late')"));
-    assert.is(err.code, StoreErrorCode.CLOSED);
+    assert.is(err.code, StoreErrors.CLOSED);
     assert.equal(await store.query('SELECT COUNT(*) AS n FROM items'), [{ n: 0 }]);
   });
 
@@ -219,7 +219,7 @@ function define(kind: BackendKind) {
     const writing = store.insertMany('t', ['id', 'v'], rows);
     await Promise.all([store.close(), store.close()]);
     assert.is(await writing, 5000);
-    assert.is((await rejection(() => store.query('SELECT 1 AS one'))).code, StoreErrorCode.CLOSED);
+    assert.is((await rejection(() => store.query('SELECT 1 AS one'))).code, StoreErrors.CLOSED);
     const again = await kind.open(url);
     assert.equal(await again.query('SELECT COUNT(*) AS n FROM t'), [{ n: 5000 }]);
   });

@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { StoreErrorCode } from '../../../../runtime/store/errors.js';
+import { StoreErrors } from '../../../../runtime/store/errors.js';
 import { buildInsertChunks, checkIdentifier } from '../../../../runtime/store/insert-statements.js';
 
 const codeOf = (fn: () => unknown): string | undefined => {
@@ -48,17 +48,17 @@ test('a short row or an undefined value names the row and column', () => {
     buildInsertChunks('sqlite', 100, 't', ['a', 'b'], [[1, 2], [3]], undefined);
     assert.unreachable();
   } catch (err) {
-    assert.is((err as { code: string }).code, StoreErrorCode.ROW_SHAPE);
+    assert.is((err as { code: string }).code, StoreErrors.ROW_SHAPE);
     assert.match((err as Error).message, /row 1 has 1 values, expected 2 \(a, b\)/);
   }
   try {
     buildInsertChunks('sqlite', 100, 't', ['a', 'b'], [[1, undefined as never]], undefined);
     assert.unreachable();
   } catch (err) {
-    assert.is((err as { code: string }).code, StoreErrorCode.PARAMS);
+    assert.is((err as { code: string }).code, StoreErrors.PARAMS);
     assert.match((err as Error).message, /row 0, column b is undefined/);
   }
-  assert.is(codeOf(() => buildInsertChunks('sqlite', 100, 't', [], [[]], undefined)), StoreErrorCode.ROW_SHAPE);
+  assert.is(codeOf(() => buildInsertChunks('sqlite', 100, 't', [], [[]], undefined)), StoreErrors.ROW_SHAPE);
 });
 
 test('identifiers: plain or schema-qualified names only', () => {
@@ -66,7 +66,7 @@ test('identifiers: plain or schema-qualified names only', () => {
   checkIdentifier('gateway_records', 'table');
   checkIdentifier('public.records', 'table');
   for (const bad of ['', '1abc', 'a b', 'a;b', 'a"b', 'a.b.c', 'a-b', 'x)--']) {
-    assert.is(codeOf(() => checkIdentifier(bad, 'table')), StoreErrorCode.IDENTIFIER, bad);
+    assert.is(codeOf(() => checkIdentifier(bad, 'table')), StoreErrors.IDENTIFIER, bad);
   }
 });
 

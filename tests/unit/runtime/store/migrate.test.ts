@@ -1,7 +1,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Migration } from '@vigil/plugin-sdk';
-import { StoreErrorCode } from '../../../../runtime/store/index.js';
+import { StoreErrors } from '../../../../runtime/store/index.js';
 import type { StoreBackend } from '../../../../runtime/store/index.js';
 import { checkMigrations } from '../../../../runtime/store/migrate.js';
 import { backendKinds, rejection, type BackendKind } from './backend-kinds.js';
@@ -58,7 +58,7 @@ function define(kind: BackendKind) {
 
   test('a gap or a decrease is an error naming the plugin, and nothing is applied', async ({ store }) => {
     const gap = await rejection(() => store.migrate('gappy', [base[0], { ...base[1], version: 3 }]));
-    assert.is(gap.code, StoreErrorCode.MIGRATION_ORDER);
+    assert.is(gap.code, StoreErrors.MIGRATION_ORDER);
     assert.match(gap.message, /plugin "gappy"/);
     assert.match(gap.message, /version 3 .*after version 1 leaves a gap/);
     const down = await rejection(() => store.migrate('downhill', [base[0], base[1], { version: 2, name: 'again', up: 'SELECT 1' }]));
@@ -75,10 +75,10 @@ function define(kind: BackendKind) {
       base[0],
       { version: 2, name: 'half done', up: 'CREATE TABLE half (id INTEGER); INSERT INTO no_such_table VALUES (1)' },
     ]));
-    assert.is(err.code, StoreErrorCode.MIGRATION_FAILED);
+    assert.is(err.code, StoreErrors.MIGRATION_FAILED);
     assert.match(err.message, /migration 2 \("half done"\) of plugin "notes" failed/);
     assert.equal(await store.query("SELECT version FROM vigil_migrations WHERE plugin = 'notes'"), [{ version: 1 }]);
-    assert.is((await rejection(() => store.query('SELECT COUNT(*) AS n FROM half'))).code, StoreErrorCode.QUERY);
+    assert.is((await rejection(() => store.query('SELECT COUNT(*) AS n FROM half'))).code, StoreErrors.QUERY);
   });
 
   test('two stores migrating the same database at once apply each migration once', async ({ url }) => {
@@ -100,7 +100,7 @@ function define(kind: BackendKind) {
     assert.is(notes.table('spans'), 'llm_traces_spans');
     assert.is(notes.table('eval-results'), 'llm_traces_eval_results');
     assert.is(notes.dialect, kind.name);
-    assert.is((await rejection(async () => notes.table('x; DROP TABLE y'))).code, StoreErrorCode.IDENTIFIER);
+    assert.is((await rejection(async () => notes.table('x; DROP TABLE y'))).code, StoreErrors.IDENTIFIER);
   });
 
   return test;

@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import sqlite3 from 'sqlite3';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { openStore, parseStoreUrl, StoreErrorCode } from '../../../../runtime/store/index.js';
+import { openStore, parseStoreUrl, StoreErrors } from '../../../../runtime/store/index.js';
 import { freePort } from '../../../support/net.js';
 import { tempDir } from '../../../support/tmp.js';
 import { rejection } from './backend-kinds.js';
@@ -23,13 +23,13 @@ test('postgres and postgresql URLs pass through whole', () => {
 
 test('an unknown scheme is a clear error that lists the accepted forms and hides the password', () => {
   let err = (() => { try { parseStoreUrl('mysql://root:hunter2@db/vigil'); } catch (e) { return e as Error & { code: string }; } })();
-  assert.is(err?.code, StoreErrorCode.URL);
+  assert.is(err?.code, StoreErrors.URL);
   assert.match(err!.message, /unknown storage URL scheme "mysql:"/);
   assert.match(err!.message, /sqlite:\/path\/to\/vigil\.db, sqlite::memory: or postgres:\/\//);
   assert.not.match(err!.message, /hunter2/);
   for (const bad of ['', '   ', 'vigil.db', 'sqlite:']) {
     err = (() => { try { parseStoreUrl(bad); } catch (e) { return e as Error & { code: string }; } })();
-    assert.is(err?.code, StoreErrorCode.URL, bad);
+    assert.is(err?.code, StoreErrors.URL, bad);
   }
 });
 
@@ -79,7 +79,7 @@ test('foreign keys are enforced on SQLite', async () => {
   try {
     await store.run('CREATE TABLE parent (id INTEGER PRIMARY KEY)');
     await store.run('CREATE TABLE child (id INTEGER, parent_id INTEGER REFERENCES parent (id))');
-    assert.is((await rejection(() => store.run('INSERT INTO child VALUES (1, 99)'))).code, StoreErrorCode.QUERY);
+    assert.is((await rejection(() => store.run('INSERT INTO child VALUES (1, 99)'))).code, StoreErrors.QUERY);
   } finally {
     await store.close();
   }
@@ -107,7 +107,7 @@ test('a SQLite path under a regular file is an open error', async () => {
   try {
     writeFileSync(join(dir.path, 'file'), 'x');
     const err = await rejection(() => openStore(`sqlite:${join(dir.path, 'file', 'vigil.db')}`));
-    assert.is(err.code, StoreErrorCode.OPEN);
+    assert.is(err.code, StoreErrors.OPEN);
     assert.match(err.message, /cannot create the directory/);
   } finally {
     dir.cleanup();
@@ -117,7 +117,7 @@ test('a SQLite path under a regular file is an open error', async () => {
 test('an unreachable PostgreSQL is an open error naming the server, without the password', async () => {
   const port = await freePort();
   const err = await rejection(() => openStore(`postgres://vigil:s3cret@127.0.0.1:${port}/vigil`));
-  assert.is(err.code, StoreErrorCode.OPEN);
+  assert.is(err.code, StoreErrors.OPEN);
   assert.match(err.message, new RegExp(`cannot reach PostgreSQL at postgres://vigil:\\*\\*\\*@127\\.0\\.0\\.1:${port}/vigil`));
   assert.not.match(err.message, /s3cret/);
 });

@@ -1,13 +1,13 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { openStore, StoreErrorCode } from '../../../../runtime/store/index.js';
+import { openStore, StoreErrors } from '../../../../runtime/store/index.js';
 import { pluginTableName } from '../../../../runtime/store/plugin-store.js';
 import { rejection } from './backend-kinds.js';
 
 test('table names are <plugin>_<name> with dashes as underscores', () => {
   assert.is(pluginTableName('capture', 'records'), 'capture_records');
   assert.is(pluginTableName('llm-traces', 'eval-results'), 'llm_traces_eval_results');
-  assert.throws(() => pluginTableName('p', 'a b'), (err: Error & { code: string }) => err.code === StoreErrorCode.IDENTIFIER);
+  assert.throws(() => pluginTableName('p', 'a b'), (err: Error & { code: string }) => err.code === StoreErrors.IDENTIFIER);
 });
 
 test('a plugin store shares the backend and records migrations under the plugin name', async () => {
@@ -21,7 +21,7 @@ test('a plugin store shares the backend and records migrations under the plugin 
     const n = await store.transaction(async (tx) => (await tx.run('DELETE FROM hello_world_greetings WHERE id = ?', [1])).changes);
     assert.is(n, 1);
     assert.equal(await store.run('DELETE FROM hello_world_greetings'), { changes: 1 });
-    assert.is((await rejection(() => store.query('SELECT ? AS a'))).code, StoreErrorCode.PARAMS);
+    assert.is((await rejection(() => store.query('SELECT ? AS a'))).code, StoreErrors.PARAMS);
   } finally {
     await backend.close();
   }

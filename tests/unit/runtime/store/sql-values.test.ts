@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { StoreErrorCode } from '../../../../runtime/store/errors.js';
+import { StoreErrors } from '../../../../runtime/store/errors.js';
 import { bindParams, bindValue } from '../../../../runtime/store/sql-values.js';
 
 const where = () => 'the value';
@@ -30,7 +30,7 @@ test('undefined, objects, functions and symbols are refused with the place named
       bindValue(bad, () => 'value 3 of "X"');
       assert.unreachable();
     } catch (err) {
-      assert.is((err as { code: string }).code, StoreErrorCode.PARAMS);
+      assert.is((err as { code: string }).code, StoreErrors.PARAMS);
       assert.match((err as Error).message, /value 3 of "X"/);
     }
   }

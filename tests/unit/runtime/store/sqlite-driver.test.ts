@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { openStore, StoreErrorCode } from '../../../../runtime/store/index.js';
+import { openStore, StoreErrors } from '../../../../runtime/store/index.js';
 import { isReadOnlyStatement } from '../../../../runtime/store/sqlite-driver.js';
 import { tempDir } from '../../../support/tmp.js';
 import { rejection } from './backend-kinds.js';
@@ -24,7 +24,7 @@ test('calling the store for a write from inside transaction() fails fast instead
       await tx.run('INSERT INTO t VALUES (1)');
       await store.run('INSERT INTO t VALUES (2)');
     }));
-    assert.is(err.code, StoreErrorCode.NESTED_TRANSACTION);
+    assert.is(err.code, StoreErrors.NESTED_TRANSACTION);
     assert.match(err.message, /use the tx argument/);
     assert.equal(await store.query('SELECT COUNT(*) AS n FROM t'), [{ n: 0 }]);
     // After the transaction, the same async context may write again.
@@ -124,7 +124,7 @@ test('the transaction context is tracked only while a transaction is open, and s
     assert.not.ok(contextTracked(), 'every transaction has ended');
     // Turned on again by the next transaction: a nested call is still refused, not left waiting.
     const err = await rejection(() => a.transaction(async () => { await a.run('INSERT INTO t VALUES (2)'); }));
-    assert.is(err.code, StoreErrorCode.NESTED_TRANSACTION);
+    assert.is(err.code, StoreErrors.NESTED_TRANSACTION);
     assert.not.ok(contextTracked());
     assert.equal(await a.query('SELECT v FROM t'), [{ v: 1 }]);
   } finally {

@@ -1,7 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { alternativesKeyword, reduceAjvErrors } from '../../../../runtime/config/reduce-ajv-errors.js';
+import { alternativesKeyword, reduceAjvErrors } from '../../../../runtime/config/reduce-ajv-error-list.js';
 
 const ajv = new Ajv2020({ allErrors: true, verbose: true, strict: false });
 const errorsOf = (schema: object, data: unknown) => {
