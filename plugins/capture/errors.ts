@@ -1,20 +1,26 @@
-import { HttpError } from '@vigil/plugin-sdk';
+import { defineErrorCodes, HttpError } from '@vigil/plugin-sdk';
 
-/** Errors of the capture plugin's control-plane API. (Its config is checked by its schema.) */
-export const CaptureErrorCode = {
-  /** `range` is not one of the named ranges. */
-  range: 'VIGIL_ERR_GATEWAY_RANGE',
-  /** `since` is neither epoch ms, an ISO 8601 date-time nor a duration. */
-  since: 'VIGIL_ERR_GATEWAY_SINCE',
-  /** No stored record has that id (never captured, or deleted by retention). */
-  recordNotFound: 'VIGIL_ERR_GATEWAY_RECORD_NOT_FOUND',
-} as const;
+/** Codes of the capture plugin's control-plane API (its config is checked by its schema). */
+export const CaptureErrors = defineErrorCodes('CAPTURE', {
+  RANGE: {
+    meaning: 'The range parameter of a gateway API (overview, usage, billing export) is not one of the named ranges. 400.',
+    action: 'Use one of the ranges the error message lists (1h, 24h, 7d, …).',
+  },
+  SINCE: {
+    meaning: 'The since parameter of the records API is neither epoch milliseconds, an ISO 8601 date-time nor a duration. 400.',
+    action: 'Write it as 1700000000000, 2026-11-25T10:00:00Z, or a duration such as 30m.',
+  },
+  RECORD_NOT_FOUND: {
+    meaning: 'No stored record has that id: it was never captured (restricted, dropped, sampled out of storage), or retention has deleted it. 404.',
+    action: 'Check the id; records older than capture.retention are gone.',
+  },
+});
 
 /** A 400 for a query parameter of the gateway API. */
-export function badQuery(code: typeof CaptureErrorCode.range | typeof CaptureErrorCode.since, message: string): HttpError {
+export function badQuery(code: typeof CaptureErrors.RANGE | typeof CaptureErrors.SINCE, message: string): HttpError {
   return new HttpError(400, code, message);
 }
 
 export function recordNotFound(id: string): HttpError {
-  return new HttpError(404, CaptureErrorCode.recordNotFound, `no record with id ${JSON.stringify(id)}; it was never captured or retention has deleted it`);
+  return new HttpError(404, CaptureErrors.RECORD_NOT_FOUND, `no record with id ${JSON.stringify(id)}; it was never captured or retention has deleted it`);
 }

@@ -1,5 +1,5 @@
 import { tryParseDuration } from '@vigil/plugin-sdk';
-import { badQuery, CaptureErrorCode } from './errors.js';
+import { badQuery, CaptureErrors } from './errors.js';
 
 /** The named ranges of overview and usage, each with the step of its chart (60, 96 and 168 points). */
 export const RANGES = { '1h': { ms: 3_600_000, step: 60_000 }, '24h': { ms: 86_400_000, step: 900_000 }, '7d': { ms: 604_800_000, step: 3_600_000 } } as const;
@@ -9,7 +9,7 @@ export const rangeQuery = { type: 'string', enum: Object.keys(RANGES), default: 
 /** [from, to) in epoch ms for a named range ending now, with the chart step. */
 export function resolveRange(name: string, now = Date.now()): { from: number; to: number; step: number } {
   const r = Object.prototype.hasOwnProperty.call(RANGES, name) ? RANGES[name as RangeName] : undefined;
-  if (!r) throw badQuery(CaptureErrorCode.range, `range must be one of ${Object.keys(RANGES).join(', ')}; got ${JSON.stringify(name)}`);
+  if (!r) throw badQuery(CaptureErrors.RANGE, `range must be one of ${Object.keys(RANGES).join(', ')}; got ${JSON.stringify(name)}`);
   return { from: now - r.ms, to: now, step: r.step };
 }
 
@@ -41,6 +41,6 @@ export function parseSince(value: string, now = Date.now()): number {
     const t = Date.parse(iso[1] === undefined && text.length > 10 ? `${text}Z` : text);
     if (!Number.isNaN(t)) return t;
   }
-  throw badQuery(CaptureErrorCode.since,
+  throw badQuery(CaptureErrors.SINCE,
     `since must be epoch milliseconds, an ISO 8601 date-time (2024-05-01T12:00:00Z) or a duration back from now (15m, 2h, 7d); got ${JSON.stringify(value)}`);
 }

@@ -10,7 +10,7 @@ import type { BodyPace, SlowBody } from './body-pace.js';
 import { ClientBody, type ClientBodyEvents, type ClientBodyLimits } from './client-body.js';
 import { ClientReading } from './client-reading.js';
 import {
-  BUFFERS_FULL, clientTimeoutFailure, describeUpstreamError, errorBody, ProxyErrorCode, queueTimeoutFailure,
+  buffersFullFailure, clientTimeoutFailure, describeUpstreamError, errorBody, ProxyErrors, queueTimeoutFailure,
   slowReaderFailure, type ClientBodyBounds, type UpstreamFailure,
 } from './errors.js';
 import type { LabelDimensions } from './label-dimensions.js';
@@ -111,7 +111,7 @@ export class ProxiedExchange implements Dispatcher.DispatchHandler, SlotWaiter, 
     this.head = head;
     res.on('close', () => this.clientClosed());
     if (target === null) {
-      this.fail({ status: 400, code: ProxyErrorCode.badRequest, message: `request-target ${JSON.stringify(req.url)} cannot be forwarded to an origin server` }, null);
+      this.fail({ status: 400, code: ProxyErrors.BAD_REQUEST, message: `request-target ${JSON.stringify(req.url)} cannot be forwarded to an origin server` }, null);
       return;
     }
     this.target = target;
@@ -148,7 +148,7 @@ export class ProxiedExchange implements Dispatcher.DispatchHandler, SlotWaiter, 
   }
 
   refused(): void {
-    this.fail(BUFFERS_FULL, null);
+    this.fail(buffersFullFailure(), null);
   }
 
   tooSlow(why: SlowBody): void {

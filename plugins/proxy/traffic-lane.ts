@@ -8,7 +8,7 @@ import type { CopyBudget } from './bounded-copy.js';
 import type { ClientBodyLimits } from './client-body.js';
 import type { CompiledPolicy } from '../../policies/compile.js';
 import type { ProxyOptions } from './config.js';
-import { ProxyError, ProxyErrorCode, type ClientBodyBounds, type UpstreamFailure } from './errors.js';
+import { ProxyError, ProxyErrors, type ClientBodyBounds, type UpstreamFailure } from './errors.js';
 import type { LabelDimensions } from './label-dimensions.js';
 import { ProxiedExchange, type LaneContext } from './proxied-exchange.js';
 import { upstreamRequestHead } from './request-headers.js';
@@ -106,7 +106,7 @@ export class TrafficLane implements LaneContext {
     const { host, port } = this.options.listen;
     await new Promise<void>((resolve, reject) => {
       const onError = (err: Error) => {
-        reject(new ProxyError(ProxyErrorCode.listen,
+        reject(new ProxyError(ProxyErrors.LISTEN,
           `cannot listen on ${host ?? '*'}:${port} (service.listen): ${err.message}; choose a free port or stop what uses it`, { cause: err }));
       };
       server.once('error', onError);

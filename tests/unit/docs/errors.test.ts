@@ -9,10 +9,6 @@ import { pathToFileURL } from 'node:url';
 import { errorCatalogueOf, type ErrorCatalogue } from '@vigil/plugin-sdk';
 import { repoRoot } from '../../support/paths.js';
 
-// Files another branch is changing right now: they keep their old shape until the lead converts them after the merge
-// (then this list is emptied). Their codes count as defined, and docs/errors.md lists them as not yet described.
-const PENDING = ['plugins/proxy/errors.ts', 'plugins/capture/errors.ts'];
-
 /** Built trees and the source trees they come from. */
 const TREES: [built: string, source: string][] = [
   ['dist/runtime', 'runtime'], ['dist/plugins', 'plugins'], ['dist/policies', 'policies'], ['dist/sandbox', 'sandbox'],
@@ -53,8 +49,7 @@ async function errorModules(): Promise<Found[]> {
 }
 
 const modules = await errorModules();
-const converted = modules.filter((m) => !PENDING.includes(m.file));
-const catalogues = converted.map((m) => ({
+const catalogues = modules.map((m) => ({
   file: m.file,
   named: Object.entries(m.exports).flatMap(([name, value]) => {
     const catalogue = errorCatalogueOf(value);
@@ -71,9 +66,6 @@ const sources = [...walk(repoRoot, NOT_SOURCE)]
 test('the errors.ts files are found in the built tree, and each still has its source', () => {
   assert.ok(modules.length >= 10, `only ${modules.length} errors.js found: run node scripts/build.mjs first`);
   for (const m of modules) assert.ok(existsSync(join(repoRoot, m.file)), `${m.file} is gone but its build output remains`);
-  for (const file of PENDING) {
-    if (existsSync(join(repoRoot, file))) assert.ok(modules.some((m) => m.file === file), `${file} is not built`);
-  }
 });
 
 test('every errors.ts holds exactly one catalogue, named <Area>Errors', () => {
@@ -94,7 +86,7 @@ test('keys equal the code\'s suffix, after one prefix per file', () => {
 });
 
 test('no other export of an errors.ts holds codes: the catalogue is the one place', () => {
-  for (const m of converted) {
+  for (const m of modules) {
     for (const [name, value] of Object.entries(m.exports)) {
       if (errorCatalogueOf(value) || value === null || typeof value !== 'object') continue;
       const codes = Object.values(value).filter((v) => typeof v === 'string' && v.startsWith('VIGIL_ERR_'));
@@ -114,13 +106,9 @@ test('prefixes are unique across files', () => {
 });
 
 const defined = new Set(catalogues.flatMap((c) => c.named.flatMap((n) => n.catalogue.codes.map((x) => x.code))));
-const pendingCodes = new Map(PENDING.filter((file) => existsSync(join(repoRoot, file))).map((file) =>
-  [file, [...new Set(readFileSync(join(repoRoot, file), 'utf8').match(CODE) ?? [])].sort()]));
-
 test('every code the sources and READMEs name is defined in a catalogue', () => {
-  const known = new Set([...defined, ...[...pendingCodes.values()].flat()]);
   const unknown = sources.flatMap(({ file, text }) =>
-    [...new Set(text.match(CODE) ?? [])].filter((code) => !known.has(code)).map((code) => `${file}: ${code}`));
+    [...new Set(text.match(CODE) ?? [])].filter((code) => !defined.has(code)).map((code) => `${file}: ${code}`));
   assert.equal(unknown, [], 'codes that no catalogue defines (renamed or never defined)');
 });
 
@@ -128,7 +116,7 @@ test('no code is written as a literal in source: it comes from a catalogue', () 
   // Comments may name codes (the test above keeps them honest); code must not spell them.
   const literal = /['"`]VIGIL_ERR_(?!\$\{)/;
   const offenders = sources
-    .filter(({ file }) => file.endsWith('.ts') && !PENDING.includes(file))
+    .filter(({ file }) => file.endsWith('.ts'))
     .filter(({ text }) => literal.test(text.replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, '')))
     .map(({ file }) => file);
   assert.equal(offenders, []);
@@ -164,10 +152,6 @@ function render(): string {
     for (const c of [...catalogue.codes].sort((a, b) => a.code.localeCompare(b.code))) {
       lines.push(`| \`${c.code}\` | ${cell(c.meaning)} | ${cell(c.action)} |`);
     }
-  }
-  if (pendingCodes.size) {
-    lines.push('', '## Not yet described', '', 'These codes are defined in catalogues that are being converted to the shape above:', '');
-    for (const [file, codes] of pendingCodes) lines.push(`- \`${file}\`: ${codes.map((c) => `\`${c}\``).join(', ')}`);
   }
   return `${lines.join('\n')}\n`;
 }

@@ -26,7 +26,7 @@ test('resolveRange: anything else is a 400 naming the allowed ranges, prototype 
   for (const bad of ['2h', '', '1H', 'toString', '__proto__', 'constructor']) {
     const err = rejects(() => resolveRange(bad, NOW));
     assert.is(err.status, 400, bad);
-    assert.is(err.code, 'VIGIL_ERR_GATEWAY_RANGE');
+    assert.is(err.code, 'VIGIL_ERR_CAPTURE_RANGE');
     assert.match(err.message, /1h, 24h, 7d/);
   }
 });
@@ -62,7 +62,7 @@ test('parseSince: anything Date.parse would guess at, or a day that does not exi
     '2024-02-30', '2024-13-01', '2024-05-01T25:00:00Z', '2024-05-01T10:00:00+2', 'h', '5x']) {
     const err = rejects(() => parseSince(bad, NOW));
     assert.is(err.status, 400, bad);
-    assert.is(err.code, 'VIGIL_ERR_GATEWAY_SINCE', bad);
+    assert.is(err.code, 'VIGIL_ERR_CAPTURE_SINCE', bad);
     assert.match(err.message, /epoch milliseconds, an ISO 8601 date-time .* or a duration/);
     assert.ok(err.message.includes(JSON.stringify(bad)), `message names the value ${bad}`);
   }

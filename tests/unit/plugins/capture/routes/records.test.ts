@@ -146,7 +146,7 @@ for (const backend of backends) {
       assert.match(res.body.error.message, message, query);
     }
     const since = await ctx.h.get<ApiError>('/api/gateway/records?since=yesterday');
-    assert.is(since.body.error.code, 'VIGIL_ERR_GATEWAY_SINCE');
+    assert.is(since.body.error.code, 'VIGIL_ERR_CAPTURE_SINCE');
   });
 
   records('GET /records/:id: the stored record; an unknown id is a 404 in JSON', async (ctx) => {
@@ -158,7 +158,7 @@ for (const backend of backends) {
       const missing = await ctx.h.get<ApiError>(`/api/gateway/records/${id}`);
       assert.is(missing.status, 404, id);
       assert.match(missing.headers.get('content-type') ?? '', /application\/json/);
-      assert.is(missing.body.error.code, 'VIGIL_ERR_GATEWAY_RECORD_NOT_FOUND');
+      assert.is(missing.body.error.code, 'VIGIL_ERR_CAPTURE_RECORD_NOT_FOUND');
       assert.match(missing.body.error.message, /no record with id/);
     }
   });
