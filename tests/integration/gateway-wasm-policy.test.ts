@@ -179,8 +179,9 @@ gateway('a module that traps or loops fails its records closed, says why, and is
     assert.is(r.dropped_reason, `wasm policy failed (${reason}): bodies not kept`);
     assert.is(r.status, 200, 'metadata is kept');
   }
-  assert.ok(await sandboxFailures('trap') > trapsBefore, 'trap counted');
-  assert.ok(await sandboxFailures('timeout') > timeoutsBefore, 'timeout counted');
+  // A worker stores its rows before the main thread hears of the batch and counts its failures: wait for the count.
+  await waitFor(async () => await sandboxFailures('trap') > trapsBefore, { what: 'the trap to be counted' });
+  await waitFor(async () => await sandboxFailures('timeout') > timeoutsBefore, { what: 'the timeout to be counted' });
 
   // The looping instance was replaced and the other modules kept serving.
   await send('/api/orders/after-loop', JSON_TYPE, JSON.stringify({ pan: '4111111111111111' }));
