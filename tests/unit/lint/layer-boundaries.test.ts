@@ -2,16 +2,16 @@
 // an import against the layering must fail the lint while the same import from an allowed place passes.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
+import { ESLint } from 'eslint';
 import { repoRoot } from '../../support/paths.js';
 
+const eslint = new ESLint({ cwd: repoRoot });
+
 /** Lints `source` as the file `asFile` (relative to the repository), without writing it. */
-function lint(asFile: string, source: string): { ok: boolean; output: string } {
-  const r = spawnSync(process.execPath, [join(repoRoot, 'node_modules/eslint/bin/eslint.js'), '--stdin', '--stdin-filename', asFile], {
-    cwd: repoRoot, input: source, encoding: 'utf8',
-  });
-  return { ok: r.status === 0, output: `${r.stdout}${r.stderr}` };
+async function lint(asFile: string, source: string): Promise<{ ok: boolean; output: string }> {
+  const [result] = await eslint.lintText(source, { filePath: join(repoRoot, asFile) });
+  return { ok: result.errorCount === 0, output: result.messages.map((m) => `${m.ruleId}: ${m.message}`).join('\n') };
 }
 
 const cases: { file: string; imports: string; allowed: boolean }[] = [
@@ -31,8 +31,8 @@ const cases: { file: string; imports: string; allowed: boolean }[] = [
 ];
 
 for (const c of cases) {
-  test(`${c.file} importing ${c.imports}: ${c.allowed ? 'allowed' : 'refused'}`, () => {
-    const r = lint(c.file, `import * as probe from '${c.imports}';\nexport const seen = probe;\n`);
+  test(`${c.file} importing ${c.imports}: ${c.allowed ? 'allowed' : 'refused'}`, async () => {
+    const r = await lint(c.file, `import * as probe from '${c.imports}';\nexport const seen = probe;\n`);
     assert.is(r.ok, c.allowed, r.output);
     if (!c.allowed) assert.match(r.output, /import-x\/no-restricted-paths/);
   });
