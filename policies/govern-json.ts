@@ -44,7 +44,8 @@ export function governJson(value: unknown, rules: JsonGovernance): unknown {
   return governor(value);
 }
 
-function maskStrings(value: unknown, kinds: readonly DetectorKind[]): unknown {
+/** `value` (parsed JSON) with every detected span of `kinds`, in any string or key, masked; a new value where needed. */
+export function maskStrings(value: unknown, kinds: readonly DetectorKind[]): unknown {
   if (typeof value === 'string') return value === REDACTED ? value : redactText(value, kinds);
   if (Array.isArray(value)) return value.map((v) => maskStrings(v, kinds));
   if (value !== null && typeof value === 'object') {

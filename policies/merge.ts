@@ -1,4 +1,5 @@
 import type { CompiledJsonPath } from './compile-json-path.js';
+import type { DetectorKind } from './detectors/types.js';
 import type { RuleConfig } from './schema.js';
 
 /** What the policy says about one request: the merge of every rule that matches it. Shared and cached: never mutate. */
@@ -17,6 +18,8 @@ export interface RouteDecision {
   /** Lower-case query parameter names (matched case-insensitively). */
   readonly redactQuery: ReadonlySet<string>;
   readonly jsonFields: readonly CompiledJsonPath[];
+  /** Detector kinds masked wherever they appear in the record; empty for most routes. */
+  readonly detect: ReadonlySet<DetectorKind>;
   /** Header names lower-case. One entry per label name. */
   readonly labels: readonly { name: string; header: string }[];
   /** Fraction of exchanges whose bodies are kept: the last matching rule that sets it wins; default 1. */
@@ -38,7 +41,7 @@ export interface CompiledRuleParts {
 /**
  * Folds the matching rules, top to bottom:
  * - `restrict` only narrows: a part restricted by any matching rule is not captured, whatever comes later;
- * - redactions (headers, query parameters, JSON fields) and labels accumulate; a label name set by two rules takes
+ * - redactions (headers, query parameters, JSON fields, detectors) and labels accumulate; a label name set by two rules takes
  *   the later rule's source (one dimension cannot have two values);
  * - `sample` and `meter.tokens` come from the last matching rule that sets them; `keep_errors` is true if any sets it.
  * No matching rule: everything is captured, nothing is redacted, every body is kept.
@@ -50,6 +53,7 @@ export function mergeRules(rules: readonly CompiledRuleParts[], indexes: readonl
   const redactHeaders = new Set<string>();
   const redactQuery = new Set<string>();
   const jsonFields = new Map<string, CompiledJsonPath>();
+  const detect = new Set<DetectorKind>();
   const labels = new Map<string, string>();
   let sample = 1;
   let keepErrors = false;
@@ -67,6 +71,7 @@ export function mergeRules(rules: readonly CompiledRuleParts[], indexes: readonl
     for (const h of c.redact?.headers ?? []) redactHeaders.add(h.toLowerCase());
     for (const q of c.redact?.query_params ?? []) redactQuery.add(q.toLowerCase());
     for (const p of rule.jsonFields) if (!jsonFields.has(p.expression)) jsonFields.set(p.expression, p);
+    for (const kind of c.redact?.detect ?? []) detect.add(kind);
     for (const l of rule.labels) {
       labels.delete(l.name); // re-inserted last: the winning source also takes the later position
       labels.set(l.name, l.header);
@@ -91,6 +96,7 @@ export function mergeRules(rules: readonly CompiledRuleParts[], indexes: readonl
     redactHeaders,
     redactQuery,
     jsonFields: Object.freeze([...jsonFields.values()]),
+    detect,
     labels: Object.freeze([...labels].map(([name, header]) => Object.freeze({ name, header }))),
     sample,
     keepErrors,

@@ -1,4 +1,5 @@
 import type { JsonSchema } from '@vigil/plugin-sdk';
+import { DETECTOR_KINDS, type DetectorKind } from './detectors/types.js';
 
 /** Parts of an exchange a rule can keep out of capture altogether. */
 export type RestrictPart = 'request_body' | 'response_body' | 'headers';
@@ -18,6 +19,8 @@ export interface RuleConfig {
     query_params?: string[];
     /** JSON path expressions: `$.a.b`, `$.*.x`, `$.**.x` and combinations. */
     json_fields?: string[];
+    /** Kinds of sensitive-looking values masked wherever they appear: path, query, headers, labels, bodies. */
+    detect?: DetectorKind[];
   };
   /** Label name to source; the only source form is `header:<Header-Name>`. */
   labels?: Record<string, string>;
@@ -82,6 +85,10 @@ const ruleSchema: JsonSchema = {
         headers: stringList({ type: 'string', pattern: headerName }),
         query_params: stringList({ type: 'string', minLength: 1 }),
         json_fields: stringList({ type: 'string', pattern: '^\\$' }),
+        detect: {
+          ...stringList({ type: 'string', enum: [...DETECTOR_KINDS] }),
+          description: 'Kinds of sensitive-looking values masked wherever they appear in the record, whatever the field is called.',
+        },
       },
     },
     labels: {

@@ -1,8 +1,10 @@
 import { REDACTED } from '../../policies/compile-json-path.js';
 import type { RouteDecision } from '../../policies/merge.js';
 import { recordJson } from '@vigil/plugin-sdk';
+import { redactText } from '../../policies/detectors/index.js';
 import { decodeBody, DEFAULT_MAX_DECODED_BYTES, type DecodeOptions, type DecodedBody } from './decode-body.js';
 import { headersToRecord, setOwn } from './header-record.js';
+import { maskDetected } from './mask-detected.js';
 import { queryToRecord } from './query-record.js';
 import type { GovernedRecord, GovernOptions, RawExchange, StorableRecord } from './types.js';
 
@@ -30,7 +32,8 @@ export function toGovernedRecord(record: StorableRecord): GovernedRecord {
 /** `governExchange` with the bodies left as JSON text, for the telemetry lane, which stores them as they are. */
 export function governForStorage(exchange: RawExchange, decision: RouteDecision, options: GovernOptions): StorableRecord {
   try {
-    return governOrThrow(exchange, decision, options);
+    const record = governOrThrow(exchange, decision, options);
+    return decision.detect.size === 0 ? record : maskDetected(record, decision.detect);
   } catch (err) {
     return metadataOnly(exchange, decision, err);
   }
@@ -42,7 +45,8 @@ export function governForStorage(exchange: RawExchange, decision: RouteDecision,
  */
 function metadataOnly(exchange: RawExchange, decision: RouteDecision, err: unknown): StorableRecord {
   return {
-    id: String(exchange.id), time: Number(exchange.time), method: String(exchange.method), path: String(exchange.path),
+    id: String(exchange.id), time: Number(exchange.time), method: String(exchange.method),
+    path: decision.detect.size === 0 ? String(exchange.path) : redactText(String(exchange.path), [...decision.detect]),
     route: decision.routes.slice(), query: {}, status: Number(exchange.status), duration_ms: Number(exchange.durationMs),
     headers: null, response_headers: null, request_body_json: 'null', response_body_json: 'null', labels: {},
     matched_rules: decision.matchedRules.slice(), tokens: null, sampled: false, truncated: false, partial: false,
