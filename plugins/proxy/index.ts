@@ -2,6 +2,7 @@ import { definePlugin } from '@vigil/plugin-sdk';
 import type { GatewayPolicy } from '../../policies/policy-service.js';
 import { proxyServiceSchema, resolveProxyOptions, type ProxyServiceConfig } from './config.js';
 import { LabelDimensions } from './label-dimensions.js';
+import { registerStatusRoute } from './status-route.js';
 
 /**
  * The gateway's traffic lane: a reverse proxy on `service.listen` in front of `service.upstream`. Live traffic is
@@ -13,7 +14,7 @@ export default definePlugin<ProxyServiceConfig>({
   version: '0.1.0',
   configKeys: ['service'],
   configSchema: proxyServiceSchema,
-  needs: ['policy', 'capture'],
+  needs: ['policy', 'capture', 'http'],
   async setup(ctx, service) {
     // The traffic lane (undici) loads only when a config enables the gateway.
     const [{ TrafficLane }, { TrafficMetrics }] = await Promise.all([import('./traffic-lane.js'), import('./traffic-metrics.js')]);
@@ -29,6 +30,7 @@ export default definePlugin<ProxyServiceConfig>({
       log: ctx.log,
       report: ctx.contain('traffic lane', (err: unknown) => { throw err; }),
     });
+    registerStatusRoute(ctx.http, lane, service.upstream);
     const unsubscribe = policy.subscribe({
       /** The label names are the traffic metrics' dimensions, fixed while the process runs. */
       check(next: GatewayPolicy) {
