@@ -32,11 +32,14 @@ export function CodeBlock({ code, label, language }: { code: string; label: stri
   };
   return (
     <div class="code-block">
-      <pre ref={pre} tabIndex={0} aria-label={label} data-language={language}><code>{code}</code></pre>
-      <button type="button" class="button button-ghost button-small code-copy" onClick={onCopy} aria-label={`Copy ${label}`}>
-        <Icon name={copied === 'copied' ? 'check' : 'copy'} />
-        <span aria-live="polite">{copied === 'copied' ? 'Copied' : copied === 'failed' ? 'Selected: press Ctrl+C' : 'Copy'}</span>
-      </button>
+      <div class="code-block-bar">
+        <span class="code-block-label">{language ?? 'shell'}</span>
+        <button type="button" class="button button-ghost button-small" onClick={onCopy} aria-label={`Copy ${label}`}>
+          <Icon name={copied === 'copied' ? 'check' : 'copy'} />
+          <span aria-live="polite">{copied === 'copied' ? 'Copied' : copied === 'failed' ? 'Selected: press Ctrl+C' : 'Copy'}</span>
+        </button>
+      </div>
+      <pre ref={pre} tabIndex={0} aria-label={label}><code>{code}</code></pre>
     </div>
   );
 }

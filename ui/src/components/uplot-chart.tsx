@@ -41,7 +41,7 @@ function buildOptions(host: HTMLElement, props: ChartProps, width: number, onCur
       y: { range: (_u, _min, max) => [0, Math.max(max * 1.12, props.minMax ?? 0) || 1] },
     },
     axes: [
-      { ...axis((_u, splits) => splits.map((s) => formatTick(s * 1000, props.stepMs))), space: 72 },
+      { ...axis((_u, splits) => splits.map((s) => formatTick(s * 1000, props.stepMs))), space: 72, size: 30, gap: 6 },
       { ...axis((_u, splits) => splits.map((s) => props.format(s))), size: 64, space: 36 },
     ],
     series: [

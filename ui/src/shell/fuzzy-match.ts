@@ -9,7 +9,8 @@ export interface FuzzyMatch {
 }
 
 const WORD_START = 8;
-const CONSECUTIVE = 5;
+// More than a word start: a run that continues a match beats a jump to the next word.
+const CONSECUTIVE = 9;
 const FIRST_CHAR = 6;
 const GAP = 0.15;
 const MAX_TEXT = 256;

@@ -20,7 +20,7 @@ export function HomePage() {
       <div class="stack">
         {areas.map((area) => (
           <Card key={area.id}>
-            <AreaSetup area={area} />
+            <AreaSetup area={area} titled />
           </Card>
         ))}
       </div>

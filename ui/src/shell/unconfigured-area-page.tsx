@@ -7,14 +7,14 @@ import { PageHeader } from '../components/page-header.js';
 import { Link } from './router.js';
 import { shellInfo } from './shell-info.js';
 
-export function AreaSetup({ area, headingLevel = 2 }: { area: Area; headingLevel?: 2 | 3 }) {
+/** What an area is and how to turn it on; `titled` when several are listed (the welcome page). */
+export function AreaSetup({ area, titled }: { area: Area; titled?: boolean }) {
   const file = shellInfo.value?.config_file;
-  const Heading = headingLevel === 2 ? 'h2' : 'h3';
   return (
     <div class="area-setup">
       <div class="area-setup-icon"><Icon name={area.icon} /></div>
       <div class="area-setup-body">
-        <Heading class="area-setup-title">{area.title}</Heading>
+        {titled ? <h2 class="area-setup-title">{area.title}</h2> : <h2 class="area-setup-subtitle">What it is</h2>}
         <p class="area-setup-description">{area.description}</p>
         {area.status === 'planned' ? (
           <p class="area-setup-step">This area arrives in a later version of Vigil. Once it does, these lines turn it on:</p>

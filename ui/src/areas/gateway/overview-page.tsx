@@ -26,9 +26,10 @@ const STEP_TEXT: Record<RangeName, string> = { '1h': 'minute', '24h': '15 minute
 /** Live refreshes at most this often, in ms, however busy the gateway. */
 const LIVE_REFRESH_MS = 5000;
 
+/** Red from 5 % of requests failing, amber from 1 %: below that, a few failures are the ordinary noise of an API. */
 function errorTone(rate: number): Tone {
   if (rate >= 0.05) return 'danger';
-  if (rate > 0) return 'warning';
+  if (rate >= 0.01) return 'warning';
   return 'neutral';
 }
 
@@ -113,11 +114,11 @@ const routeColumns = (total: number): Column<RouteRow>[] => [
   { key: 'errors', label: 'Errors', align: 'end', value: (r) => r.errors, render: (r) => formatInteger(r.errors) },
   {
     key: 'error_rate', label: 'Error rate', align: 'end', value: (r) => r.error_rate,
-    render: (r) => <span class={r.error_rate > 0 ? `tone-${errorTone(r.error_rate)}` : undefined}>{formatPercent(r.error_rate)}</span>,
+    render: (r) => <span class={r.error_rate === 0 ? 'muted' : `tone-${errorTone(r.error_rate)}`}>{formatPercent(r.error_rate)}</span>,
   },
   { key: 'p95', label: 'P95', align: 'end', value: (r) => r.p95_ms, render: (r) => formatLatency(r.p95_ms) },
   { key: 'p99', label: 'P99', align: 'end', value: (r) => r.p99_ms, render: (r) => formatLatency(r.p99_ms) },
-  { key: 'tokens', label: 'Tokens', align: 'end', value: (r) => r.tokens, render: (r) => formatCompact(r.tokens) },
+  { key: 'tokens', label: 'Tokens', align: 'end', value: (r) => r.tokens, render: (r) => (r.tokens ? formatCompact(r.tokens) : <span class="muted">0</span>) },
 ];
 
 function TopRoutes({ o }: { o: Overview }) {
