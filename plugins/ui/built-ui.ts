@@ -13,6 +13,8 @@ export interface UiManifest {
   /** The login form's stylesheet, given to the control plane (`pageStylesheet`). */
   loginStylesheet: string;
   preload: string[];
+  /** Files of ui/static by their own name (`favicon.svg`), as the hashed URL they are served at. */
+  static: Record<string, string>;
   /** The areas of the front end's registry (ui/src/areas/index.ts), as the build read them. */
   areas: { id: string; title: string; requires: string[]; pages: string[] }[];
   /** First path segments of the front end's pages: `/<segment>` and below answer with the page. */

@@ -38,6 +38,22 @@ export function registerPageRoutes(http: HttpRoutes, ui: BuiltUi, settings: Sett
     },
   });
 
+  // Browsers ask for /favicon.ico on pages that name no icon (the login form, JSON opened in a tab).
+  const favicon = ui.manifest.static['favicon.svg'] && ui.assets.get(ui.manifest.static['favicon.svg'].replace(/^\/assets\//, ''));
+  if (favicon) {
+    http.route({
+      method: 'GET', path: '/favicon.ico', auth: 'none', tags: ['ui'],
+      summary: 'The dashboard\'s icon (SVG)',
+      handler(ctx) {
+        setPageHeaders(ctx);
+        ctx.set('Cache-Control', 'public, max-age=86400');
+        ctx.type = favicon.contentType;
+        ctx.body = sendForms(ctx, favicon.forms);
+        return undefined;
+      },
+    });
+  }
+
   const index = new IndexPage(ui.indexTemplate);
   const page = async (ctx: RouteContext): Promise<undefined> => {
     const rendered = index.render(await settings.read());

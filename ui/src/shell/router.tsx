@@ -30,9 +30,10 @@ export function navigate(to: string, { replace = false } = {}): void {
   const next = { path: normalizePath(path), search };
   if (next.path === here.value.path && next.search === here.value.search) return;
   window.history[replace ? 'replaceState' : 'pushState'](null, '', next.path + next.search);
-  const pageChanged = next.path !== here.value.path;
+  // A replacement is a redirect (`/` to the first area), not a move the person made: focus stays where it is.
+  const moved = next.path !== here.value.path && !replace;
   here.value = next;
-  if (pageChanged) navigations.value++;
+  if (moved) navigations.value++;
 }
 
 /**
