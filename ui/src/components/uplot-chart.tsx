@@ -23,6 +23,16 @@ function withAlpha(color: string, alpha: number): string {
   return m ? `rgba(${m[1]}, ${m[2]}, ${m[3]}, ${alpha})` : color;
 }
 
+/** Indexes of the values whose neighbours are both missing. */
+function isolatedPoints(u: uPlot, seriesIdx: number): number[] {
+  const values = u.data[seriesIdx];
+  const out: number[] = [];
+  for (let i = 0; i < values.length; i++) {
+    if (values[i] != null && values[i - 1] == null && values[i + 1] == null) out.push(i);
+  }
+  return out;
+}
+
 function buildOptions(host: HTMLElement, props: ChartProps, width: number, onCursor: (idx: number | null) => void): uPlot.Options {
   const text = resolveColor(host, '--text-3');
   const grid = resolveColor(host, '--chart-grid');
@@ -54,7 +64,8 @@ function buildOptions(host: HTMLElement, props: ChartProps, width: number, onCur
           width: s.kind === 'bars' ? 0 : 1.75,
           fill: s.kind === 'bars' ? withAlpha(color, 0.8) : s.kind === 'area' ? withAlpha(color, 0.12) : undefined,
           paths: s.kind === 'bars' ? uPlot.paths.bars!({ size: [0.72, 24], gap: 1 }) : undefined,
-          points: { show: false },
+          // A line needs two neighbours to show: a value between gaps is drawn as a dot instead.
+          points: s.kind === 'bars' ? { show: false } : { show: true, size: 5, fill: color, filter: isolatedPoints },
           spanGaps: false,
         };
       }),

@@ -10,6 +10,7 @@ import { announce } from './announcer.js';
 import { download } from './browser-actions.js';
 import { settings } from './display-settings.js';
 import { rankByQuery } from './fuzzy-match.js';
+import { keepFocus } from './modal-focus.js';
 import { openShortcuts, paletteOpen } from './overlays.js';
 import { paletteItems, type PaletteItem } from './palette-items.js';
 import { navigate } from './router.js';
@@ -82,16 +83,20 @@ export function CommandPalette() {
   const open = paletteOpen.value;
   const simpleMode = settings.value.simple_mode;
 
+  const restoreFocus = useRef<(() => void) | undefined>(undefined);
   useEffect(() => {
     const d = dialog.current;
     if (!d) return;
     if (open && !d.open) {
       setQuery('');
       setActive(0);
+      restoreFocus.current = keepFocus(d);
       d.showModal();
       input.current?.focus();
-    } else if (!open && d.open) {
-      d.close();
+    } else if (!open) {
+      if (d.open) d.close();
+      restoreFocus.current?.();
+      restoreFocus.current = undefined;
     }
   }, [open]);
 
@@ -124,6 +129,8 @@ export function CommandPalette() {
   };
   const run = (row: Row | undefined) => {
     if (!row) return;
+    // Closed now, before the page changes under it (the effect would close it a frame later).
+    dialog.current?.close();
     paletteOpen.value = false;
     const { action } = row.item;
     if (action.kind === 'navigate') navigate(action.path);
@@ -148,6 +155,7 @@ export function CommandPalette() {
 
   return (
     <dialog ref={dialog} class="palette" aria-label="Command palette" onClose={() => { paletteOpen.value = false; }}
+      onCancel={() => { paletteOpen.value = false; }}
       onClick={(e) => { if (e.target === dialog.current) paletteOpen.value = false; }}>
       <div class="palette-search">
         <Icon name="search" class="palette-search-icon" />

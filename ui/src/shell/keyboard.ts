@@ -2,7 +2,7 @@
 import { areas, systemPages } from '../areas/index.js';
 import { settings } from './display-settings.js';
 import { isTyping, KeySequence } from './key-sequence.js';
-import { openPalette, openShortcuts, paletteOpen, shortcutsOpen } from './overlays.js';
+import { openPalette, openShortcuts, paletteOpen } from './overlays.js';
 import { navigate } from './router.js';
 import { shortcutGroups } from './shortcuts.js';
 import { isConfigured, shellInfo } from './shell-info.js';
@@ -29,7 +29,8 @@ export function installKeyboard(): () => void {
       return;
     }
     if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey || isTyping(e.target)) return;
-    if (paletteOpen.value || shortcutsOpen.value) return;
+    // The dialogs' own state: a key pressed right behind the Escape that closed one must work.
+    if (document.querySelector('dialog[open]')) return;
     if (e.key === '?') {
       e.preventDefault();
       openShortcuts();

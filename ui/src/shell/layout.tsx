@@ -23,7 +23,11 @@ export function Layout() {
   }, [navOpen]);
   return (
     <div class="app" data-nav-open={navOpen ? 'true' : undefined}>
-      <a class="skip-link" href="#main">Skip to content</a>
+      <a class="skip-link" href="#main" onClick={(e) => {
+        // Focus moves to the content without a fragment in the address, which is the router's.
+        e.preventDefault();
+        document.getElementById('main')?.focus();
+      }}>Skip to content</a>
       <header class="topbar" inert={navOpen || undefined}>
         <button type="button" class="button button-ghost button-icon" aria-label="Open the menu" aria-expanded={navOpen} aria-controls="sidebar"
           onClick={() => setNavOpen(true)}>

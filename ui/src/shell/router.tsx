@@ -19,7 +19,10 @@ export const navigations = signal(0);
 /** Follows back and forward. Call once. */
 export function startRouter(): void {
   window.addEventListener('popstate', () => {
-    here.value = read();
+    const next = read();
+    // A fragment link (`#main`) pops state too, without leaving the page.
+    if (next.path === here.value.path && next.search === here.value.search) return;
+    here.value = next;
     navigations.value++;
   });
 }

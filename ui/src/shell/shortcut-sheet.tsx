@@ -4,6 +4,7 @@ import { areas, systemPages } from '../areas/index.js';
 import { Icon } from '../components/icon.js';
 import { settings } from './display-settings.js';
 import { usesCommandKey } from './key-sequence.js';
+import { keepFocus } from './modal-focus.js';
 import { shortcutsOpen } from './overlays.js';
 import { shortcutGroups, type Shortcut } from './shortcuts.js';
 import { isConfigured } from './shell-info.js';
@@ -43,15 +44,23 @@ function Group({ title, shortcuts }: { title: string; shortcuts: Shortcut[] }) {
 export function ShortcutSheet() {
   const dialog = useRef<HTMLDialogElement>(null);
   const open = shortcutsOpen.value;
+  const restoreFocus = useRef<(() => void) | undefined>(undefined);
   useEffect(() => {
     const d = dialog.current;
     if (!d) return;
-    if (open && !d.open) d.showModal();
-    else if (!open && d.open) d.close();
+    if (open && !d.open) {
+      restoreFocus.current = keepFocus(d);
+      d.showModal();
+    } else if (!open) {
+      if (d.open) d.close();
+      restoreFocus.current?.();
+      restoreFocus.current = undefined;
+    }
   }, [open]);
   const groups = shortcutGroups(areas, systemPages, isConfigured, settings.value.simple_mode);
   return (
     <dialog ref={dialog} class="sheet" aria-labelledby="sheet-title" onClose={() => { shortcutsOpen.value = false; }}
+      onCancel={() => { shortcutsOpen.value = false; }}
       onClick={(e) => { if (e.target === dialog.current) shortcutsOpen.value = false; }}>
       <header class="sheet-header">
         <h2 id="sheet-title">Keyboard shortcuts</h2>
