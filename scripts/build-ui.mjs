@@ -70,6 +70,10 @@ async function readRegistry(root) {
   const code = result.outputFiles[0].text;
   const registry = await import(`data:text/javascript;base64,${Buffer.from(code).toString('base64')}`);
   const areas = registry.areas.map((a) => ({ id: a.id, title: a.title, requires: a.requires, pages: a.pages.map((p) => p.path) }));
+  for (const area of areas) {
+    const outside = area.pages.find((p) => p !== `/${area.id}` && !p.startsWith(`/${area.id}/`));
+    if (outside) throw new Error(`ui: page ${outside} of area "${area.id}" must lie under /${area.id}`);
+  }
   const systemPages = registry.systemPages.map((p) => p.path);
   // Every area owns its segment, pages or not: an area that is off still answers there with how to turn it on.
   const segments = new Set();
