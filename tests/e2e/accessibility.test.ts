@@ -8,7 +8,7 @@ import { startDashboard, waitForRequests, type Dashboard } from '../support/dash
 const s = suite<{ d: Dashboard; empty: Dashboard; browser: Browser }>('e2e: accessibility');
 
 const PAGES: [string, string][] = [
-  ['/gateway', '.stats'], ['/gateway?range=1h', '.stats'], ['/gateway/requests', 'h1'], ['/gateway/usage', 'h1'], ['/gateway/policy', 'h1'],
+  ['/gateway', '.stats'], ['/gateway?range=1h', '.stats'], ['/gateway/requests', '.requests-table'], ['/gateway/requests?status=2xx&route=%2Fnone', '.empty-state'], ['/gateway/usage', 'h1'], ['/gateway/policy', 'h1'],
   ['/gateway/api', 'h1'], ['/gateway/requests/0190f3a2-7c4d-7b1e-9a3f-2c1d4e5f6a7b', 'h1'], ['/llm', 'h1'], ['/host', 'h1'],
   ['/settings', 'h1'], ['/about', '.facts'], ['/gateway/no/such/page', '.empty-state'],
 ];
@@ -22,8 +22,10 @@ if (chromiumAvailable('e2e accessibility')) {
   s.before(async (ctx) => {
     [ctx.d, ctx.empty] = await Promise.all([startDashboard(), startDashboard({ gateway: false })]);
     ctx.browser = await launchChromium();
-    await ctx.d.traffic(['/api/orders/1', '/api/fail', '/api/users/2'], 12);
+    await ctx.d.traffic(['/api/orders/1', '/api/fail', '/api/users/2'], 12, { headers: { authorization: 'Bearer x' } });
     await waitForRequests(ctx.d, 12);
+    const records = await (await fetch(`${ctx.d.url}/api/gateway/records?limit=1`, { headers: { authorization: `Bearer ${ctx.d.token}` } })).json() as { data: { id: string }[] };
+    PAGES.push([`/gateway/requests/${records.data[0].id}`, 'mark.redacted']);
   });
   s.after(async ({ d, empty, browser }) => {
     await browser?.close();

@@ -64,6 +64,7 @@ if (chromiumAvailable('e2e shell')) {
     assert.match(await page.locator('[role="option"][aria-selected="true"]').textContent() ?? '', /GET \/api\/orders\/1/);
     await page.keyboard.press('Enter');
     await page.waitForURL((u) => u.pathname === `/gateway/requests/${id}`);
+    await page.waitForSelector('h1:has-text("GET /api/orders/1")');
     await context.close();
   });
 
@@ -79,7 +80,9 @@ if (chromiumAvailable('e2e shell')) {
     await page.keyboard.press('g');
     await page.keyboard.press('s');
     await page.waitForURL((u) => u.pathname === '/settings');
+    await page.waitForSelector('h1:has-text("Settings")');
     await page.keyboard.press('Control+k');
+    await page.waitForSelector('dialog.palette[open]');
     await page.keyboard.type('?gs');
     assert.is(await page.locator('dialog.sheet[open]').count(), 0, 'typing ? in the palette is text');
     assert.is(new URL(page.url()).pathname, '/settings');

@@ -16,6 +16,8 @@ import { UnconfiguredAreaPage } from './unconfigured-area-page.js';
 const loaded = new Map<AreaPage, ComponentType<PageProps>>();
 
 function focusPageTitle(): void {
+  // A dialog opened meanwhile (the palette) keeps the focus.
+  if (document.querySelector('dialog[open]')) return;
   const title = document.querySelector<HTMLElement>('[data-page-title]');
   title?.focus({ preventScroll: true });
 }

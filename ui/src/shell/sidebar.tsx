@@ -11,14 +11,19 @@ import { isListed, resolveRoute } from './routes.js';
 import { isConfigured, shellInfo } from './shell-info.js';
 import { normalizePath } from './url-state.js';
 
-/** `aria-current="page"` for the link of the page on screen (a detail page marks its list's link). */
-function currentFor(path: string): 'page' | undefined {
+/**
+ * The sidebar link of the page on screen: its own, or for a detail page (`/gateway/requests/:id`) the listed page
+ * whose path is the longest prefix of it (Requests, not Overview).
+ */
+function activeLink(): string {
   const resolved = resolveRoute(here.value.path, areas, systemPages, isConfigured);
-  const at = resolved.kind === 'page' ? resolved.page.path : normalizePath(here.value.path);
-  if (at === path) return 'page';
-  if (resolved.kind === 'page' && resolved.page.nav === false && at.startsWith(`${path}/`)) return 'page';
-  return undefined;
+  if (resolved.kind !== 'page') return normalizePath(here.value.path);
+  if (resolved.page.nav !== false) return resolved.page.path;
+  const listed = [...(resolved.area?.pages ?? []), ...systemPages].filter((p) => p.nav !== false && resolved.page.path.startsWith(`${p.path}/`));
+  return listed.sort((a, b) => b.path.length - a.path.length)[0]?.path ?? resolved.page.path;
 }
+
+const currentFor = (path: string, active: string): 'page' | undefined => (path === active ? 'page' : undefined);
 
 function AreaNav({ area }: { area: Area }) {
   if (!isConfigured(area)) {
@@ -33,6 +38,7 @@ function AreaNav({ area }: { area: Area }) {
     );
   }
   const pages = area.pages.filter((p) => isListed(p, settings.value.simple_mode));
+  const active = activeLink();
   return (
     <li class="nav-area">
       <div class="nav-area-title" id={`nav-${area.id}`}>
@@ -42,7 +48,7 @@ function AreaNav({ area }: { area: Area }) {
       <ul class="nav-pages" aria-labelledby={`nav-${area.id}`}>
         {pages.map((page) => (
           <li key={page.path}>
-            <Link href={page.path} class="nav-link" aria-current={currentFor(page.path)}>
+            <Link href={page.path} class="nav-link" aria-current={currentFor(page.path, active)}>
               {page.icon && <Icon name={page.icon} />}
               <span class="nav-text">{page.title}</span>
             </Link>
@@ -56,6 +62,7 @@ function AreaNav({ area }: { area: Area }) {
 export function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
   const dark = effectiveTheme.value === 'dark';
   const mod = usesCommandKey() ? '⌘' : 'Ctrl';
+  const active = activeLink();
   return (
     <div class="sidebar-inner" onClick={(e) => { if ((e.target as HTMLElement).closest('a')) onNavigate?.(); }}>
       <div class="brand">
@@ -81,7 +88,7 @@ export function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
         <ul class="nav-system">
           {systemPages.map((page) => (
             <li key={page.path}>
-              <Link href={page.path} class="nav-link" aria-current={currentFor(page.path)}>
+              <Link href={page.path} class="nav-link" aria-current={currentFor(page.path, active)}>
                 <Icon name={page.icon} />
                 <span class="nav-text">{page.title}</span>
               </Link>

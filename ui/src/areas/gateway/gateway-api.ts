@@ -57,5 +57,7 @@ export interface RecordPage {
 
 /** A URL for a `curl` through the gateway: a proxy listening on every interface is reached on this host's name. */
 export function reachableUrl(url: string, hostname: string): string {
-  return url.replace(/^http:\/\/(0\.0\.0\.0|\[::\])(?=:)/, `http://${hostname.includes(':') ? `[${hostname}]` : hostname}`);
+  // location.hostname already brackets an IPv6 address; a bare one gets them.
+  const host = hostname.includes(':') && !hostname.startsWith('[') ? `[${hostname}]` : hostname;
+  return url.replace(/^http:\/\/(0\.0\.0\.0|\[::\])(?=:)/, `http://${host}`);
 }
