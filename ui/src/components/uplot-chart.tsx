@@ -44,7 +44,8 @@ function buildOptions(host: HTMLElement, props: ChartProps, width: number, onCur
     width,
     height: props.height ?? 200,
     legend: { show: false },
-    padding: [8, 8, 0, 0],
+    // Right padding so the last time label is not cut at the edge.
+    padding: [8, 20, 0, 0],
     cursor: { drag: { x: false, y: false }, points: { size: 7, width: 2 } },
     scales: {
       x: { time: true },
@@ -52,7 +53,8 @@ function buildOptions(host: HTMLElement, props: ChartProps, width: number, onCur
     },
     axes: [
       { ...axis((_u, splits) => splits.map((s) => formatTick(s * 1000, props.stepMs))), space: 72, size: 30, gap: 6 },
-      { ...axis((_u, splits) => splits.map((s) => props.format(s))), size: 64, space: 36 },
+      // Narrow screens get a narrower value axis: its labels ("400 ms") fit in 48 px at 11 px.
+      { ...axis((_u, splits) => splits.map((s) => props.format(s))), size: width < 480 ? 48 : 64, space: 36 },
     ],
     series: [
       {},
