@@ -48,6 +48,17 @@ export class EventStream {
     return this.o.maxStreams;
   }
 
+  /** New limits from a config reload: open streams stay; the bound applies to the next ones. */
+  setLimits(limits: { heartbeatMs: number; maxStreams: number }): void {
+    this.o.maxStreams = limits.maxStreams;
+    if (limits.heartbeatMs === this.o.heartbeatMs) return;
+    this.o.heartbeatMs = limits.heartbeatMs;
+    if (this.heartbeat) {
+      clearInterval(this.heartbeat);
+      this.heartbeat = setInterval(() => this.ping(), this.o.heartbeatMs).unref();
+    }
+  }
+
   get full(): boolean {
     return this.clients.size >= this.o.maxStreams;
   }

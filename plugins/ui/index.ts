@@ -50,6 +50,11 @@ export default definePlugin<UiConfig>({
     ctx.http.pageStylesheet(ui.manifest.loginStylesheet);
 
     return {
+      /** `heartbeat` and `max_streams` apply at once (SIGHUP); the pages and assets are those of the build. */
+      reload(next) {
+        const c = next as UiConfig;
+        stream.setLimits({ heartbeatMs: parseDuration(c.heartbeat), maxStreams: c.max_streams });
+      },
       async stop() {
         // Open streams would hold the control plane's shutdown for its whole grace period.
         stream.close();
