@@ -177,6 +177,36 @@ if (chromiumAvailable('e2e shell')) {
     await context.close();
   });
 
+  s('a hidden tab closes its live stream and polls nothing; shown again, it reopens', async ({ d, browser }) => {
+    const streams = async () => {
+      const text = await (await fetch(`${d.url}/metrics`)).text();
+      return Number(/^vigil_ui_streams_open (\d+)/m.exec(text)?.[1] ?? 0);
+    };
+    const { page, context } = await watchedPage(browser);
+    await page.goto(d.link);
+    await page.waitForSelector('.live-badge:has-text("Live")');
+    assert.is(await streams(), 1);
+    const requests: string[] = [];
+    page.on('request', (r) => requests.push(r.url()));
+    // Headless pages are always visible: the page is told otherwise the way a browser tells it.
+    const setHidden = (hidden: boolean) => page.evaluate((h) => {
+      Object.defineProperty(document, 'hidden', { configurable: true, get: () => h });
+      Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => (h ? 'hidden' : 'visible') });
+      document.dispatchEvent(new Event('visibilitychange'));
+    }, hidden);
+    await setHidden(true);
+    await page.waitForSelector('.live-badge:has-text("Paused")');
+    for (let i = 0; i < 50 && (await streams()) !== 0; i++) await page.waitForTimeout(100);
+    assert.is(await streams(), 0, 'the server sees the stream closed');
+    await d.traffic(['/api/orders/1'], 2);
+    await page.waitForTimeout(1500);
+    assert.equal(requests, [], 'nothing fetched while hidden, whatever the traffic');
+    await setHidden(false);
+    await page.waitForSelector('.live-badge:has-text("Live")');
+    assert.is(await streams(), 1);
+    await context.close();
+  });
+
   s('375 px wide: the sidebar is a drawer behind the menu button, closed by Escape', async ({ d, browser }) => {
     const { page, context } = await watchedPage(browser, { viewport: { width: 375, height: 812 } });
     await page.goto(d.link);
