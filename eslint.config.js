@@ -5,6 +5,8 @@
 //   policies     the policy language: plugin-sdk and sandbox (its WASM ABI runs on the WASM host)
 //   plugins/X    plugin-sdk, policies, sandbox, and X itself: never another plugin, never the runtime
 //   app          the composition root: anything
+//   ui           the web front end: talks to the server over HTTP only, so it imports no server layer, and no server
+//                layer imports it (it is built to static assets)
 // Tests and benchmarks drive every layer and are exempt from the boundaries.
 import { readdirSync } from 'node:fs';
 import js from '@eslint/js';
@@ -28,10 +30,14 @@ const layers = [
   ...['./runtime', './app'].map((from) =>
     zone('./plugins', from, 'a plugin reaches the core only through the plugin-sdk context')),
   ...plugins.map((name) => zone(`./plugins/${name}`, './plugins', 'a plugin never imports another plugin: use a service or a bus topic', [`./${name}`])),
+  ...['./plugin-sdk', './runtime', './plugins', './policies', './sandbox', './app'].flatMap((layer) => [
+    zone('./ui', layer, 'the web UI talks to the server over HTTP only: it imports no server layer'),
+    zone(layer, './ui', 'nothing imports the web UI: it is built to static assets that plugins/ui serves'),
+  ]),
 ];
 
 export default tseslint.config(
-  { ignores: ['**/dist/**', 'node_modules/**', '**/assembly/**', 'tests/fixtures/**', 'ui/**', 'examples/**'] },
+  { ignores: ['**/dist/**', 'node_modules/**', '**/assembly/**', 'tests/fixtures/**', 'examples/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -40,11 +46,11 @@ export default tseslint.config(
     languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', Buffer: 'readonly' } },
   },
   {
-    files: ['**/*.ts'],
-    languageOptions: { parser: tseslint.parser, parserOptions: { sourceType: 'module', ecmaVersion: 2023 } },
+    files: ['**/*.ts', '**/*.tsx'],
+    languageOptions: { parser: tseslint.parser, parserOptions: { sourceType: 'module', ecmaVersion: 2023, ecmaFeatures: { jsx: true } } },
     plugins: { 'import-x': importX },
     settings: {
-      'import-x/resolver-next': [createTypeScriptImportResolver({ project: './tsconfig.json' })],
+      'import-x/resolver-next': [createTypeScriptImportResolver({ project: ['./tsconfig.json', './ui/tsconfig.json', './tests/tsconfig.dom.json'], noWarnOnMultipleProjects: true })],
     },
     rules: {
       'no-undef': 'off',

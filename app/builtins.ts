@@ -9,6 +9,7 @@ const loaders: Record<string, () => Promise<{ default: PluginDefinition }>> = {
   exporters: () => import('../plugins/exporters/index.js'),
   capture: () => import('../plugins/capture/index.js'),
   proxy: () => import('../plugins/proxy/index.js'),
+  ui: () => import('../plugins/ui/index.js'),
 };
 
 export async function loadBuiltins(): Promise<PluginDefinition[]> {

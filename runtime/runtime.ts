@@ -17,6 +17,8 @@ import type { CoreServices } from './plugins/context.js';
 import { planRuntime, type PlanOptions, type RuntimePlan } from './plan.js';
 import { planReload } from './reload-plan.js';
 import { VERSION } from './version.js';
+import { installMethod } from './install-method.js';
+import { storageInfo } from './storage-info.js';
 
 export interface StartOptions extends PlanOptions {
   /** Where log lines go (default stderr). */
@@ -39,6 +41,9 @@ export class Runtime {
   private host: PluginHost | undefined;
   private controlPlane: ControlPlane | undefined;
   private disposeProcessMetrics: (() => void) | undefined;
+  /** The store's URL once opened (what the About page describes, without credentials). */
+  private storageUrl: string | undefined;
+  private readonly startedAt = Date.now();
   readonly metrics = new MetricsRegistry();
   readonly log: Logger;
   readonly bus: MessageBus;
@@ -106,6 +111,7 @@ export class Runtime {
       const sqliteWriteLock = new ThreadWriteLock();
       // Worker threads' own connections report their operations to this store's metrics on a channel of its own.
       const metricsChannel = `vigil-store-metrics:${randomUUID()}`;
+      this.storageUrl = url;
       this.store = await openStore(url, { log: this.log.child({ component: 'store' }), metrics: this.metrics.core, sqliteWriteLock, threadMetricsChannel: metricsChannel });
       this.workers.useStore(storeForThreads(url, { writeLock: sqliteWriteLock.buffer, metricsChannel }));
       const owner = `${process.pid}@${Date.now().toString(36)}`;
@@ -137,7 +143,17 @@ export class Runtime {
     const services: CoreServices = {
       log: this.log,
       dataDir,
-      runtime: { version: VERSION, configFile: this.plan.file, configDir: dir, controlPlaneUrl: () => this.url },
+      runtime: {
+        version: VERSION,
+        configFile: this.plan.file,
+        configDir: dir,
+        controlPlaneUrl: () => this.url,
+        dataDir,
+        startedAt: this.startedAt,
+        installMethod: installMethod(),
+        storage: () => storageInfo(this.storageUrl),
+        plugins: () => this.plan.entries.map((e) => ({ name: e.def.name, version: e.def.version })),
+      },
       metrics: (plugin) => this.metrics.forPlugin(plugin),
       bus: this.bus,
       http: (plugin) => this.controlPlane!.forPlugin(plugin),

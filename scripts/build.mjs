@@ -1,6 +1,8 @@
 // Transpiles the TypeScript sources file by file with esbuild (no bundling), mirroring the tree:
 //   app/ runtime/ plugins/ policies/ sandbox/ tests/ bench/  ->  dist/<same path>.js
 //   plugin-sdk/src/                                      ->  plugin-sdk/dist/
+//   ui/src/                                              ->  dist/ui/src/ (for the front end's unit tests in Node)
+// then bundles the web UI into dist/ui/ (scripts/build-ui.mjs), unless its sources are unchanged.
 // Type checking is separate (`npm run typecheck`, also run by `npm test`). A file that fails to transpile is
 // reported and the others are still written, so one broken file never blocks the rest.
 // Flags: --types also emits plugin-sdk's .d.ts files (for publishing); --clean removes dist first.
@@ -9,12 +11,13 @@ import { readdir, readFile, writeFile, mkdir, stat, rm, copyFile } from 'node:fs
 import { join, dirname, relative, extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { spawnSync } from 'node:child_process';
+import { buildUi } from './build-ui.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const trees = [
   ['app', 'dist/app'], ['runtime', 'dist/runtime'], ['plugins', 'dist/plugins'], ['policies', 'dist/policies'],
   ['sandbox', 'dist/sandbox'], ['tests', 'dist/tests'], ['bench', 'dist/bench'],
-  ['plugin-sdk/src', 'plugin-sdk/dist'],
+  ['plugin-sdk/src', 'plugin-sdk/dist'], ['ui/src', 'dist/ui/src'],
 ];
 // Folders never transpiled: AssemblyScript guests and fixtures are not Node code.
 const skipDirs = new Set(['assembly', 'fixtures', 'node_modules', 'dist']);
@@ -47,14 +50,15 @@ for (const [from, to] of trees) {
   for await (const file of walk(join(root, from))) {
     const ext = extname(file);
     const rel = relative(join(root, from), file);
-    if (ext === '.ts' && !file.endsWith('.d.ts')) {
-      const out = join(root, to, rel.slice(0, -3) + '.js');
+    if ((ext === '.ts' || ext === '.tsx') && !file.endsWith('.d.ts')) {
+      const out = join(root, to, rel.slice(0, -ext.length) + '.js');
       jobs.push((async () => {
         if (!(await newer(file, out))) return;
         try {
           const src = await readFile(file, 'utf8');
           const result = await transform(src, {
-            loader: 'ts', format: 'esm', target: 'node20', sourcemap: 'inline', sourcefile: relative(root, file),
+            loader: ext.slice(1), format: 'esm', target: 'node20', sourcemap: 'inline', sourcefile: relative(root, file),
+            jsx: 'automatic', jsxImportSource: 'preact',
           });
           await mkdir(dirname(out), { recursive: true });
           await writeFile(out, result.code);
@@ -82,7 +86,7 @@ let pruned = 0;
 for (const [from, to] of trees) {
   for await (const out of walk(join(root, to))) {
     const rel = relative(join(root, to), out);
-    const sources = extname(rel) === '.js' ? [rel.slice(0, -3) + '.ts', rel] : [rel];
+    const sources = extname(rel) === '.js' ? [rel.slice(0, -3) + '.ts', rel.slice(0, -3) + '.tsx', rel] : [rel];
     const exists = await Promise.all(sources.map((s) => stat(join(root, from, s)).then(() => true, () => false)));
     if (!exists.some(Boolean)) { await rm(out); pruned++; }
   }
@@ -94,6 +98,14 @@ async function removeEmptyDirs(dir) {
   try { entries = await readdir(dir, { withFileTypes: true }); } catch { return; }
   for (const e of entries) if (e.isDirectory()) await removeEmptyDirs(join(dir, e.name));
   if ((await readdir(dir)).length === 0) await rm(dir, { recursive: true });
+}
+
+try {
+  const uiBuilt = await buildUi(root, { force: args.has('--clean'), log: console.error });
+  if (uiBuilt && args.has('--verbose')) console.log('build: web UI bundled into dist/ui');
+} catch (err) {
+  failed++;
+  console.error(`build: web UI: ${err.message}`);
 }
 
 if (args.has('--types')) {

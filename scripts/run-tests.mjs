@@ -3,8 +3,8 @@
 //
 // Usage: node scripts/run-tests.mjs [substring …]   (only files whose path contains one of the substrings)
 // Env:   TEST_CONCURRENCY (default 2), TEST_FILE_TIMEOUT_MS (default 300000), TEST_VERBOSE=1 prints every file's output.
-// A typecheck (`tsc --noEmit`) and the lint (`eslint .`, layer boundaries and import cycles) run first, unless filters
-// are given, and count as one test each.
+// The typechecks (`tsc --noEmit` of the server, the web UI and its tests) and the lint (`eslint .`, layer boundaries
+// and import cycles) run first, unless filters are given, and count as one test each.
 import { spawn } from 'node:child_process';
 import { readdir } from 'node:fs/promises';
 import { join, relative, dirname } from 'node:path';
@@ -51,6 +51,9 @@ const failures = [];
 if (filters.length === 0) {
   const checks = [
     ['typecheck', [join(root, 'node_modules/typescript/bin/tsc'), '--noEmit', '-p', 'tsconfig.json']],
+    // The web UI (DOM, JSX) and the tests that drive it or import its sources have projects of their own.
+    ['typecheck ui', [join(root, 'node_modules/typescript/bin/tsc'), '--noEmit', '-p', 'ui/tsconfig.json']],
+    ['typecheck ui tests', [join(root, 'node_modules/typescript/bin/tsc'), '--noEmit', '-p', 'tests/tsconfig.dom.json']],
     ['lint', [join(root, 'node_modules/eslint/bin/eslint.js'), '--max-warnings', '0', '.']],
   ];
   for (const [name, args] of checks) {

@@ -72,6 +72,28 @@ export interface RuntimeInfo {
   configDir: string;
   /** Base URL of the control plane once it listens, e.g. `http://127.0.0.1:9095`. */
   controlPlaneUrl(): string;
+  /** Absolute path of the runtime's `data_dir`; each plugin's own directory (`ctx.dataDir`) lies below it. */
+  dataDir: string;
+  /** Epoch ms at which this runtime started starting: uptime is measured from it. */
+  startedAt: number;
+  /** How this copy of Vigil was installed, as the About page tells it. */
+  installMethod: InstallMethod;
+  /** The store's backend and where it lives; `none` when no enabled plugin needs a store. Never holds credentials. */
+  storage(): StorageInfo;
+  /** The enabled plugins in start order, with their versions (all of them once setup is over). */
+  plugins(): { name: string; version: string }[];
+}
+
+/**
+ * `git checkout` (a clone of the repository), `npm package` (a project's dependency), `global npm package`
+ * (`npm install -g`), `npx` (npm's cache), or `source tree` (unpacked sources without git).
+ */
+export type InstallMethod = 'git checkout' | 'npm package' | 'global npm package' | 'npx' | 'source tree';
+
+export interface StorageInfo {
+  backend: 'sqlite' | 'postgres' | 'none';
+  /** The SQLite file (`:memory:` for a database in memory), or PostgreSQL's `host:port/database`. */
+  location?: string;
 }
 
 export interface PluginContext {

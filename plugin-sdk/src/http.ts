@@ -59,6 +59,11 @@ export interface RouteDefinition {
   bodyLimit?: number;
   /** Hand the handler the body as a Buffer, unparsed (for protobuf and other binary payloads). */
   rawBody?: boolean;
+  /**
+   * For HTML pages of the dashboard: a GET or HEAD that carries no valid session answers 302 to
+   * `/login?next=<this path and query>` instead of 401, so a person lands on the login form and comes back here.
+   */
+  loginRedirect?: boolean;
   /** A returned value other than undefined becomes the JSON response body. Throw `HttpError` for error statuses. */
   handler(ctx: RouteContext): unknown | Promise<unknown>;
 }
@@ -91,4 +96,9 @@ export interface HttpRoutes {
   route(definition: RouteDefinition): void;
   authScheme(name: string, scheme: AuthScheme): void;
   websocket(definition: WebSocketRoute): void;
+  /**
+   * A stylesheet, by its path on this server (`/assets/login-3f2a9c.css`), that the control plane's own HTML pages
+   * (the login form) link so they look like the dashboard. Without one they are plain HTML. The last call wins.
+   */
+  pageStylesheet(href: string): void;
 }

@@ -3,9 +3,9 @@ export type {
   PluginDefinition, PluginInstance, CommandDefinition, CommandArgs, CommandIo, ConfigCheckContext, ConfigFiles, ConfigDocument,
 } from './plugin.js';
 export type {
-  PluginContext, Logger, LogFields, Bus, TopicHandler, SubscribeOptions, ServiceRegistry, RuntimeInfo,
+  PluginContext, Logger, LogFields, Bus, TopicHandler, SubscribeOptions, ServiceRegistry, RuntimeInfo, InstallMethod, StorageInfo,
 } from './context.js';
-export type { Topics, Services } from './registry.js';
+export type { Topics, Services, UiEvent } from './registry.js';
 export type { JsonSchema } from './json-schema.js';
 export type { Store, Queryable, Transaction, BulkInsert, Migration, Dialect, SqlValue, Row } from './store.js';
 export type {

@@ -10,6 +10,13 @@ export interface Topics {
   'gateway.exchange': RawExchange;
   /** Governed records, published by capture: each one's stored JSON text, to export as it is, and its key fields. */
   'gateway.record': GovernedRecordJson;
+  /**
+   * Live events for the dashboard's open pages: the `ui` plugin relays each one to the pages subscribed to its
+   * `topic` (`GET /api/ui/stream`). The ui plugin subscribes only while a page is open, so check
+   * `bus.hasSubscribers('ui.event')` before building one. `data` goes to the browser as JSON: keep it small, and never
+   * put an unredacted value or a secret in it.
+   */
+  'ui.event': UiEvent;
   /** Free for tests. */
   [topic: `test.${string}`]: unknown;
 }
@@ -17,4 +24,12 @@ export interface Topics {
 /** Types of services plugins provide, extended by declaration merging like `Topics`. */
 export interface Services {
   capture: CaptureService;
+}
+
+/** A message on the `ui.event` topic. */
+export interface UiEvent {
+  /** The stream topic pages subscribe to, `<area>.<what>` (e.g. `gateway.record`): lower case, digits, `.`, `_`, `-`. */
+  topic: string;
+  /** Sent as JSON in the event's `data` field. */
+  data: unknown;
 }

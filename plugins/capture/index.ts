@@ -3,6 +3,7 @@ import type { RawExchange, SqlValue } from '@vigil/plugin-sdk';
 import type { PolicyService } from '../../policies/policy-service.js';
 import { captureConfigSchema } from './config-schema.js';
 import { packExchanges } from './exchange-batch.js';
+import { announceStored } from './live-events.js';
 import { captureMigrations } from './migrations.js';
 import { unpackRecords } from './record-batch.js';
 import { RecordWriter, storeOutcome } from './record-writer.js';
@@ -108,6 +109,7 @@ export default definePlugin<CaptureConfig>({
         }
         const outcome = result.rows && result.rollups ? await writeHere(result.rows, result.rollups) : result;
         stored.inc(outcome.stored);
+        announceStored(ctx.bus, outcome.stored);
         if (outcome.storeFailed > 0) {
           failed.inc(outcome.storeFailed);
           ctx.log.error('storing governed records failed', { records: outcome.storeFailed, error: outcome.storeError });

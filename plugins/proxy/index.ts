@@ -2,6 +2,7 @@ import { definePlugin } from '@vigil/plugin-sdk';
 import type { GatewayPolicy } from '../../policies/policy-service.js';
 import { checkServiceBounds, proxyServiceSchema, resolveProxyOptions, type ProxyServiceConfig } from './config.js';
 import { LabelDimensions } from './label-dimensions.js';
+import { registerStatusRoute } from './status-route.js';
 
 /**
  * The gateway's traffic lane: a reverse proxy on `service.listen` in front of `service.upstream`. Live traffic is
@@ -13,7 +14,7 @@ export default definePlugin<ProxyServiceConfig>({
   version: '0.1.0',
   configKeys: ['service'],
   configSchema: proxyServiceSchema,
-  needs: ['policy', 'capture'],
+  needs: ['policy', 'capture', 'http'],
   /** Keys that must agree with each other (a request buffer within the memory all buffers share). */
   checkConfig: (service) => checkServiceBounds(service),
   async setup(ctx, service) {
@@ -33,6 +34,7 @@ export default definePlugin<ProxyServiceConfig>({
       log: ctx.log,
       report: ctx.contain('traffic lane', (err: unknown) => { throw err; }),
     });
+    registerStatusRoute(ctx.http, lane, service.upstream);
     const unsubscribe = policy.subscribe({
       /** The label names are the traffic metrics' dimensions, fixed while the process runs. */
       check(next: GatewayPolicy) {

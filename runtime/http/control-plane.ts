@@ -137,7 +137,8 @@ export async function createControlPlane(options: ControlPlaneOptions): Promise<
   const sites = new SiteClassifier(protocol, () => url);
   pipeline = { authenticator, sessions, allowedHosts, sites, secure: Boolean(tls), log: options.log, metrics, onPluginError };
   registerBuiltinRoutes(table, options);
-  registerLoginRoutes(table, { authenticator, sessions, sites, secure: Boolean(tls) });
+  let stylesheet: string | undefined;
+  registerLoginRoutes(table, { authenticator, sessions, sites, secure: Boolean(tls), stylesheet: () => stylesheet });
 
   const app = new Koa({ proxy: false });
   app.silent = true;
@@ -179,6 +180,14 @@ export async function createControlPlane(options: ControlPlaneOptions): Promise<
         route: (definition) => { table.addRoute(plugin, definition); },
         authScheme: (name, scheme) => table.addScheme(plugin, name, scheme),
         websocket: (definition) => table.addSocket(plugin, definition),
+        pageStylesheet(href) {
+          // A path on this server: the login page's CSP allows nothing else, and the value lands in an attribute.
+          if (typeof href !== 'string' || !/^\/(?![/\\])[\w\-./]+$/.test(href)) {
+            throw controlPlaneError(HttpErrors.ROUTE_INVALID,
+              `plugin "${plugin}": pageStylesheet(${JSON.stringify(href)}) must be a path on this server, such as /assets/login.css`);
+          }
+          stylesheet = href;
+        },
       };
     },
     listen() {

@@ -12,6 +12,8 @@ export interface LoginRouteOptions {
   sites: SiteClassifier;
   /** Served over TLS: the session cookie gets `Secure`. */
   secure: boolean;
+  /** The stylesheet a plugin gave the control plane's pages (`HttpRoutes.pageStylesheet`), read on every request. */
+  stylesheet(): string | undefined;
 }
 
 export const LOGIN_PATH = '/login';
@@ -50,36 +52,40 @@ export function sameSiteTarget(next: unknown): string {
 const escapeHtml = (text: string): string =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
-/** The form, plain server-rendered HTML that works without script; the UI may restyle it with a stylesheet of its own. */
-function loginPage(next: string, problem?: string): Buffer {
+/**
+ * The form, plain server-rendered HTML that works without script. The classes are the hooks of the stylesheet a
+ * plugin may give (`HttpRoutes.pageStylesheet`, the web UI's `login.css`); without it the page is plain HTML.
+ */
+function loginPage(next: string, stylesheet: string | undefined, problem?: string): Buffer {
   return Buffer.from(`<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Vigil: log in</title>
-</head>
-<body>
-<main>
-<h1>Vigil</h1>
-${problem ? `<p role="alert">${escapeHtml(problem)}</p>\n` : ''}<form method="post" action="${LOGIN_PATH}">
+<title>Log in · Vigil</title>
+${stylesheet ? `<link rel="stylesheet" href="${escapeHtml(stylesheet)}">\n` : ''}</head>
+<body class="login-page">
+<main class="login">
+<p class="login-brand">Vigil</p>
+<h1>Log in to the dashboard</h1>
+${problem ? `<p class="login-problem" role="alert">${escapeHtml(problem)}</p>\n` : ''}<form method="post" action="${LOGIN_PATH}" class="login-form">
 <label for="token">Dashboard token</label>
 <input id="token" name="token" type="password" autocomplete="current-password" required autofocus>
 <input type="hidden" name="next" value="${escapeHtml(next)}">
 <button type="submit">Log in</button>
 </form>
-<p>The token is <code>control_plane.token</code> in the config file, or the one Vigil printed when it first started.</p>
+<p class="login-hint">The token is <code>control_plane.token</code> in the config file, or the one Vigil printed with the dashboard link when it first started.</p>
 </main>
 </body>
 </html>
 `, 'utf8');
 }
 
-function page(ctx: RouteContext, status: number, next: string, problem?: string): Buffer {
+function page(ctx: RouteContext, status: number, next: string, stylesheet: string | undefined, problem?: string): Buffer {
   for (const [name, value] of Object.entries(PAGE_HEADERS)) ctx.set(name, value);
   ctx.type = 'text/html; charset=utf-8';
   ctx.status = status;
-  return loginPage(next, problem);
+  return loginPage(next, stylesheet, problem);
 }
 
 const prefersHtml = (headers: IncomingHttpHeaders): boolean => typeof headers.accept === 'string' && /\btext\/html\b/i.test(headers.accept);
@@ -109,7 +115,7 @@ export function registerLoginRoutes(table: RouteTable, o: LoginRouteOptions): vo
     summary: 'The dashboard login form (HTML)',
     tags: ['auth'],
     query: { type: 'object', properties: { next: { type: 'string', maxLength: 2048, description: 'Path to open after logging in.' } } },
-    handler: (ctx) => page(ctx, 200, sameSiteTarget(ctx.query.next)),
+    handler: (ctx) => page(ctx, 200, sameSiteTarget(ctx.query.next), o.stylesheet()),
   });
 
   table.addRoute(CONTROL_PLANE_OWNER, {
@@ -147,7 +153,7 @@ export function registerLoginRoutes(table: RouteTable, o: LoginRouteOptions): vo
         // A person at the form gets the form back; a script gets the JSON error every route answers with.
         if (err instanceof HttpError && [400, 401, 429].includes(err.status) && prefersHtml(ctx.headers)) {
           if (err instanceof LockedOutError) ctx.set('Retry-After', String(err.retryAfterSeconds));
-          return page(ctx, err.status, next, err.message);
+          return page(ctx, err.status, next, o.stylesheet(), err.message);
         }
         throw err;
       }

@@ -9,6 +9,7 @@ import type { ControlPlaneMetrics } from './control-plane-metrics.js';
 import {
   crossSite, HttpErrors, LockedOutError, MethodNotAllowedError, notFound, PluginFailure, UnauthorizedError, ValidationError,
 } from './errors.js';
+import { LOGIN_PATH } from './dashboard-login.js';
 import { hasBody, parseJsonBody, readBody } from './request-body.js';
 import type { RequestSite, SiteClassifier } from './request-site.js';
 import { KoaRouteContext } from './route-context.js';
@@ -49,7 +50,12 @@ function siteOf(ctx: KoaContext, options: PipelineOptions): RequestSite {
   return (state[SITE] ??= options.sites.classify(ctx.headers));
 }
 
+/**
+ * What every response carries. The CSP allows nothing: JSON and errors need none of it, and an answer a browser is
+ * tricked into rendering as a page can then run nothing. HTML pages set their own policy over it.
+ */
 function setSecurityHeaders(ctx: KoaContext): void {
+  ctx.set('Content-Security-Policy', "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'");
   ctx.set('X-Content-Type-Options', 'nosniff');
   ctx.set('Referrer-Policy', 'no-referrer');
   ctx.set('X-Frame-Options', 'DENY');
@@ -172,7 +178,16 @@ export function routeMiddleware(route: RegisteredRoute, options: PipelineOptions
   return async (ctx: KoaContext) => {
     (ctx.state as Record<symbol, unknown>)[ROUTE] = route;
     const rc = new KoaRouteContext(ctx, { ...((ctx as { params?: Record<string, string> }).params ?? {}) }, { ...ctx.query });
-    const principal = await options.authenticator.authenticate(route.auth, rc, siteOf(ctx, options));
+    let principal;
+    try {
+      principal = await options.authenticator.authenticate(route.auth, rc, siteOf(ctx, options));
+    } catch (err) {
+      // A person's browser is sent to the login form; a script that sent credentials gets its 401.
+      if (definition.loginRedirect && err instanceof UnauthorizedError && ctx.headers.authorization === undefined) {
+        return redirectToLogin(ctx, err, options);
+      }
+      throw err;
+    }
     if (principal) (ctx.state as Record<string, unknown>).auth = principal;
     route.validateQuery?.(rc.query);
     // Bodies are read only after authentication: an anonymous client cannot make the server buffer anything.
@@ -209,6 +224,15 @@ export function routeMiddleware(route: RegisteredRoute, options: PipelineOptions
       }
     }
   };
+}
+
+/** A page (`loginRedirect`) opened without a valid session: to the login form, which brings the person back here. */
+function redirectToLogin(ctx: KoaContext, err: UnauthorizedError, options: PipelineOptions): void {
+  ctx.set('Cache-Control', 'no-store');
+  if (err.clearSession) ctx.set('Set-Cookie', clearSessionCookie(options.secure));
+  ctx.set('Location', `${LOGIN_PATH}?next=${encodeURIComponent(ctx.url)}`);
+  ctx.body = '';
+  ctx.status = 302;
 }
 
 /** Last middleware: nothing matched. 405 with Allow when the path exists for other methods, else 404. */

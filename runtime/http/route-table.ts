@@ -80,6 +80,9 @@ export class RouteTable {
     const bodyLimit = definition.bodyLimit ?? this.defaultBodyLimit;
     if (!Number.isInteger(bodyLimit) || bodyLimit < 0) throw invalid(`bodyLimit must be a whole number of bytes, got ${String(bodyLimit)}`);
     if (definition.rawBody && definition.body) throw invalid('rawBody and body exclude each other: a raw body is not validated as JSON');
+    if (definition.loginRedirect && (definition.method !== 'GET' || auth !== 'dashboard')) {
+      throw invalid('loginRedirect is for pages: a GET route with the dashboard auth');
+    }
 
     const key = `${definition.method} ${routeShape(definition.path)}`;
     const existing = this.byShape.get(key);

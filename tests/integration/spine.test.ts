@@ -37,7 +37,7 @@ cli('validate: a misspelt nested key exits 2 with file, line, key path and sugge
 cli('validate: the example config is valid', async () => {
   const r = await runVigil(['validate', '--config', fromRoot('examples/vigil.yaml')]);
   assert.is(r.code, 0, r.stderr);
-  assert.match(r.stdout, /valid \(plugins: hello\)/);
+  assert.match(r.stdout, /valid \(plugins: governance, capture, ui, hello\)/);
 });
 
 cli('a plugin checkConfig problem (duplicate rule name) is a config error with its line: exit 2', async () => {
@@ -165,6 +165,16 @@ example('/metrics passes promtool and has process, bus, plugin and HTTP metrics'
   }
   const check = promtoolCheck(text);
   if (check) assert.ok(check.ok, `promtool: ${check.output}`);
+});
+
+example('the printed link opens the dashboard, with the gateway area set up', async () => {
+  const login = await fetch(`${base}/?token=${token}`, { redirect: 'manual' });
+  const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0];
+  const page = await fetch(`${base}/`, { headers: { cookie } });
+  assert.is(page.status, 200);
+  assert.match(await page.text(), /<script type="module" src="\/assets\/main-/);
+  const shell = await (await fetch(`${base}/api/ui/shell`, { headers: { cookie } })).json() as { areas: { id: string; configured: boolean }[] };
+  assert.equal(shell.areas.find((a) => a.id === 'gateway'), { id: 'gateway', configured: true });
 });
 
 example('/api is an OpenAPI document listing the hello plugin route', async () => {

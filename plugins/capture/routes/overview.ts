@@ -12,7 +12,7 @@ type Row = Record<string, number | string | null>;
 const countsOf = (row: Row) => BUCKET_COLUMNS.map((c) => Number(row[c] ?? 0));
 const round = (v: number | null) => (v === null ? null : Math.round(v * 100) / 100);
 
-/** Summary numbers of one group of rollup rows. */
+/** Summary numbers of one group of rollup rows: the range, one step of `volume`, or one of `top_routes`. */
 function summary(row: Row) {
   const requests = Number(row.requests ?? 0);
   const errors = Number(row.errors ?? 0);
@@ -23,6 +23,7 @@ function summary(row: Row) {
     error_rate: requests ? errors / requests : 0,
     p95_ms: round(quantileMs(counts, 0.95)),
     p99_ms: round(quantileMs(counts, 0.99)),
+    tokens: Number(row.tokens ?? 0),
   };
 }
 
@@ -49,7 +50,6 @@ export function registerOverviewRoute(http: HttpRoutes, store: Store): void {
       return {
         range: name, from, to, step_ms: step,
         ...summary(total ?? {}),
-        tokens: Number(total?.tokens ?? 0),
         volume,
         top_routes: routes.map((r) => ({ route: r.route, ...summary(r) })),
       };

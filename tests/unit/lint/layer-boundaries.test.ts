@@ -28,6 +28,13 @@ const cases: { file: string; imports: string; allowed: boolean }[] = [
   { file: 'plugins/proxy/probe.ts', imports: './config.js', allowed: true },
   { file: 'app/probe.ts', imports: '../plugins/proxy/index.js', allowed: true },
   { file: 'runtime/probe.ts', imports: './version.js', allowed: true },
+  // The web UI talks to the server over HTTP only, and nothing on the server imports it.
+  { file: 'ui/src/probe.ts', imports: '../../runtime/version.js', allowed: false },
+  { file: 'ui/src/shell/probe.tsx', imports: '../../../plugin-sdk/src/index.js', allowed: false },
+  { file: 'ui/src/probe.ts', imports: '../../plugins/ui/errors.js', allowed: false },
+  { file: 'plugins/ui/probe.ts', imports: '../../ui/src/areas/index.js', allowed: false },
+  { file: 'runtime/probe.ts', imports: '../ui/src/format/numbers.js', allowed: false },
+  { file: 'ui/src/shell/probe.tsx', imports: '../format/numbers.js', allowed: true },
 ];
 
 for (const c of cases) {

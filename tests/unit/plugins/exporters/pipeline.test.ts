@@ -59,7 +59,7 @@ test('stop is safe without start and when called twice; it unsubscribes before d
   } as unknown as Bus;
   const ctx = {
     name: 'exporters', log, metrics, bus,
-    runtime: { version: 'test', configDir: dir.path, controlPlaneUrl: () => '' },
+    runtime: { version: 'test', configDir: dir.path, controlPlaneUrl: () => '', dataDir: dir.path, startedAt: 0, installMethod: 'source tree', storage: () => ({ backend: 'none' }), plugins: () => [] },
     resolvePath: (p: string) => resolve(dir.path, p),
     deliveryQueue: <T>(o: DeliveryQueueOptions<T>) => createDeliveryQueue(o, { metrics, log }),
   } as unknown as PluginContext;

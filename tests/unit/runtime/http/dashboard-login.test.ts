@@ -27,7 +27,7 @@ test('GET /login is a plain HTML form that posts to /login: no script, no inline
     // So the form's POST carries our Origin (under no-referrer a browser sends "Origin: null" for form posts).
     assert.is(res.headers.get('referrer-policy'), 'same-origin');
     const html = await res.text();
-    assert.match(html, /<form method="post" action="\/login">/);
+    assert.match(html, /<form method="post" action="\/login"[ >]/);
     assert.match(html, /<input[^>]+name="token"[^>]+type="password"/);
     assert.not.match(html, /<script|\sstyle=|<style|\son[a-z]+=/i);
   } finally {

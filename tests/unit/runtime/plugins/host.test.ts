@@ -17,10 +17,10 @@ function core(events: string[] = []) {
   const services: CoreServices = {
     log,
     dataDir: dir.path,
-    runtime: { version: 't', configDir: dir.path, controlPlaneUrl: () => 'http://x' },
+    runtime: { version: 't', configDir: dir.path, controlPlaneUrl: () => 'http://x', dataDir: dir.path, startedAt: 0, installMethod: 'source tree', storage: () => ({ backend: 'none' }), plugins: () => [] },
     metrics: (p) => registry.forPlugin(p),
     bus: new MessageBus(registry.core, (p, e) => errors.push([p, String(e)])),
-    http: (p) => ({ route: () => events.push(`route:${p}`), authScheme: () => {}, websocket: () => {} }),
+    http: (p) => ({ route: () => events.push(`route:${p}`), authScheme: () => {}, websocket: () => {}, pageStylesheet: () => {} }),
     deliveryQueue: () => { throw new Error('not used'); },
     validate: () => {},
     reportError: (p, e, what) => errors.push([p, `${what}: ${String(e)}`]),

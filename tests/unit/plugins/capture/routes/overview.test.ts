@@ -16,9 +16,9 @@ const policy: PolicyConfig = {
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 
-interface Summary { requests: number; errors: number; error_rate: number; p95_ms: number | null; p99_ms: number | null }
+interface Summary { requests: number; errors: number; error_rate: number; p95_ms: number | null; p99_ms: number | null; tokens: number }
 interface Overview extends Summary {
-  range: string; from: number; to: number; step_ms: number; tokens: number;
+  range: string; from: number; to: number; step_ms: number;
   volume: (Summary & { time: number })[];
   top_routes: (Summary & { route: string })[];
 }
@@ -93,6 +93,16 @@ for (const backend of backends) {
     const users = o.top_routes[1];
     assert.is(users.error_rate, 1 / 30);
     assert.ok(users.p99_ms! > 2000 && users.p99_ms! <= 5000, `users p99 ${users.p99_ms}: the 3 s exchange is a user's`);
+  });
+
+  overview('tokens are metered per point of volume and per route, adding up to the total', async ({ h, now }) => {
+    const { body: o } = await h.get<Overview>('/api/gateway/overview?range=1h');
+    const at = (t: number) => o.volume.find((p) => p.time === Math.floor(t / MINUTE) * MINUTE)!;
+    // Orders are i % 10 < 7: 42 of the first 60 exchanges (30 minutes ago), 28 of the last 40 (5 minutes ago).
+    assert.is(at(now - 30 * MINUTE).tokens, 420);
+    assert.is(at(now - 5 * MINUTE).tokens, 280);
+    assert.is(o.volume.reduce((n, p) => n + p.tokens, 0), o.tokens);
+    assert.equal(o.top_routes.map((r) => [r.route, r.tokens]), [['/api/orders/**', 700], ['/api/users/**', 0]]);
   });
 
   overview('24h and 7d take in the older exchanges; eight days ago is in none', async ({ h }) => {

@@ -1,0 +1,75 @@
+// The request inspector in a real browser, over real traffic: the list, its filters in the URL, a record with its
+// masked values marked, and new records arriving while the first page is open.
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import type { Browser } from 'playwright-core';
+import { chromiumAvailable, launchChromium, watchedPage } from './browser.js';
+import { startDashboard, waitForRequests, type Dashboard } from '../support/dashboard.js';
+
+const s = suite<{ d: Dashboard; browser: Browser }>('e2e: request inspector');
+
+if (chromiumAvailable('e2e requests')) {
+  s.before(async (ctx) => {
+    ctx.d = await startDashboard();
+    ctx.browser = await launchChromium();
+    await ctx.d.traffic(['/api/orders/1', '/api/fail'], 6, { headers: { authorization: 'Bearer upstream-secret' } });
+    await ctx.d.traffic(['/api/payments/charge'], 1, {
+      method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer upstream-secret' }, body: JSON.stringify({ card: { number: '4111111111111111' }, amount: 12 }),
+    });
+    await waitForRequests(ctx.d, 7);
+  });
+  s.after(async ({ d, browser }) => {
+    await browser?.close();
+    await d?.stop();
+  });
+
+  s('the list: newest first, status badges, masked counts; the status filter lives in the URL', async ({ d, browser }) => {
+    const { page, context, problems } = await watchedPage(browser);
+    await page.goto(d.link);
+    await page.goto(`${d.url}/gateway/requests`);
+    await page.waitForSelector('.requests-table tbody tr');
+    assert.is(await page.locator('.requests-table tbody tr').count(), 7);
+    assert.match(await page.locator('.requests-table tbody tr').first().textContent() ?? '', /POST\s*\/api\/payments\/charge/);
+    assert.is(await page.locator('.requests-table tbody tr').first().locator('.masked').textContent(), '2', 'the Authorization header and the card number');
+    await page.click('[role="radio"]:has-text("5xx")');
+    await page.waitForURL((u) => u.searchParams.get('status') === '5xx');
+    await page.waitForFunction(() => document.querySelectorAll('.requests-table tbody tr').length === 3);
+    assert.equal([...new Set(await page.locator('.requests-table tbody .badge').filter({ hasText: /^\d+$/ }).allTextContents())], ['503']);
+    await page.goBack();
+    await page.waitForFunction(() => document.querySelectorAll('.requests-table tbody tr').length === 7);
+    assert.equal(problems, []);
+    await context.close();
+  });
+
+  s('a record: what the policy did, and every masked value marked', async ({ d, browser }) => {
+    const { page, context } = await watchedPage(browser);
+    await page.goto(d.link);
+    await page.goto(`${d.url}/gateway/requests`);
+    await page.click('.requests-table tbody tr:first-child a');
+    await page.waitForURL((u) => u.pathname.startsWith('/gateway/requests/'));
+    await page.waitForSelector('h1:has-text("POST /api/payments/charge")');
+    assert.is(await page.locator('nav a[aria-current="page"]').textContent(), 'Requests', 'the list it belongs to is current, not the overview');
+    const marks = await page.locator('mark.redacted').allTextContents();
+    assert.equal(marks.sort(), ['"[REDACTED]"', '[REDACTED]'], 'the card number in the body, the Authorization header');
+    const body = await page.locator('.json-view').first().textContent();
+    assert.match(body ?? '', /"amount": 12/);
+    assert.not.match(await page.content(), /4111111111111111|upstream-secret/);
+    await page.goto(`${d.url}/gateway/requests/0190f3a2-7c4d-7b1e-9a3f-2c1d4e5f6a7b`);
+    await page.waitForSelector('text=This request is not stored');
+    await context.close();
+  });
+
+  s('new records appear on the first page while it is open', async ({ d, browser }) => {
+    const { page, context } = await watchedPage(browser);
+    await page.goto(d.link);
+    await page.goto(`${d.url}/gateway/requests?route=${encodeURIComponent('/**')}`);
+    await page.waitForSelector('.filter-chip');
+    const before = await page.locator('.requests-table tbody tr').count();
+    await d.traffic(['/api/users/live'], 2);
+    await page.waitForFunction((n) => document.querySelectorAll('.requests-table tbody tr').length === n + 2, before, { timeout: 15_000 });
+    assert.match(await page.locator('.requests-table tbody tr').first().textContent() ?? '', /\/api\/users\/live/);
+    await context.close();
+  });
+}
+
+s.run();

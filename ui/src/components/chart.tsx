@@ -1,0 +1,53 @@
+// A time-series chart. The drawing (uPlot, the heaviest part of a page) loads with import() the first time a chart
+// is shown, so the shell's first load never carries it.
+import { useEffect, useState } from 'preact/hooks';
+import { Skeleton } from './skeleton.js';
+
+export interface ChartSeries {
+  label: string;
+  /** A colour token of the design system, e.g. `--chart-1`. */
+  color: string;
+  /** `bars` for counts per step, `line` for rates and latencies; `area` is a line with a soft fill. */
+  kind: 'bars' | 'line' | 'area';
+  /** One value per time; null where there is no value (a gap). */
+  values: readonly (number | null)[];
+}
+
+export interface ChartProps {
+  /** What the chart shows, for assistive technology (the canvas itself is an image). */
+  summary: string;
+  /** Start of each point, epoch ms. */
+  times: readonly number[];
+  /** Milliseconds each point covers. */
+  stepMs: number;
+  series: readonly ChartSeries[];
+  /** Formats a value of the y axis and the hover readout. */
+  format(value: number): string;
+  /** The y axis reaches at least this high (e.g. 1 for a count, so a quiet chart does not magnify noise). */
+  minMax?: number;
+  height?: number;
+}
+
+type ChartModule = typeof import('./uplot-chart.js');
+let loaded: ChartModule | undefined;
+let loading: Promise<ChartModule> | undefined;
+
+export function Chart(props: ChartProps) {
+  const [mod, setMod] = useState(loaded);
+  const [failed, setFailed] = useState(false);
+  useEffect(() => {
+    if (mod) return;
+    let live = true;
+    (loading ??= import('./uplot-chart.js')).then(
+      (m) => { loaded = m; if (live) setMod(m); },
+      () => { loading = undefined; if (live) setFailed(true); },
+    );
+    return () => { live = false; };
+  }, [mod]);
+  const height = props.height ?? 200;
+  if (failed) {
+    return <div class="chart-failed" style={{ height: `${height}px` }} role="alert">The chart could not load. Reload the page to try again.</div>;
+  }
+  if (!mod) return <div class="chart-frame" role="img" aria-label={props.summary}><Skeleton height={height} /></div>;
+  return <mod.UPlotChart {...props} height={height} />;
+}

@@ -1,0 +1,123 @@
+// The chart drawing: uPlot on a canvas, created in an effect and destroyed in its cleanup, resized with its box, and
+// redrawn in the theme's colours when the theme changes.
+import uPlot from 'uplot';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { effectiveTheme } from '../shell/display-settings.js';
+import { formatSpan, formatTick } from '../format/time.js';
+import type { ChartProps } from './chart.js';
+
+/** A colour token's value as the browser resolved it (tokens use light-dark(), which a canvas cannot read). */
+function resolveColor(host: HTMLElement, token: string): string {
+  const probe = document.createElement('span');
+  probe.style.color = `var(${token})`;
+  probe.style.display = 'none';
+  host.appendChild(probe);
+  const color = getComputedStyle(probe).color;
+  probe.remove();
+  return color;
+}
+
+/** `rgb(r, g, b)` with an alpha. */
+function withAlpha(color: string, alpha: number): string {
+  const m = /^rgba?\(([\d.]+)[,\s]+([\d.]+)[,\s]+([\d.]+)/.exec(color);
+  return m ? `rgba(${m[1]}, ${m[2]}, ${m[3]}, ${alpha})` : color;
+}
+
+/** Indexes of the values whose neighbours are both missing. */
+function isolatedPoints(u: uPlot, seriesIdx: number): number[] {
+  const values = u.data[seriesIdx];
+  const out: number[] = [];
+  for (let i = 0; i < values.length; i++) {
+    if (values[i] != null && values[i - 1] == null && values[i + 1] == null) out.push(i);
+  }
+  return out;
+}
+
+function buildOptions(host: HTMLElement, props: ChartProps, width: number, onCursor: (idx: number | null) => void): uPlot.Options {
+  const text = resolveColor(host, '--text-3');
+  const grid = resolveColor(host, '--chart-grid');
+  const font = `11px ${getComputedStyle(host).fontFamily}`;
+  const axis = (values: uPlot.Axis['values']): uPlot.Axis => ({
+    stroke: text, font, values, ticks: { show: false }, grid: { stroke: grid, width: 1 }, border: { show: false },
+  });
+  return {
+    width,
+    height: props.height ?? 200,
+    legend: { show: false },
+    // Right padding so the last time label is not cut at the edge.
+    padding: [8, 20, 0, 0],
+    cursor: { drag: { x: false, y: false }, points: { size: 7, width: 2 } },
+    scales: {
+      x: { time: true },
+      y: { range: (_u, _min, max) => [0, Math.max(max * 1.12, props.minMax ?? 0) || 1] },
+    },
+    axes: [
+      { ...axis((_u, splits) => splits.map((s) => formatTick(s * 1000, props.stepMs))), space: 72, size: 30, gap: 6 },
+      // Narrow screens get a narrower value axis: its labels ("400 ms") fit in 48 px at 11 px.
+      { ...axis((_u, splits) => splits.map((s) => props.format(s))), size: width < 480 ? 48 : 64, space: 36 },
+    ],
+    series: [
+      {},
+      ...props.series.map((s): uPlot.Series => {
+        const color = resolveColor(host, s.color);
+        return {
+          label: s.label,
+          stroke: color,
+          width: s.kind === 'bars' ? 0 : 1.75,
+          fill: s.kind === 'bars' ? withAlpha(color, 0.8) : s.kind === 'area' ? withAlpha(color, 0.12) : undefined,
+          paths: s.kind === 'bars' ? uPlot.paths.bars!({ size: [0.72, 24], gap: 1 }) : undefined,
+          // A line needs two neighbours to show: a value between gaps is drawn as a dot instead.
+          points: s.kind === 'bars' ? { show: false } : { show: true, size: 5, fill: color, filter: isolatedPoints },
+          spanGaps: false,
+        };
+      }),
+    ],
+    hooks: { setCursor: [(u) => onCursor(u.cursor.idx ?? null)] },
+  };
+}
+
+const dataOf = (props: ChartProps): uPlot.AlignedData => [props.times.map((t) => t / 1000), ...props.series.map((s) => s.values as (number | null)[])];
+
+export function UPlotChart(props: ChartProps) {
+  const host = useRef<HTMLDivElement>(null);
+  const plot = useRef<uPlot | undefined>(undefined);
+  const [hover, setHover] = useState<number | null>(null);
+  const theme = effectiveTheme.value;
+  // The shape of the chart: a change redraws it from scratch; new values alone only replace its data.
+  const shape = `${theme}|${props.stepMs}|${props.height}|${props.series.map((s) => `${s.label}:${s.kind}:${s.color}`).join(',')}`;
+
+  useEffect(() => {
+    const el = host.current!;
+    const u = new uPlot(buildOptions(el, props, el.clientWidth || 600, setHover), dataOf(props), el);
+    plot.current = u;
+    const resize = new ResizeObserver(() => {
+      if (el.clientWidth > 0) u.setSize({ width: el.clientWidth, height: props.height ?? 200 });
+    });
+    resize.observe(el);
+    return () => {
+      resize.disconnect();
+      u.destroy();
+      plot.current = undefined;
+    };
+  }, [shape]);
+
+  useEffect(() => {
+    plot.current?.setData(dataOf(props));
+  }, [props.times, props.series]);
+
+  return (
+    <div class="chart">
+      <div class="chart-legend" aria-hidden="true">
+        {props.series.map((s) => (
+          <span class="chart-legend-item" key={s.label}>
+            <span class={`chart-swatch chart-swatch-${s.kind}`} style={{ background: `var(${s.color})` }} />
+            {s.label}
+            {hover !== null && <strong class="chart-legend-value">{s.values[hover] === null ? '—' : props.format(s.values[hover]!)}</strong>}
+          </span>
+        ))}
+        {hover !== null && props.times[hover] !== undefined && <span class="chart-legend-time">{formatSpan(props.times[hover], props.stepMs)}</span>}
+      </div>
+      <div class="chart-canvas" ref={host} role="img" aria-label={props.summary} />
+    </div>
+  );
+}
