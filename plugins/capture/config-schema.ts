@@ -13,10 +13,12 @@ export const captureConfigSchema: JsonSchema = {
     // whole count bound of typical API bodies (a few KiB each), so it only binds when bodies are large.
     queue_bytes: { type: ['string', 'integer'], format: 'byte-size', default: '64mb', description: 'Bytes of body copies the lane may hold at once, from the proxy copying them to the worker done with them; a copy that would pass it is not made (the record says so, and it is counted).' },
     batch: { type: 'integer', minimum: 1, maximum: 10000, default: 512, description: 'Most exchanges per worker task and per store transaction; a batch is sent when full or batch_delay after its first exchange.' },
-    // A store transaction has a fixed cost (its statements' round trips to SQLite's threads, the WAL commit rewriting
-    // each B-tree's last page), so small batches cost several times the CPU per record of large ones; past a minute,
-    // a crash would lose more than the lane is meant to hold.
-    batch_delay: { ...duration, formatMinimum: '1ms', formatMaximum: '1m', default: '20ms', description: 'Longest an exchange waits for its batch to fill (1ms to 1m). Longer delays make bigger batches, which cost less CPU per record, but hold a worker longer at a time; records reach the store and the exporters that much later.' },
+    // A batch has a fixed cost (waking a worker, its store transaction's round trips to SQLite's threads, the WAL
+    // commit rewriting each B-tree's last page), so small batches cost several times the CPU per record of large ones
+    // (bench/capture-batch-delay.ts, bench/gateway-cpu.ts). 200 ms fills batches of a few hundred at a thousand
+    // requests per second and keeps records a fraction of a second from the inspector. Past a minute, a crash would
+    // lose more than the lane is meant to hold.
+    batch_delay: { ...duration, formatMinimum: '1ms', formatMaximum: '1m', default: '200ms', description: 'Longest an exchange waits for its batch to fill (1ms to 1m). Longer delays make bigger batches, which cost less CPU per record, but hold a worker longer at a time; records reach the store and the exporters that much later.' },
     workers: { type: 'integer', minimum: 1, maximum: 64, default: 2, description: 'Worker threads (piscina) that govern and store batches, each with its own store connection.' },
     retention: { ...duration, default: '7d', description: 'Records older than this are deleted.' },
     retention_interval: { ...duration, formatMinimum: '1ms', default: '10m', description: 'How often expired records and rollups are deleted.' },

@@ -21,6 +21,14 @@ const pageSize = 16_384;
  * would make 16 KiB pages checkpoint 16 MiB at a time, each a four times longer burst of writes on SQLite's thread.
  */
 const walCheckpointBytes = 4 * 1024 * 1024;
+/**
+ * Where the write connection keeps its temporary data (2: memory). A multi-row INSERT inside a transaction keeps a
+ * statement journal (the pages it changed, to undo it alone); past 64 KiB, four of our pages, SQLite spills it to a
+ * temporary file, which each capture batch then created, wrote page by page and deleted: system calls for pages
+ * that are never read back (bench/govern-stages.ts, its insert stage). In memory it holds at most the pages one
+ * statement changes. Read connections keep the default, so that a large sort behind an API query may still spill.
+ */
+const writerTempStore = 2;
 
 interface ActiveTx {
   readonly driver: SqliteDriver;
@@ -95,7 +103,7 @@ export class SqliteDriver implements Driver {
           throw new StoreError(StoreErrors.OPEN, `store: ${filename} cannot use WAL (journal_mode is ${String(mode?.journal_mode)}); put the data directory on a local filesystem`);
         }
       }
-      await writer.exec('PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON');
+      await writer.exec(`PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA temp_store = ${writerTempStore}`);
       if (!memory) {
         const [page] = await writer.query('PRAGMA page_size', []);
         await writer.exec(`PRAGMA wal_autocheckpoint = ${Math.max(1, Math.round(walCheckpointBytes / Number(page?.page_size)))}`);

@@ -33,7 +33,7 @@ test('an unknown scheme is a clear error that lists the accepted forms and hides
   }
 });
 
-test('openStore creates the missing parent directory and sets WAL, NORMAL sync, foreign keys, busy timeout, 16 KiB pages', async () => {
+test('openStore creates the missing parent directory and sets WAL, NORMAL sync, foreign keys, busy timeout, 16 KiB pages, in-memory temp store for writes', async () => {
   const dir = tempDir();
   const file = join(dir.path, 'a', 'b', 'vigil.db');
   const store = await openStore(`sqlite:${file}`);
@@ -46,6 +46,8 @@ test('openStore creates the missing parent directory and sets WAL, NORMAL sync, 
     assert.equal(await store.query('PRAGMA page_size'), [{ page_size: 16384 }]);
     // Checkpoints every 4 MiB of WAL, whatever the page size.
     assert.equal(await store.query('PRAGMA wal_autocheckpoint'), [{ wal_autocheckpoint: 256 }]);
+    // The write connection (a PRAGMA is not read-only, so it runs there): statement journals stay in memory.
+    assert.equal(await store.query('PRAGMA temp_store'), [{ temp_store: 2 }]);
   } finally {
     await store.close();
     dir.cleanup();
