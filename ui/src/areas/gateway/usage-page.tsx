@@ -61,7 +61,7 @@ function UsageChart({ s, measure, onMeasure, range }: { s: UsageSeries; measure:
   const busiest = s.series.length > 1 ? `the ${Math.min(s.series.length, CHARTED_TENANTS)} busiest tenants stacked` : 'by tenant';
   return (
     <Card title="Usage over time" description={`${MEASURE_TEXT[measure].label} per ${step}, ${busiest}${s.other.tenants ? ', the rest in grey' : ''}`}
-      class="chart-card" actions={<Segmented label="Measure" options={measureOptions} value={measure} onChange={onMeasure} />}>
+      class="chart-card usage-chart" actions={<Segmented label="Measure" options={measureOptions} value={measure} onChange={onMeasure} />}>
       <Chart times={s.times} stepMs={s.step_ms} series={series} stacked height={240}
         format={(v) => formatMeasureShort(measure, v, s.currency)} minMax={measure === 'cost' ? 0.01 : 4}
         summary={`${MEASURE_TEXT[measure].label} per ${step} over ${RANGE_TEXT[range]}, stacked by tenant: ${parts.join(', ') || 'none'}; ` +

@@ -49,7 +49,7 @@ export function TenantTable({ list, s, measure }: { list: UsageList; s: UsageSer
   const shown = list.data.length;
   return (
     <Card title="Tenants" padded={false}
-      description={`Busiest first by ${noun}; the share is of all ${noun} in the range. Figures use the ${s.tenant_label} label.`}>
+      description={`Busiest first by ${noun}; the share is of all ${noun} in the range`}>
       {/* Keyed by the measure: choosing another sorts by it again. */}
       <Table key={measure} caption="Usage per tenant" columns={cols} rows={list.data} rowKey={(r) => r.tenant}
         initialSort={{ key: 'share', direction: 'descending' }} />
