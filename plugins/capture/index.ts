@@ -11,6 +11,7 @@ import { deleteExpired } from './retention.js';
 import { registerRecordRoutes } from './routes/records.js';
 import { registerOverviewRoute } from './routes/overview.js';
 import { registerUsageRoutes } from './routes/usage.js';
+import { registerUsageSeriesRoute } from './routes/usage-series.js';
 import type { CaptureConfig, StoredRows, StoreRowsTask, StoreRowsWorkerData } from './types.js';
 
 /**
@@ -126,6 +127,7 @@ export default definePlugin<CaptureConfig>({
     registerRecordRoutes(ctx.http, ctx.store);
     registerOverviewRoute(ctx.http, ctx.store);
     registerUsageRoutes(ctx.http, ctx.store, config);
+    registerUsageSeriesRoute(ctx.http, ctx.store, config);
 
     let unsubscribe: (() => Promise<void>) | undefined;
     return {

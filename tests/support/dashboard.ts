@@ -25,6 +25,8 @@ export interface Dashboard {
 export interface DashboardOptions {
   /** Start the proxy in front of a recording upstream (default true). */
   gateway?: boolean;
+  /** `capture.pricing`, for suites that check cost (default: none, so every cost is 0). */
+  pricing?: { per_1k_tokens?: number; per_request?: number; currency?: string };
 }
 
 /** The policy of the e2e runs: a tenant label, masked credentials and card numbers, metered tokens. */
@@ -54,7 +56,7 @@ control_plane:
   listen: 127.0.0.1:${cp}
   token: ${E2E_TOKEN}
 ui: {}
-capture: { batch_delay: 5ms }
+capture: { batch_delay: 5ms${options.pricing ? `, pricing: ${JSON.stringify(options.pricing)}` : ''} }
 ${RULES}${upstream ? `service: { upstream: http://127.0.0.1:${upstream.port}, listen: 127.0.0.1:${gw} }\n` : ''}`);
   let vigil: VigilProcess;
   try {

@@ -26,6 +26,8 @@ export interface ChartProps {
   /** The y axis reaches at least this high (e.g. 1 for a count, so a quiet chart does not magnify noise). */
   minMax?: number;
   height?: number;
+  /** Bars on top of each other, the first series at the bottom; the y axis reaches their sum. */
+  stacked?: boolean;
 }
 
 type ChartModule = typeof import('./uplot-chart.js');
