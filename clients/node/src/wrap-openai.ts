@@ -112,6 +112,7 @@ class Call {
     try {
       if (this.request.stream) {
         const acc = accumulatorFor(this.operation);
+        const requestId = requestIdOf(value);
         if (acc && watchStream(value, {
           chunk: (chunk) => { this.firstChunkAt ??= performance.now(); acc.add(chunk); },
           end: (end: StreamEnd) => {
@@ -121,7 +122,7 @@ class Call {
               Object.assign(result, { status: e.status, error: e.error, metadata: { ...result.metadata, ...e.metadata } });
             }
             if (end.how === 'left') result.metadata = { ...result.metadata, stream_left_early: true };
-            this.finish(result, performance.now());
+            this.finish(result, performance.now(), requestId);
           },
         })) return;
       }
