@@ -78,7 +78,8 @@ function chat(body: any, res: ServerResponse): void {
   } else {
     for (const [i, piece] of FAKE.streamed.entries()) {
       send(chunk({ content: piece }, null));
-      if (body.model === 'stream-break' && i === 1) { res.destroy(); return; }
+      // Destroyed a moment later, so that the chunks written so far reach the client first.
+      if (body.model === 'stream-break' && i === 1) { setTimeout(() => res.destroy(), 30); return; }
     }
   }
   send(chunk({}, tool ? 'tool_calls' : 'stop'));
