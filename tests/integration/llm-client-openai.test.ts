@@ -98,7 +98,7 @@ test('withResponse() and asResponse() still work on a wrapped call, and asRespon
   assert.is(response.status, 200);
   assert.is(request_id, 'req_fake_200');
   const raw = await wrapped.chat.completions.create(body).asResponse();
-  assert.is((await raw.json()).choices[0].message.content, FAKE.answer);
+  assert.is(((await raw.json()) as any).choices[0].message.content, FAKE.answer);
   const [t] = await traces();
   assert.is(t.output.content, FAKE.answer, 'the withResponse() call was recorded');
 });

@@ -3,14 +3,15 @@
 // gzip or not (400 when unreadable), 413 over `maxItems` or `maxBodyBytes`, and 202 `{ accepted, rejected, errors:
 // [{ index, code, message, path }], ids }` with items validated one by one (an item without a model is rejected).
 //
-// A test scripts the next answers (`script.push(…)`): a status (429 with Retry-After, 503, 400, …), or an action on
-// the connection: `drop` reads the batch and destroys the socket unanswered, `hang` never answers, `crash` records the
+// A test scripts the next answers (`script.push(…)`): a status (429 with Retry-After, 503, 400, …), `accept` (the
+// normal answer, to let a batch through before the scripted ones), or an action on the connection: `drop` reads the batch and destroys the socket unanswered, `hang` never answers, `crash` records the
 // batch, then closes the server with every connection and listens again on the same port after `downMs`.
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { gunzipSync } from 'node:zlib';
 
 export type Behaviour =
   | { status: number; retryAfter?: string }
+  | { action: 'accept' }
   | { action: 'drop' }
   | { action: 'hang' }
   | { action: 'crash'; downMs: number };
@@ -75,7 +76,7 @@ export async function startTraceReceiver({ key = 'test-key', maxItems = 1000, ma
         if (body.traces.length > maxItems) { batch.answer = 413; return fail(413, 'too_large', `the batch is over ${maxItems} items`); }
 
         const next = script.shift();
-        if (next && 'action' in next) {
+        if (next && 'action' in next && next.action !== 'accept') {
           batch.answer = next.action;
           if (next.action === 'drop') { res.socket?.destroy(); return; }
           if (next.action === 'hang') return;
@@ -85,7 +86,7 @@ export async function startTraceReceiver({ key = 'test-key', maxItems = 1000, ma
           server.close(() => setTimeout(() => { void listen(); }, downMs));
           return;
         }
-        if (next) {
+        if (next && 'status' in next) {
           batch.answer = next.status;
           return reply(next.status, { error: { code: 'scripted', message: `scripted ${next.status}` } }, next.retryAfter ? { 'retry-after': next.retryAfter } : {});
         }

@@ -121,7 +121,7 @@ export function createClient(options: ClientOptions = {}): VigilClient {
       return delivery.flush(o.shutdownTimeoutMs).then((done) => {
         if (done) return;
         exitGaveUp = true;
-        delivery.stop();
+        return delivery.stop();
       });
     },
   };
@@ -147,7 +147,7 @@ export function createClient(options: ClientOptions = {}): VigilClient {
         } catch (err) {
           internal(err);
         }
-        delivery.stop();
+        await delivery.stop();
       })();
       return shutdownPromise;
     },

@@ -40,6 +40,8 @@ interface FlushWaiter { target: number; resolve(done: boolean): void; timer: Nod
 export class Delivery {
   readonly counts: DeliveryCounts = { sent: 0, dropped: 0, rejected: 0, retries: 0 };
   private running = false;
+  /** The sending loop's current run (settled when idle). */
+  private loop: Promise<void> = Promise.resolve();
   /** Send what is pending even if less than a batch: set by the interval and by flush(), cleared once drained. */
   private drainWanted = false;
   private intervalTimer: NodeJS.Timeout | undefined;
@@ -92,9 +94,12 @@ export class Delivery {
     });
   }
 
-  /** Stops retrying, drops what is pending and what is in flight (counted), and stops the timers. Idempotent. */
-  stop(): void {
-    if (this.stopped) return;
+  /**
+   * Stops retrying, drops what is pending and what is in flight (counted), and stops the timers. Resolves once the
+   * sending loop has let go of its batch, which is at once: the request is destroyed and the backoff woken. Idempotent.
+   */
+  stop(): Promise<void> {
+    if (this.stopped) return this.loop;
     this.stopped = true;
     clearTimeout(this.intervalTimer);
     this.intervalTimer = undefined;
@@ -103,6 +108,7 @@ export class Delivery {
     const dropped = this.buffer.dropPending();
     if (dropped) this.drop(dropped, ClientErrors.NOT_DELIVERED, `${dropped} trace item(s) were not sent before the client stopped`);
     this.settleWaiters();
+    return this.loop;
   }
 
   private armInterval(): void {
@@ -119,11 +125,14 @@ export class Delivery {
     if (this.running || this.stopped) return;
     this.running = true;
     let failed = false;
-    this.run().catch((err: unknown) => {
-      failed = true;
-      this.report(new VigilClientError(ClientErrors.INTERNAL, `sending loop: ${(err as Error)?.message ?? err}`));
-    }).finally(() => {
+    this.loop = this.run()
+      .catch((err: unknown) => {
+        failed = true;
+        this.report(new VigilClientError(ClientErrors.INTERNAL, `sending loop: ${(err as Error)?.message ?? err}`));
+      })
+      .finally(() => {
         this.running = false;
+        // After a bug in the loop, wait for the interval rather than spin on it.
         if (failed) this.armInterval();
         else if (this.buffer.pending > 0) {
           if (this.waiters.size > 0 || this.buffer.pending >= this.options.batchSize) this.kick();
