@@ -10,16 +10,19 @@
 interface CodeDoc { meaning: string; action: string }
 
 const catalogueKey = Symbol.for('vigil.errorCatalogue');
+const PREFIX = 'CLIENT';
 
-function defineClientCodes<const Docs extends Record<string, CodeDoc>>(docs: Docs): { readonly [K in keyof Docs & string]: `VIGIL_ERR_CLIENT_${K}` } {
+type ClientCodes<Docs> = { readonly [K in keyof Docs & string]: `VIGIL_ERR_${typeof PREFIX}_${K}` };
+
+function defineClientCodes<const Docs extends Record<string, CodeDoc>>(docs: Docs): ClientCodes<Docs> {
   const codes: Record<string, string> = {};
   const listed = Object.entries(docs).map(([key, doc]) => {
-    const code = `VIGIL_ERR_CLIENT_${key}`;
+    const code = `VIGIL_ERR_${PREFIX}_${key}`;
     codes[key] = code;
     return Object.freeze({ code, meaning: doc.meaning, action: doc.action });
   });
-  Object.defineProperty(codes, catalogueKey, { value: Object.freeze({ prefix: 'CLIENT', codes: Object.freeze(listed) }), enumerable: false });
-  return Object.freeze(codes) as { readonly [K in keyof Docs & string]: `VIGIL_ERR_CLIENT_${K}` };
+  Object.defineProperty(codes, catalogueKey, { value: Object.freeze({ prefix: PREFIX, codes: Object.freeze(listed) }), enumerable: false });
+  return Object.freeze(codes) as ClientCodes<Docs>;
 }
 
 export const ClientErrors = defineClientCodes({
