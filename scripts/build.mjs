@@ -1,7 +1,8 @@
 // Transpiles the TypeScript sources file by file with esbuild (no bundling), mirroring the tree:
 //   app/ runtime/ plugins/ policies/ sandbox/ tests/ bench/  ->  dist/<same path>.js
 //   plugin-sdk/src/                                      ->  plugin-sdk/dist/
-//   clients/node/src/ (@vigil/llm-client)                ->  clients/node/dist/
+//   clients/node/src/ (@vigil/llm-client)                ->  clients/node/dist/, and dist/clients/node/src/ (so that
+//                                                            unit tests import its internal modules by relative path)
 //   ui/src/                                              ->  dist/ui/src/ (for the front end's unit tests in Node)
 // then bundles the web UI into dist/ui/ (scripts/build-ui.mjs), unless its sources are unchanged.
 // Type checking is separate (`npm run typecheck`, also run by `npm test`). A file that fails to transpile is
@@ -18,7 +19,8 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const trees = [
   ['app', 'dist/app'], ['runtime', 'dist/runtime'], ['plugins', 'dist/plugins'], ['policies', 'dist/policies'],
   ['sandbox', 'dist/sandbox'], ['tests', 'dist/tests'], ['bench', 'dist/bench'],
-  ['plugin-sdk/src', 'plugin-sdk/dist'], ['clients/node/src', 'clients/node/dist'], ['ui/src', 'dist/ui/src'],
+  ['plugin-sdk/src', 'plugin-sdk/dist'], ['clients/node/src', 'clients/node/dist'], ['clients/node/src', 'dist/clients/node/src'],
+  ['ui/src', 'dist/ui/src'],
 ];
 // Folders never transpiled: AssemblyScript guests and fixtures are not Node code.
 const skipDirs = new Set(['assembly', 'fixtures', 'node_modules', 'dist']);

@@ -19,6 +19,8 @@ export function parseRetryAfter(header: string | string[] | undefined, now = Dat
   if (value === undefined) return undefined;
   const text = value.trim();
   if (/^\d+(\.\d+)?$/.test(text)) return Math.round(Number(text) * 1000);
+  // HTTP-dates start with the day's name; anything else Date.parse might read ('-3' as year -3) is not one.
+  if (!/^[A-Za-z]{3}/.test(text)) return undefined;
   const at = Date.parse(text);
   return Number.isNaN(at) ? undefined : Math.max(0, at - now);
 }
