@@ -57,7 +57,8 @@ function prng(seed: number): () => number {
 /** Picks from `items` by cumulative weights. */
 function weighted<T>(items: readonly (readonly [T, number])[]): (u: number) => T {
   const total = items.reduce((n, [, w]) => n + w, 0);
-  const cumulative = items.map(([, w], i) => items.slice(0, i + 1).reduce((n, [, x]) => n + x, 0) / total);
+  let sum = 0;
+  const cumulative = items.map(([, w]) => (sum += w) / total);
   return (u) => {
     for (let i = 0; i < cumulative.length; i++) if (u < cumulative[i]) return items[i][0];
     return items[items.length - 1][0];
