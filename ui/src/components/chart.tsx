@@ -26,6 +26,8 @@ export interface ChartProps {
   /** The y axis reaches at least this high (e.g. 1 for a count, so a quiet chart does not magnify noise). */
   minMax?: number;
   height?: number;
+  /** Called each time the chart has drawn itself on its canvas (after data or size changes too). */
+  onDraw?: () => void;
 }
 
 type ChartModule = typeof import('./uplot-chart.js');
