@@ -2,7 +2,7 @@
 // week, live while open. Figures come from capture's per-minute rollups (GET /api/gateway/overview).
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { Card } from '../../components/card.js';
-import { Chart, type ChartSeries } from '../../components/chart.js';
+import { Chart, preloadCharts, type ChartSeries } from '../../components/chart.js';
 import { CodeBlock } from '../../components/code-block.js';
 import { EmptyState } from '../../components/empty-state.js';
 import { ErrorState } from '../../components/error-state.js';
@@ -198,6 +198,8 @@ function OverviewSkeleton() {
 }
 
 export default function OverviewPage() {
+  // The charts' drawing downloads while the overview's figures are on their way.
+  useEffect(() => { preloadCharts().catch(() => {}); }, []);
   const [range, setRange] = useChoice('range', RANGES, '24h');
   const overview = useResource<Overview>(`/api/gateway/overview?range=${range}`, 'the gateway overview');
   useLiveRefresh(overview.reload, range);
