@@ -25,6 +25,8 @@ export interface Dashboard {
 export interface DashboardOptions {
   /** Start the proxy in front of a recording upstream (default true). */
   gateway?: boolean;
+  /** Writes into the store (its URL, SQLite in the data directory) before `vigil run` starts: records to list, say. */
+  seed?: (storeUrl: string) => Promise<unknown>;
 }
 
 /** The policy of the e2e runs: a tenant label, masked credentials and card numbers, metered tokens. */
@@ -58,6 +60,7 @@ capture: { batch_delay: 5ms }
 ${RULES}${upstream ? `service: { upstream: http://127.0.0.1:${upstream.port}, listen: 127.0.0.1:${gw} }\n` : ''}`);
   let vigil: VigilProcess;
   try {
+    await options.seed?.(`sqlite:${join(dir.path, 'data', 'vigil.db')}`);
     vigil = await startVigil(config, url);
   } catch (err) {
     upstream?.close();
