@@ -27,6 +27,8 @@ export interface DashboardOptions {
   gateway?: boolean;
   /** `capture.pricing`, for suites that check cost (default: none, so every cost is 0). */
   pricing?: { per_1k_tokens?: number; per_request?: number; currency?: string };
+  /** Writes into the store (its URL, SQLite in the data directory) before `vigil run` starts: records to list, say. */
+  seed?: (storeUrl: string) => Promise<unknown>;
 }
 
 /** The policy of the e2e runs: a tenant label, masked credentials and card numbers, metered tokens. */
@@ -60,6 +62,7 @@ capture: { batch_delay: 5ms${options.pricing ? `, pricing: ${JSON.stringify(opti
 ${RULES}${upstream ? `service: { upstream: http://127.0.0.1:${upstream.port}, listen: 127.0.0.1:${gw} }\n` : ''}`);
   let vigil: VigilProcess;
   try {
+    await options.seed?.(`sqlite:${join(dir.path, 'data', 'vigil.db')}`);
     vigil = await startVigil(config, url);
   } catch (err) {
     upstream?.close();

@@ -34,7 +34,7 @@ function isolatedPoints(u: uPlot, seriesIdx: number): number[] {
   return out;
 }
 
-function buildOptions(host: HTMLElement, props: ChartProps, width: number, onCursor: (idx: number | null) => void): uPlot.Options {
+function buildOptions(host: HTMLElement, props: ChartProps, width: number, onCursor: (idx: number | null) => void, onDraw: () => void): uPlot.Options {
   const text = resolveColor(host, '--text-3');
   const grid = resolveColor(host, '--chart-grid');
   const font = `11px ${getComputedStyle(host).fontFamily}`;
@@ -74,7 +74,7 @@ function buildOptions(host: HTMLElement, props: ChartProps, width: number, onCur
         };
       }),
     ],
-    hooks: { setCursor: [(u) => onCursor(u.cursor.idx ?? null)] },
+    hooks: { setCursor: [(u) => onCursor(u.cursor.idx ?? null)], draw: [onDraw] },
   };
 }
 
@@ -86,13 +86,15 @@ export function UPlotChart(props: ChartProps) {
   const host = useRef<HTMLDivElement>(null);
   const plot = useRef<uPlot | undefined>(undefined);
   const [hover, setHover] = useState<number | null>(null);
+  const onDraw = useRef(props.onDraw);
+  onDraw.current = props.onDraw;
   const theme = effectiveTheme.value;
   // The shape of the chart: a change redraws it from scratch; new values alone only replace its data.
   const shape = `${theme}|${props.stepMs}|${props.height}|${props.stacked ? 'stacked' : ''}|${props.series.map((s) => `${s.label}:${s.kind}:${s.color}`).join(',')}`;
 
   useEffect(() => {
     const el = host.current!;
-    const u = new uPlot(buildOptions(el, props, el.clientWidth || 600, setHover), dataOf(props), el);
+    const u = new uPlot(buildOptions(el, props, el.clientWidth || 600, setHover, () => onDraw.current?.()), dataOf(props), el);
     plot.current = u;
     const resize = new ResizeObserver(() => {
       if (el.clientWidth > 0) u.setSize({ width: el.clientWidth, height: props.height ?? 200 });
