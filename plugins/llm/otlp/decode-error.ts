@@ -10,7 +10,8 @@ export type OtlpDecodeReason =
   | 'too_deep'           // AnyValue nesting beyond limits.maxDepth
   | 'too_many_spans'     // beyond limits.maxSpans
   | 'too_many_values'    // beyond limits.maxValues attribute values in the request
-  | 'invalid_json';      // an OTLP/JSON body of the wrong shape
+  | 'invalid_json'       // an OTLP/JSON body that is not JSON, or of the wrong shape
+  | 'unsupported_media_type'; // neither application/x-protobuf nor application/json (the spine answers 415)
 
 /** A plain Error with a stable reason; the plugin's errors.ts maps it to its catalogue. */
 export class OtlpDecodeError extends Error {
