@@ -58,10 +58,17 @@ export function spanPromptTemplate(attrs: OtlpAttributes, spanName: string): Pro
   const variables = jsonAttribute(attrs['llm.prompt_template.variables']);
   return {
     name: name ?? spanName,
-    raw: raw ?? `prompt "${name}" version ${version ?? 'unknown'} (text kept by the sender's prompt registry)`,
+    raw: raw ?? registryPromptRaw(name!, version),
     ...(typeof variables === 'object' && variables !== null && !Array.isArray(variables) ? { variables: variables as Record<string, unknown> } : {}),
   };
 }
+
+/**
+ * The `raw` of a template known only by name and version (its text lives in the sender's prompt registry): a
+ * reference, so each version still hashes to a Vigil version of its own.
+ */
+export const registryPromptRaw = (name: string, version: string | undefined): string =>
+  `prompt "${name}" version ${version ?? 'unknown'} (text kept by the sender's prompt registry)`;
 
 export interface TraceFields {
   user_id?: string;
