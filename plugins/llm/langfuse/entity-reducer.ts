@@ -9,7 +9,8 @@
  * changes nothing.
  *
  * `ready` says the observation is now a complete LLM call, to become a trace item: a generation (or embedding)
- * that has ended (`endTime`) and names a model or reports usage. It is ready once: the entity then records
+ * whose create has arrived (an update that comes first cannot know the model the create will name), that has
+ * ended (`endTime`) and names a model or reports usage. It is ready once: the entity then records
  * `emitted`, and later events still merge into the stored state but are `late` (the item is already stored; the
  * persist stage never stores an id twice).
  */
@@ -24,6 +25,8 @@ export interface LangfuseEntity {
   body: Body;
   /** The newest event applied: `<ISO timestamp>|<0 create, 1 update>`, compared as strings. */
   stamp: string;
+  /** A create event was applied (updates may come first). */
+  created?: boolean;
   /** Set once the observation was handed on as a trace item. */
   emitted?: boolean;
 }
@@ -63,7 +66,7 @@ const empty = (v: unknown) => v === undefined || v === null;
 
 /** Whether an observation is a complete LLM call (see the module comment). */
 export function isCompleteLlmCall(entity: LangfuseEntity): boolean {
-  if (entity.kind !== 'observation' || !LLM_TYPES.has(entity.type ?? '')) return false;
+  if (entity.kind !== 'observation' || !entity.created || !LLM_TYPES.has(entity.type ?? '')) return false;
   const b = entity.body;
   const named = typeof b.model === 'string' && b.model !== '';
   const counted = !empty(b.usage) || !empty(b.usageDetails);
@@ -87,7 +90,7 @@ export function reduceEvent(stored: LangfuseEntity | undefined, event: LangfuseE
   const type = target.type && (isCreate || !stored?.type) ? target.type : stored?.type ?? target.type;
   const entity: LangfuseEntity = {
     kind: target.kind, id: target.id, body, stamp: newer ? stamp : stored!.stamp,
-    ...(type ? { type } : {}), ...(stored?.emitted ? { emitted: true } : {}),
+    ...(type ? { type } : {}), ...(isCreate || stored?.created ? { created: true } : {}), ...(stored?.emitted ? { emitted: true } : {}),
   };
   const ready = !entity.emitted && isCompleteLlmCall(entity);
   if (ready) entity.emitted = true;
