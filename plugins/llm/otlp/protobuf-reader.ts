@@ -15,6 +15,17 @@ export const WIRE_LEN = 2;
 export const WIRE_I32 = 5;
 
 const TWO_32 = 4294967296;
+
+/**
+ * Buffer's own slice decoders (what `toString(encoding, start, end)` calls after checking its arguments, which
+ * `string()` has already done): present on every Node Buffer, though not in @types/node. protobufjs reads strings
+ * the same way.
+ */
+interface SlicingBuffer extends Buffer {
+  latin1Slice(start: number, end: number): string;
+  utf8Slice(start: number, end: number): string;
+  hexSlice(start: number, end: number): string;
+}
 // Strings shorter than this are checked and built in JS; longer ones go to the native UTF-8 check and decoder,
 // whose fixed cost per call is larger than a short loop's.
 const SHORT_STRING = 48;
@@ -23,11 +34,11 @@ export class ProtobufReader {
   pos = 0;
   /** End of the message being read; reads never pass it. */
   end: number;
-  private readonly buf: Buffer;
+  private readonly buf: SlicingBuffer;
   private readonly view: DataView;
 
   constructor(bytes: Uint8Array) {
-    this.buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    this.buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) as SlicingBuffer;
     this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     this.end = bytes.byteLength;
   }
@@ -124,7 +135,7 @@ export class ProtobufReader {
   /** Lowercase hex of a bytes field (trace and span ids). */
   hex(): string {
     const stop = this.lengthEnd();
-    const out = this.buf.toString('hex', this.pos, stop);
+    const out = this.buf.hexSlice(this.pos, stop);
     this.pos = stop;
     return out;
   }
@@ -137,12 +148,12 @@ export class ProtobufReader {
     if (stop - start < SHORT_STRING) {
       let ascii = true;
       for (let i = start; i < stop; i++) if (buf[i] >= 0x80) { ascii = false; break; }
-      if (ascii) return buf.toString('latin1', start, stop);
+      if (ascii) return buf.latin1Slice(start, stop);
     }
     if (!isUtf8(buf.subarray(start, stop))) {
       throw new OtlpDecodeError('invalid_utf8', `protobuf: a string field at byte ${start} is not valid UTF-8`);
     }
-    return buf.toString('utf8', start, stop);
+    return buf.utf8Slice(start, stop);
   }
 
   /** Skips a field this decoder does not use (unknown fields, links, packed values all included). */
