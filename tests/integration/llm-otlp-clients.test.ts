@@ -13,6 +13,16 @@ import { startVigilOtlpReceiver, type VigilOtlpReceiver } from './support/otlp-v
 const CHILD = fileURLToPath(new URL('./support/otel-openai-client.js', import.meta.url));
 const QUESTION = [{ role: 'system', content: 'You answer in one sentence.' }, { role: 'user', content: 'What is the capital of France?' }];
 const STREAMED = FAKE.streamed.join('');
+const WEATHER_CALL = [{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }];
+
+/** The last call of the client child offers a tool; the fake answers with a call to it. */
+function assertToolCall(item: TraceItem): void {
+  assert.equal(item.input, [{ role: 'user', content: 'Weather in Paris?' }]);
+  const [message] = item.output as { role: string; content: unknown; tool_calls: unknown }[];
+  assert.is(message.role, 'assistant');
+  assert.is(message.content, null);
+  assert.equal(message.tool_calls, WEATHER_CALL);
+}
 
 let fake: FakeOpenAI;
 test.before(async () => { fake = await startFakeOpenAI(); });
@@ -52,10 +62,11 @@ const byName = (items: TraceItem[], pred: (i: TraceItem) => boolean, what: strin
 };
 
 for (const exporter of ['proto', 'http'] as const) {
-  test(`@traceloop/instrumentation-openai 0.27 over ${exporter}: chat with usage, stream marked usage_missing`, async () => {
+  test(`@traceloop/instrumentation-openai 0.27 over ${exporter}: chat with usage, stream marked usage_missing, tool call`, async () => {
     const items = (await run('traceloop', exporter)).items();
-    assert.is(items.length, 2, 'chat and stream (Traceloop makes no embeddings span)');
-    const [chat, stream] = items;
+    assert.is(items.length, 3, 'chat, stream and the tool call (Traceloop makes no embeddings span)');
+    const [chat, stream, tool] = items;
+    assertToolCall(tool);
     assert.is(chat.model, FAKE.model);
     assert.is(chat.provider, 'openai');
     assert.equal(chat.tokens, { input: 21, output: 7, total: 28 });
@@ -68,10 +79,11 @@ for (const exporter of ['proto', 'http'] as const) {
     assert.is(stream.metadata!.usage_missing, true, 'Traceloop records no usage on streamed spans: marked, not zero');
   });
 
-  test(`@arizeai/openinference-instrumentation-openai 4.2.7 over ${exporter}: chat, stream, embeddings`, async () => {
+  test(`@arizeai/openinference-instrumentation-openai 4.2.7 over ${exporter}: chat, stream, embeddings, tool call`, async () => {
     const items = (await run('openinference', exporter)).items();
-    assert.is(items.length, 3);
-    const chat = byName(items, (i) => i.name === 'OpenAI Chat Completions' && i.tokens !== undefined, 'chat');
+    assert.is(items.length, 4);
+    assertToolCall(items[3]);
+    const chat = byName(items.slice(0, 3), (i) => i.name === 'OpenAI Chat Completions' && i.tokens !== undefined, 'chat');
     assert.is(chat.model, FAKE.model);
     assert.equal(chat.tokens, { input: 21, output: 7, cache_read: 5, total: 28 });
     assert.equal(chat.input, QUESTION);
@@ -85,11 +97,11 @@ for (const exporter of ['proto', 'http'] as const) {
     assert.is(embedding.metadata!.usage_missing, true, 'OpenInference records no embedding usage');
   });
 
-  test(`@opentelemetry/instrumentation-openai 0.21 over ${exporter}: model and tokens of all three calls; content is on the Logs API`, async () => {
+  test(`@opentelemetry/instrumentation-openai 0.21 over ${exporter}: model and tokens of all four calls; content is on the Logs API`, async () => {
     const items = (await run('otel-contrib', exporter)).items();
-    assert.is(items.length, 3);
+    assert.is(items.length, 4);
     const chats = items.filter((i) => i.name === 'chat gpt-4o-mini');
-    assert.equal(chats.map((i) => i.tokens), [{ input: 21, output: 7 }, { input: 19, output: 3 }], 'the stream\'s usage chunk is counted');
+    assert.equal(chats.map((i) => i.tokens), [{ input: 21, output: 7 }, { input: 19, output: 3 }, { input: 21, output: 7 }], 'the stream\'s usage chunk is counted');
     assert.ok(chats.every((i) => i.model === FAKE.model && i.provider === 'openai'));
     assert.ok(chats.every((i) => i.input === undefined && i.output === undefined), 'messages go to log records, which this endpoint does not take');
     const embedding = byName(items, (i) => i.name?.startsWith('embeddings') === true, 'embeddings');

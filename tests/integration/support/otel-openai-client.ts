@@ -41,6 +41,11 @@ async function withOpenAI(instrument: () => void): Promise<void> {
   });
   for await (const _chunk of stream) { /* drain */ }
   await openai.embeddings.create({ model: 'text-embedding-3-small', input: 'Paris' });
+  // Last, so the tests can find it: a call offering a tool, which the fake answers with a tool call.
+  await openai.chat.completions.create({
+    model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Weather in Paris?' }],
+    tools: [{ type: 'function', function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } } }],
+  });
 }
 
 async function run(): Promise<void> {
