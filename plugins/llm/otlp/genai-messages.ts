@@ -13,7 +13,7 @@
  */
 import { firstString, jsonAttribute, parseJsonText } from './attribute-values.js';
 import { contentOf, message, toolCall, type ChatMessage, type ToolCall } from './chat-message.js';
-import type { OtlpAttributes, OtlpEvent } from './otlp-model.js';
+import type { OtlpAttributes, OtlpEvent, OtlpValue } from './otlp-model.js';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -48,8 +48,8 @@ function fromPartsMessage(m: Obj): ChatMessage[] {
   return [out, ...toolResults];
 }
 
-function partsMessages(v: unknown): ChatMessage[] | undefined {
-  const list = jsonAttribute(v as never);
+function partsMessages(v: OtlpValue | undefined): ChatMessage[] | undefined {
+  const list = jsonAttribute(v);
   if (!Array.isArray(list)) return undefined;
   return list.filter(isObj).flatMap((m) => (Array.isArray(m.parts) ? fromPartsMessage(m) : [message({ role: str(m.role) ?? 'user', content: m.content as string })]));
 }
@@ -202,8 +202,8 @@ export function vercelMessages(attrs: OtlpAttributes): { input?: ChatMessage[]; 
 export function eventMessages(events: OtlpEvent[]): { input?: ChatMessage[]; output?: ChatMessage[] } {
   let input: ChatMessage[] | undefined;
   let output: ChatMessage[] | undefined;
-  const asMessages = (v: unknown, role: string): ChatMessage[] => {
-    const parsed = jsonAttribute(v as never);
+  const asMessages = (v: OtlpValue, role: string): ChatMessage[] => {
+    const parsed = jsonAttribute(v);
     if (Array.isArray(parsed)) return parsed.filter(isObj).map((m) => message({ role: str(m.role) ?? role, content: (m.content as string) ?? null }));
     return [message({ role, content: typeof parsed === 'string' ? parsed : JSON.stringify(parsed ?? null) })];
   };
