@@ -58,7 +58,12 @@ export default definePlugin<RuleConfig[]>({
       detectors,
     };
     ctx.services.provide('policy', service);
-    registerPolicyRoutes(ctx.http, { current: () => loaded, configFile: ctx.runtime.configFile });
+    registerPolicyRoutes(ctx.http, {
+      current: () => loaded,
+      configFile: ctx.runtime.configFile,
+      // The section is the `rules` list: rule i is written at [i].
+      locate: (index) => ctx.configLocation([index]),
+    });
     return {
       /** The rules change live; a plugin that cannot follow a change (the proxy's metric dimensions) refuses it for all. */
       reload(next) {

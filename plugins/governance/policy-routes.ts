@@ -1,6 +1,6 @@
 // The policy on the control plane: the rules in force as the config file writes them (GET /api/gateway/policy), and
 // "try a request" (POST /api/gateway/policy/try), which governs one request by the code path of `vigil test`.
-import type { HttpRoutes, JsonSchema } from '@vigil/plugin-sdk';
+import type { ConfigLocation, HttpRoutes, JsonSchema } from '@vigil/plugin-sdk';
 import { compilePolicy, type CompiledPolicy } from '../../policies/compile.js';
 import type { GatewayPolicy } from '../../policies/policy-service.js';
 import type { RuleConfig } from '../../policies/schema.js';
@@ -22,7 +22,7 @@ export interface PolicyRoutesOptions {
   /** The config file the rules come from (absolute), or undefined for a runtime started from code. */
   configFile?: string;
   /** Where `rules[index]` is written in the config file, when it can be told. */
-  locate?(index: number): { line: number; column: number } | undefined;
+  locate?(index: number): ConfigLocation | undefined;
 }
 
 /** One rule as the policy API lists it: its place in the list, its config as written, and where it is written. */
@@ -30,7 +30,7 @@ export type ListedRule = RuleConfig & {
   index: number;
   /** SHA-256 of the module file as loaded, beside `wasm`. */
   wasm_sha256?: string;
-  source?: { file: string; line: number; column: number };
+  source?: ConfigLocation;
 };
 
 const ruleList: JsonSchema = {
@@ -72,12 +72,12 @@ export function registerPolicyRoutes(http: HttpRoutes, options: PolicyRoutesOpti
       const digests = loaded.version.compiled.rules.some((r) => r.wasm !== undefined) ? digestsOf(loaded.version) : {};
       const rules: ListedRule[] = loaded.rules.map((rule, index) => {
         const absolute = loaded.version.compiled.rules[index]?.wasm;
-        const at = options.configFile ? options.locate?.(index) : undefined;
+        const at = options.locate?.(index);
         return {
           index,
           ...rule,
           ...(absolute !== undefined && digests[absolute] ? { wasm_sha256: digests[absolute] } : {}),
-          ...(at && options.configFile ? { source: { file: options.configFile, line: at.line, column: at.column } } : {}),
+          ...(at ? { source: at } : {}),
         };
       });
       return { config_file: options.configFile ?? null, loaded_at: loaded.loadedAt, reloads: loaded.reloads, rules };

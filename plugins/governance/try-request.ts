@@ -69,7 +69,7 @@ export interface TryResult {
   route: string[];
   /** Per part, the matching rules that keep it out of capture (empty: captured). */
   restricted: Record<RestrictPart, string[]>;
-  /** `[REDACTED]` marks in the record. */
+  /** `[REDACTED]` marks in the record: masked values, and spans masked inside strings. */
   redacted: number;
   sampling: {
     /** The merged `sample`: the share of requests whose bodies are kept. */
@@ -113,9 +113,13 @@ export function tryCase(input: TryInput): TestCase {
   };
 }
 
+/** Markers in a value: whole masked values, and spans a detector masked inside a string or an object key. */
 function countMarks(value: unknown): number {
-  if (value === REDACTED) return 1;
-  if (value && typeof value === 'object') return Object.values(value).reduce<number>((n, v) => n + countMarks(v), 0);
+  if (typeof value === 'string') return value.split(REDACTED).length - 1;
+  if (Array.isArray(value)) return value.reduce<number>((n, v) => n + countMarks(v), 0);
+  if (value && typeof value === 'object') {
+    return Object.entries(value).reduce<number>((n, [k, v]) => n + countMarks(k) + countMarks(v), 0);
+  }
   return 0;
 }
 

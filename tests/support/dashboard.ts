@@ -25,6 +25,8 @@ export interface Dashboard {
 export interface DashboardOptions {
   /** Start the proxy in front of a recording upstream (default true). */
   gateway?: boolean;
+  /** The `rules:` section as YAML, instead of the e2e policy below; `''` for none. */
+  rules?: string;
 }
 
 /** The policy of the e2e runs: a tenant label, masked credentials and card numbers, metered tokens. */
@@ -55,7 +57,7 @@ control_plane:
   token: ${E2E_TOKEN}
 ui: {}
 capture: { batch_delay: 5ms }
-${RULES}${upstream ? `service: { upstream: http://127.0.0.1:${upstream.port}, listen: 127.0.0.1:${gw} }\n` : ''}`);
+${options.rules ?? RULES}${upstream ? `service: { upstream: http://127.0.0.1:${upstream.port}, listen: 127.0.0.1:${gw} }\n` : ''}`);
   let vigil: VigilProcess;
   try {
     vigil = await startVigil(config, url);
