@@ -34,7 +34,7 @@ export const FIRST_RULE = 'rules:\n  - name: all-traffic\n    match: { path: /**
 const requestsText = (n: number): string => (n === 1 ? '1 request' : `${formatInteger(n)} requests`);
 
 const routeColumns = (rule: PolicyRule | null, total: number): Column<RuleRoute>[] => [
-  { key: 'method', label: 'Method', width: '88px', value: (r) => r.method, render: (r) => <span class="method">{r.method}</span> },
+  { key: 'method', label: 'Method', value: (r) => r.method, render: (r) => <span class="method">{r.method}</span> },
   {
     key: 'path', label: 'Path', value: (r) => r.path,
     render: (r) => (rule
@@ -42,7 +42,7 @@ const routeColumns = (rule: PolicyRule | null, total: number): Column<RuleRoute>
       : <code class="rule-path">{r.path}</code>),
   },
   {
-    key: 'requests', label: 'Requests', align: 'end', width: '140px', value: (r) => r.requests,
+    key: 'requests', label: 'Requests', align: 'end', value: (r) => r.requests,
     render: (r) => (
       <span class="share">
         <span class="share-bar" aria-hidden="true"><span style={{ width: `${total ? Math.max(2, (r.requests / total) * 100) : 0}%` }} /></span>
