@@ -13,24 +13,29 @@ export const MAX_SHAPE_LENGTH = 300;
 /** What an id-like segment becomes in a shape. */
 export const ID_SEGMENT = '{id}';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const DIGITS = /^\d+$/;
-const HEX = /^[0-9a-f]{16,}$/i;
-// Tokens, ULIDs and base64url ids: long, and letters and digits mixed.
-const TOKEN = /^(?=[A-Za-z0-9_-]*\d)(?=[A-Za-z0-9_-]*[A-Za-z])[A-Za-z0-9_-]{20,}$/;
+// One test per segment: digits, a UUID, long hex, or a token (long, letters and digits mixed: ULIDs, base64url ids).
+const ID_LIKE = new RegExp([
+  '^(?:\\d+',
+  '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}',
+  '[0-9a-f]{16,}',
+  '(?=[a-z0-9_-]*[a-z])[a-z0-9_-]{20,})$',
+].join('|'), 'i');
+const DIGIT = /\d/;
 
 /**
- * A path with its id-like segments (digits, UUIDs, long hex, long letter-and-digit tokens) written `{id}`, so
+ * A path with its id-like segments (digits, UUIDs, long hex, long tokens with a digit) written `{id}`, so
  * `/users/17/orders` and `/users/18/orders` count as one route while every other character, case and escape stays
  * as received: a spelling that only the fold of the rules makes equal (`/ADMIN/users`) stays visible.
  */
 export function pathShape(path: string): string {
+  // Every id-like segment holds a digit; most paths of an API without ids in them are their own shape.
+  if (!DIGIT.test(path)) return path.length > MAX_SHAPE_LENGTH ? `${path.slice(0, MAX_SHAPE_LENGTH - 1)}…` : path;
   let out = '';
   let start = 0;
   for (let i = 0; i <= path.length; i++) {
     if (i < path.length && path.charCodeAt(i) !== 0x2f) continue;
     const segment = path.slice(start, i);
-    out += DIGITS.test(segment) || UUID.test(segment) || HEX.test(segment) || TOKEN.test(segment) ? ID_SEGMENT : segment;
+    out += DIGIT.test(segment) && ID_LIKE.test(segment) ? ID_SEGMENT : segment;
     if (i < path.length) out += '/';
     start = i + 1;
     if (out.length > MAX_SHAPE_LENGTH) break;
@@ -47,17 +52,42 @@ type RuleFields = Pick<StorableRecord, 'time' | 'method' | 'path' | 'matched_rul
  * concurrent upserts lock rows in one order and never deadlock.
  */
 export function foldRulePaths(records: readonly RuleFields[]): SqlValue[][] {
-  const byKey = new Map<string, SqlValue[]>();
+  // Nested by key part: no key string is built per record (a batch holds few distinct hours, methods and paths).
+  const hours = new Map<number, Map<string, Map<string, Map<string, SqlValue[]>>>>();
+  const shapes = new Map<string, string>();
+  const rows: SqlValue[][] = [];
   for (const r of records) {
     const bucket = Math.floor(r.time / HOUR) * HOUR;
-    const shape = pathShape(r.path);
-    const rules = r.matched_rules.length ? r.matched_rules : [NO_RULE];
-    for (const rule of rules) {
-      const k = `${bucket}\u0000${rule}\u0000${r.method}\u0000${shape}`;
-      const row = byKey.get(k);
+    let methods = hours.get(bucket);
+    if (!methods) hours.set(bucket, (methods = new Map()));
+    let paths = methods.get(r.method);
+    if (!paths) methods.set(r.method, (paths = new Map()));
+    let shape = shapes.get(r.path);
+    if (shape === undefined) shapes.set(r.path, (shape = pathShape(r.path)));
+    // Paths of one shape share its counts.
+    let rules = paths.get(shape);
+    if (!rules) paths.set(shape, (rules = new Map()));
+    for (const rule of r.matched_rules.length ? r.matched_rules : NO_RULE_LIST) {
+      const row = rules.get(rule);
       if (row) row[4] = (row[4] as number) + 1;
-      else byKey.set(k, [bucket, rule, r.method, shape, 1]);
+      else {
+        const added: SqlValue[] = [bucket, rule, r.method, shape, 1];
+        rules.set(rule, added);
+        rows.push(added);
+      }
     }
   }
-  return [...byKey.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)).map((k) => byKey.get(k)!);
+  // Sorted in the primary key's order (bucket, rule, method, path).
+  return rows.sort(compareKeys);
+}
+
+const NO_RULE_LIST: readonly string[] = [NO_RULE];
+
+function compareKeys(a: SqlValue[], b: SqlValue[]): number {
+  for (let i = 0; i < 4; i++) {
+    const x = a[i] as string | number;
+    const y = b[i] as string | number;
+    if (x !== y) return x < y ? -1 : 1;
+  }
+  return 0;
 }

@@ -1,6 +1,6 @@
 // The gateway's Policy page in a real browser, over real traffic through a real gateway: the rules in order with
 // what they do and the routes they matched, "try a request" with a card number in the body, keyboard use, axe, and
-// the state without rules. Screenshots go to /tmp/vigil-shots/policy-*.png (1440 and 375 px wide).
+// the state without rules. Screenshots go to /tmp/vigil-shots/policy-*.png (1440, 1920 and 375 px wide).
 import { mkdirSync } from 'node:fs';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -172,7 +172,7 @@ if (chromiumAvailable('e2e policy')) {
     await context.close();
   });
 
-  s('axe finds nothing serious, with a rule open and a result shown; screenshots at 1440 and 375 px', async ({ d, browser }) => {
+  s('axe finds nothing serious, with a rule open and a result shown; screenshots at 1440, 1920 and 375 px', async ({ d, browser }) => {
     const { page, context, problems } = await watchedPage(browser);
     await openPolicy(page, d);
     await ruleItem(page, 'admin').locator('.rule-toggle').click();
@@ -182,6 +182,8 @@ if (chromiumAvailable('e2e policy')) {
     await page.waitForSelector('.try-result');
     assert.equal(await axeViolations(page), []);
     await page.screenshot({ path: `${SHOTS}/policy-1440.png`, fullPage: true });
+    await page.setViewportSize({ width: 1920, height: 1080 });
+    await page.screenshot({ path: `${SHOTS}/policy-1920.png`, fullPage: true });
     await page.setViewportSize({ width: 375, height: 812 });
     await page.waitForTimeout(100);
     const width = await page.evaluate(() => document.documentElement.scrollWidth);
