@@ -70,8 +70,14 @@ function RuleRoutes({ rule, usage, label }: { rule: PolicyRule | null; usage: Ru
   );
 }
 
-function RuleItem({ rule, usage, open, matched, onToggle }: {
-  rule: PolicyRule; usage: RuleUsage | undefined; open: boolean; matched: boolean; onToggle(): void;
+/** A rule's requests in the last day; a dash while they are being counted. */
+function Count({ requests }: { requests: number | undefined }) {
+  if (requests === undefined) return <span class="rule-count muted">–<span class="sr-only">counting requests</span></span>;
+  return <span class={`rule-count${requests ? '' : ' muted'}`}>{requestsText(requests)}<span class="sr-only"> in the last 24 hours</span></span>;
+}
+
+function RuleItem({ rule, usage, counted, open, matched, onToggle }: {
+  rule: PolicyRule; usage: RuleUsage | undefined; counted: boolean; open: boolean; matched: boolean; onToggle(): void;
 }) {
   const details = `rule-${rule.index}-details`;
   const count = usage?.requests ?? 0;
@@ -88,7 +94,7 @@ function RuleItem({ rule, usage, open, matched, onToggle }: {
             {matched && <Badge tone="success" title="The tried request matches this rule">matched</Badge>}
             {ruleBadges(rule).map((b) => <Badge key={b.kind} tone={b.tone} title={b.title}>{b.text}</Badge>)}
           </span>
-          <span class={`rule-count${count ? '' : ' muted'}`}>{requestsText(count)}<span class="sr-only"> in the last 24 hours</span></span>
+          <Count requests={counted ? count : undefined} />
           <Icon name="arrow-right" class="rule-chevron" />
         </button>
       </h3>
@@ -99,7 +105,9 @@ function RuleItem({ rule, usage, open, matched, onToggle }: {
           {rule.source && <p class="muted rule-source">Written at <code class="inline-code">{shortFile(rule.source.file)}:{rule.source.line}</code></p>}
         </div>
         <h4 class="detail-heading">Matched in the last 24 hours</h4>
-        <RuleRoutes rule={rule} usage={usage} label={`Routes rule ${rule.name} matched in the last 24 hours`} />
+        {counted
+          ? <RuleRoutes rule={rule} usage={usage} label={`Routes rule ${rule.name} matched in the last 24 hours`} />
+          : <Loading label="Counting the requests of this rule" lines={2} />}
         {count > 0 && (
           <Link href={`/gateway/requests?route=${encodeURIComponent(rule.match.path)}`} class="button button-secondary button-small rule-requests-link">
             Requests of <code>{rule.match.path}</code> <Icon name="arrow-right" />
@@ -139,7 +147,7 @@ function Unmatched({ usage, open, onToggle }: { usage: RuleUsage; open: boolean;
             <span class="rule-match">Requests no rule matched: captured in full</span>
           </span>
           <span class="rule-badges" />
-          <span class="rule-count">{requestsText(usage.requests)}<span class="sr-only"> in the last 24 hours</span></span>
+          <Count requests={usage.requests} />
           <Icon name="arrow-right" class="rule-chevron" />
         </button>
       </h3>
@@ -189,7 +197,7 @@ export default function PolicyPage() {
                 {usage.error && <div class="rule-usage-error"><ErrorState error={usage.error} onRetry={usage.reload} compact /></div>}
                 <ol class="rule-list">
                   {p.rules.map((rule) => (
-                    <RuleItem key={`${rule.index}-${rule.name}`} rule={rule} usage={byRule.get(rule.name)} open={open.has(rule.name)}
+                    <RuleItem key={`${rule.index}-${rule.name}`} rule={rule} usage={byRule.get(rule.name)} counted={usage.data !== undefined} open={open.has(rule.name)}
                       matched={matched.has(rule.name)} onToggle={() => toggle(rule.name)} />
                   ))}
                   {usage.data && usage.data.unmatched.requests > 0 && (
