@@ -29,6 +29,8 @@ export interface DashboardOptions {
   pricing?: { per_1k_tokens?: number; per_request?: number; currency?: string };
   /** Writes into the store (its URL, SQLite in the data directory) before `vigil run` starts: records to list, say. */
   seed?: (storeUrl: string) => Promise<unknown>;
+  /** The `rules:` section as YAML, instead of the e2e policy below; `''` for none. */
+  rules?: string;
 }
 
 /** The policy of the e2e runs: a tenant label, masked credentials and card numbers, metered tokens. */
@@ -59,7 +61,7 @@ control_plane:
   token: ${E2E_TOKEN}
 ui: {}
 capture: { batch_delay: 5ms${options.pricing ? `, pricing: ${JSON.stringify(options.pricing)}` : ''} }
-${RULES}${upstream ? `service: { upstream: http://127.0.0.1:${upstream.port}, listen: 127.0.0.1:${gw} }\n` : ''}`);
+${options.rules ?? RULES}${upstream ? `service: { upstream: http://127.0.0.1:${upstream.port}, listen: 127.0.0.1:${gw} }\n` : ''}`);
   let vigil: VigilProcess;
   try {
     await options.seed?.(`sqlite:${join(dir.path, 'data', 'vigil.db')}`);

@@ -6,6 +6,7 @@ import {
   foldRollups, labelValue, MAX_TOKENS_PER_RECORD, meteredTokens, primaryRoute, RECORD_COLUMNS, RecordWriter, recordRow,
   ROLLUP, ROLLUP_COLUMNS, statusClass,
 } from '../../../../plugins/capture/record-writer.js';
+import { foldRulePaths } from '../../../../plugins/capture/rule-paths.js';
 import { backendKinds } from '../../runtime/store/backend-kinds.js';
 
 // Backends first: every suite must be queued before uvu starts running, or a failure in an early suite is lost
@@ -175,6 +176,22 @@ for (const kind of kinds) {
     ]);
     const [{ n }] = await store.query<{ n: number | string }>('SELECT COUNT(*) AS n FROM capture_records');
     assert.is(Number(n), 3);
+  });
+
+  writes('rule paths of later batches add to the stored hour; each record counts once per rule it matched', async () => {
+    const store = (await kind.open(await kind.fresh())).forPlugin('capture');
+    await store.migrate(captureMigrations);
+    const writer = new RecordWriter(store);
+    const batch = (records: StorableRecord[]) => ({ rows: records.map(recordRow), rollups: foldRollups(records, 'tenant'), rulePaths: foldRulePaths(records) });
+    await writer.write(batch([record({ path: '/api/orders/1' }), record({ path: '/api/orders/2', matched_rules: [] })]));
+    await writer.write(batch([record({ path: '/api/orders/3' })]));
+    const rows = await store.query<{ bucket: number | string; rule: string; method: string; path: string; requests: number | string }>(
+      'SELECT bucket, rule, method, path, requests FROM capture_rule_paths ORDER BY rule');
+    assert.equal(rows.map((r) => [Number(r.bucket), r.rule, r.method, r.path, Number(r.requests)]), [
+      [T0, '', 'POST', '/api/orders/{id}', 1],
+      [T0, 'api', 'POST', '/api/orders/{id}', 2],
+      [T0, 'orders', 'POST', '/api/orders/{id}', 2],
+    ]);
   });
 
   writes('concurrent batches upserting the same minutes never deadlock', async () => {
