@@ -1,6 +1,6 @@
 export { definePlugin } from './plugin.js';
 export type {
-  PluginDefinition, PluginInstance, CommandDefinition, CommandArgs, CommandIo, ConfigCheckContext, ConfigFiles, ConfigDocument,
+  PluginDefinition, PluginInstance, CommandDefinition, CommandArgs, CommandIo, CommandStore, ConfigCheckContext, ConfigFiles, ConfigDocument,
 } from './plugin.js';
 export type {
   PluginContext, Logger, LogFields, Bus, TopicHandler, SubscribeOptions, ServiceRegistry, RuntimeInfo, InstallMethod, StorageInfo,
