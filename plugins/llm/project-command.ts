@@ -2,6 +2,7 @@ import { HttpError, VigilError, type CommandArgs, type CommandIo, type CommandSt
 import { llmMigrations } from './migrations.js';
 import { ProjectStore } from './project-store.js';
 import { graceMs } from './grace-period.js';
+import { table } from './text-table.js';
 import type { LlmConfig } from './types.js';
 
 const USAGE = 'usage: vigil project create|list|rotate-key|delete [NAME] -config FILE [--grace DURATION]';
@@ -78,11 +79,4 @@ export async function runProjectCommand(args: CommandArgs, io: CommandIo): Promi
   } finally {
     await opened.close();
   }
-}
-
-/** Columns padded to their widest cell. */
-export function table(head: string[], rows: string[][]): string {
-  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]))).join('  ');
-  return [line(head), ...rows.map(line)].join('\n') + '\n';
 }
