@@ -92,7 +92,7 @@ export class PriceTable {
    * those read from the cache included (OpenAI's convention; map Anthropic's separate count into it):
    * cost = (input − cache_read) × input price + cache_read × cached price + output × output price.
    */
-  cost(model: string, tokens: { input?: number; output?: number; cache_read?: number } | undefined): number | null {
+  cost(model: string, tokens: { input?: number; output?: number; cache_read?: number; total?: number } | undefined): number | null {
     if (!tokens || (tokens.input === undefined && tokens.output === undefined)) return null;
     const price = this.lookup(model);
     if (!price) return null;
