@@ -1,5 +1,6 @@
-import { HttpError, uuidv7, type CounterChild, type JobQueue } from '@vigil/plugin-sdk';
+import { HttpError, uuidv7, type CounterChild } from '@vigil/plugin-sdk';
 import { LlmErrors, overMonthlyLimit } from './errors.js';
+import type { GroupCommit } from './group-commit.js';
 import { checkItem, type ItemError } from './item-schema.js';
 import type { PriceTable } from './price-table.js';
 import type { TraceItem } from './trace-item.js';
@@ -50,7 +51,8 @@ export interface IngestPipeline {
 export interface IngestDeps {
   prices: () => PriceTable;
   usage: UsageBook;
-  queue: JobQueue<PersistPayload>;
+  /** Writes accepted batches to the persist queue and the month's usage. */
+  commit: GroupCommit;
   projectForKey(key: string): Promise<LlmProject | null>;
   counters: { accepted: (project: string) => CounterChild; rejected: (project: string) => CounterChild; sampledOut: (project: string) => CounterChild; unpriced: CounterChild };
   now?: () => number;
@@ -104,10 +106,7 @@ export function createIngestPipeline(deps: IngestDeps): IngestPipeline {
         kept.push({ ...item, id, created_at: createdAt, ...(itemCost === undefined ? {} : { cost_usd: itemCost }), ...(estimated ? { cost_estimated: true } : {}) });
       }
       // Durable before the answer: once the client has its 202 the items survive a crash of this process.
-      await Promise.all([
-        kept.length ? deps.queue.enqueue({ project: project.id, items: kept }) : undefined,
-        ids.length ? deps.usage.add(project.id, ids.length, cost, sampledOut) : undefined,
-      ]);
+      if (ids.length) await deps.commit.add(project.id, kept, ids.length, cost, sampledOut);
       deps.counters.accepted(project.name).inc(ids.length);
       if (errors.length) deps.counters.rejected(project.name).inc(errors.length);
       if (sampledOut) deps.counters.sampledOut(project.name).inc(sampledOut);

@@ -2,6 +2,7 @@ import { parseByteSize, parseDuration, type PluginContext } from '@vigil/plugin-
 import type { PolicyService } from '../../policies/policy-service.js';
 import { registerPublicApi } from './api/register.js';
 import { EvalHooks } from './eval-hooks.js';
+import { GroupCommit } from './group-commit.js';
 import { createIngestPipeline, type PersistPayload } from './ingest-pipeline.js';
 import { registerIngestRoute } from './ingest-route.js';
 import { llmMigrations } from './migrations.js';
@@ -79,10 +80,11 @@ export async function startLlm(ctx: PluginContext, config: LlmConfig, policy: Po
     // Queued items are not redacted yet: their copy in the queue goes once they are stored.
     dropPayloadWhenDone: true,
   });
+  const usage = new UsageBook(ctx.store);
   const pipeline = createIngestPipeline({
     prices: () => prices,
-    usage: new UsageBook(ctx.store),
-    queue,
+    usage,
+    commit: new GroupCommit(queue, usage),
     projectForKey: (key) => projects.byKey(key),
     counters: {
       accepted: (p) => items.labels(p, 'accepted'),
