@@ -102,6 +102,7 @@ export const llmConfigSchema: JsonSchema = {
         concurrency: { type: 'integer', minimum: 1, maximum: 64, default: 2, description: 'Batches persisted at once in this process.' },
         max_attempts: { type: 'integer', minimum: 1, maximum: 100, default: 8, description: 'Attempts of a batch that fails transiently (store down) before it is dead.' },
         backoff: { ...duration, formatMinimum: '1ms', default: '1s', description: 'Base of the exponential backoff between attempts.' },
+        timeout: { ...duration, formatMinimum: '1s', default: '5m', description: 'A batch not persisted within this (its worker died or hangs) returns to the queue for another worker.' },
       },
     },
     retention_interval: { ...duration, formatMinimum: '1ms', default: '10m', description: 'How often expired traces are deleted.' },

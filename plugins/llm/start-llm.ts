@@ -76,6 +76,7 @@ export async function startLlm(ctx: PluginContext, config: LlmConfig, policy: Po
     concurrency: config.persist.concurrency,
     maxAttempts: config.persist.max_attempts,
     backoffMs: parseDuration(config.persist.backoff),
+    timeoutMs: parseDuration(config.persist.timeout),
     pollMs: 100,
     // Queued items are not redacted yet: their copy in the queue goes once they are stored.
     dropPayloadWhenDone: true,

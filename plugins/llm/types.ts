@@ -29,7 +29,7 @@ export interface LlmConfig {
   defaults: ProjectSettings;
   prices: Record<string, ModelPrice>;
   max_body_bytes: string | number;
-  persist: { concurrency: number; max_attempts: number; backoff: string | number };
+  persist: { concurrency: number; max_attempts: number; backoff: string | number; timeout: string | number };
   retention_interval: string | number;
 }
 
