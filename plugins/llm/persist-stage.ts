@@ -47,6 +47,7 @@ interface Dead {
 export class PersistStage {
   private readonly traces: string;
   private readonly deadItems: string;
+  private readonly templates = new Map<string, { text: string; hash: string }>();
 
   constructor(private readonly deps: PersistDeps) {
     this.traces = deps.store.table('traces');
@@ -103,13 +104,24 @@ export class PersistStage {
 
   private async version(project: LlmProject, item: QueuedItem): Promise<StoredTemplate> {
     const { name, raw } = item.prompt_template!;
-    const text = normaliseTemplate(raw);
-    const hash = templateHash(text);
+    const { text, hash } = this.normalised(raw);
     // The text is kept with the project's detectors applied: a template can quote an address or a key too. The hash
     // is of the text as sent, so redaction never merges two versions.
-    const kept = noNul(this.deps.governJson(text, { detect: project.settings.redact.detect }) as string);
+    const kept = () => noNul(this.deps.governJson(text, { detect: project.settings.redact.detect }) as string);
     const { version } = await this.deps.versions.resolve(project, noNul(name), hash, kept, item.created_at);
     return { name, version, hash };
+  }
+
+  /** Normalised text and hash by raw template: the same few templates come with every item. */
+  private normalised(raw: string): { text: string; hash: string } {
+    let hit = this.templates.get(raw);
+    if (!hit) {
+      const text = normaliseTemplate(raw);
+      hit = { text, hash: templateHash(text) };
+      if (this.templates.size >= 1_000) this.templates.clear();
+      this.templates.set(raw, hit);
+    }
+    return hit;
   }
 
   /** Inserts the rows and the dead items in one transaction; resolves to the traces that were not stored before. */

@@ -27,20 +27,23 @@ export class PromptVersions {
     this.table = store.table('prompt_versions');
   }
 
-  async resolve(project: { id: string; name: string }, template: string, hash: string, text: string, now: number): Promise<ResolvedVersion> {
+  /** `text` is asked for only when the version may have to be made: a known version costs no redaction. */
+  async resolve(project: { id: string; name: string }, template: string, hash: string, text: string | (() => string), now: number): Promise<ResolvedVersion> {
     const key = `${project.id}\u0000${template}\u0000${hash}`;
     const cached = this.cache.get(key);
     if (cached !== undefined) return { version: cached, created: false };
     const t = this.table;
+    let kept: string | undefined;
     for (let race = 0; race < MAX_RACES; race++) {
       const found = await this.store.query<{ version: number }>(
         `SELECT version FROM ${t} WHERE project_id = ? AND template = ? AND hash = ?`, [project.id, template, hash]);
       if (found.length) return { version: this.remember(key, Number(found[0].version)), created: false };
+      kept ??= typeof text === 'string' ? text : text();
       const made = await this.store.query<{ version: number }>(
         `INSERT INTO ${t} (project_id, template, version, hash, text, created_at)
          SELECT ?, ?, COALESCE(MAX(version), 0) + 1, ?, ?, ? FROM ${t} WHERE project_id = ? AND template = ?
          ON CONFLICT DO NOTHING RETURNING version`,
-        [project.id, template, hash, text, now, project.id, template]);
+        [project.id, template, hash, kept, now, project.id, template]);
       if (made.length) {
         const version = this.remember(key, Number(made[0].version));
         this.onCreated({
