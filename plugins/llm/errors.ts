@@ -24,6 +24,17 @@ export const LlmErrors = defineErrorCodes('LLM', {
     meaning: '(400) The ingest body nests arrays and objects deeper than 64 levels; it is refused before it is parsed.',
     action: 'Flatten the data in `input`, `output` or `metadata`; no LLM message needs that depth.',
   },
+  OTLP_BODY: {
+    meaning: '(400) An OTLP/HTTP export (`/v1/otlp/traces`, `/api/public/otel/v1/traces`) that cannot be decoded: protobuf ' +
+      'that is truncated or malformed, JSON of the wrong shape, strings that are not UTF-8, or past the decoder\'s limits ' +
+      '(nesting 32, 20,000 spans, 1,000,000 attribute values).',
+    action: 'Send what an OpenTelemetry OTLP/HTTP trace exporter sends (application/x-protobuf or application/json); the ' +
+      'message names the problem.',
+  },
+  LANGFUSE_BATCH: {
+    meaning: '(400) A body sent to `/api/public/ingestion` that is not a Langfuse batch (`{ batch: [ … ] }`).',
+    action: 'Point a Langfuse SDK at Vigil unchanged; events it sends are checked one by one and answered in the 207.',
+  },
   BODY_TOO_LARGE: {
     meaning: '(413) The ingest body is larger than the project\'s `limits.body_bytes`, before or after gzip decoding.',
     action: 'Send smaller batches, or raise the project\'s `limits.body_bytes` (at most `llm.max_body_bytes`).',

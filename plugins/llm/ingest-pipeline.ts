@@ -46,6 +46,11 @@ export interface IngestPipeline {
   ingestItems(project: LlmProject, items: readonly unknown[]): Promise<IngestOutcome>;
   /** The project a key belongs to, or null; cached 60 s. */
   projectForKey(key: string): Promise<LlmProject | null>;
+  /**
+   * Throws the 429 `ingestItems` would throw once the project's month is used up: for routes that change state of
+   * their own before handing items over (the Langfuse batch), so they refuse before changing anything.
+   */
+  admit(project: LlmProject): Promise<void>;
 }
 
 export interface IngestDeps {
@@ -63,16 +68,22 @@ export interface IngestDeps {
 export function createIngestPipeline(deps: IngestDeps): IngestPipeline {
   const now = deps.now ?? Date.now;
   const random = deps.random ?? Math.random;
+  const monthOf = async (project: LlmProject) => {
+    const month = await deps.usage.current(project.id);
+    const limit = project.settings.itemsPerMonth;
+    if (limit !== null && month.items >= limit) throw overMonthlyLimit(project.name, limit, now());
+    return month;
+  };
   return {
     projectForKey: deps.projectForKey,
+    admit: async (project) => { await monthOf(project); },
     async ingestItems(project, items) {
       const { settings } = project;
       if (items.length > settings.itemsPerBatch) {
         throw new HttpError(413, LlmErrors.BATCH_TOO_LARGE,
           `the batch holds ${items.length} items; project "${project.name}" takes at most ${settings.itemsPerBatch} per request`);
       }
-      const month = await deps.usage.current(project.id);
-      if (settings.itemsPerMonth !== null && month.items >= settings.itemsPerMonth) throw overMonthlyLimit(project.name, settings.itemsPerMonth, now());
+      const month = await monthOf(project);
       const overBudget = settings.monthlyBudgetUsd !== null && month.cost_usd >= settings.monthlyBudgetUsd;
 
       const createdAt = now();

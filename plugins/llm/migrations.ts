@@ -48,4 +48,13 @@ export const llmMigrations: Migration[] = [
         id TEXT NOT NULL, project_id TEXT NOT NULL, created_at BIGINT NOT NULL, failed_at BIGINT NOT NULL,
         reason TEXT NOT NULL, item TEXT, PRIMARY KEY (project_id, id, created_at));`,
   },
+  {
+    version: 2,
+    name: 'langfuse partial state',
+    // Langfuse events of one observation come in several batches, out of order: each is merged into this state
+    // (plugins/llm/langfuse). Keys are unique within a project; rows untouched for a day are deleted by retention.
+    up: `CREATE TABLE llm_langfuse_state (
+        project_id TEXT NOT NULL, key TEXT NOT NULL, entity TEXT NOT NULL, updated_at BIGINT NOT NULL, PRIMARY KEY (project_id, key));
+      CREATE INDEX llm_langfuse_state_updated ON llm_langfuse_state (updated_at);`,
+  },
 ];

@@ -5,7 +5,11 @@ import { EvalHooks } from './eval-hooks.js';
 import { GroupCommit } from './group-commit.js';
 import { createIngestPipeline, type PersistPayload } from './ingest-pipeline.js';
 import { registerIngestRoute } from './ingest-route.js';
+import { registerLangfuseAuth } from './langfuse-auth.js';
+import { registerLangfuseRoutes } from './langfuse-routes.js';
+import { deleteStaleLangfuseState } from './langfuse-state.js';
 import { llmMigrations } from './migrations.js';
+import { registerOtlpRoutes } from './otlp-routes.js';
 import { PersistStage } from './persist-stage.js';
 import { PriceTable } from './price-table.js';
 import { registerProjectKeyAuth } from './project-auth.js';
@@ -51,6 +55,7 @@ export async function startLlm(ctx: PluginContext, config: LlmConfig, policy: Po
   const unpriced = ctx.metrics.counter('unpriced_items_total', { help: 'Items without cost_usd whose model has no price (llm.prices) or that carry no tokens.' });
   const versionsMade = ctx.metrics.counter('prompt_versions_total', { help: 'Prompt versions made (a template text hashed to a value not seen before).' });
   const hookFailures = ctx.metrics.counter('eval_hook_failures_total', { help: 'Eval enqueue hooks that threw after a persisted batch.' });
+  const langfuseScores = ctx.metrics.counter('langfuse_scores_total', { help: 'Scores received through the Langfuse-compatible ingestion (kept as eval results once the eval stage exists).' });
 
   const versions = new PromptVersions(ctx.store, (change) => {
     versionsMade.inc();
@@ -99,8 +104,10 @@ export async function startLlm(ctx: PluginContext, config: LlmConfig, policy: Po
   registerIngestRoute(ctx.http, pipeline, maxBodyBytes);
   registerProjectRoutes(ctx.http, ctx.store, projects, () => maxBodyBytes);
   registerPublicApi(ctx.http, ctx.store);
-  // The OTLP and Langfuse-compatible routes hand their mapped items to the same pipeline:
-  // registerOtlpRoutes(ctx.http, pipeline); registerLangfuseRoutes(ctx.http, pipeline);
+  // The OTLP and Langfuse-compatible routes hand their mapped items to the same pipeline.
+  registerLangfuseAuth(ctx.http, (key) => projects.byKey(key));
+  registerOtlpRoutes(ctx.http, pipeline, maxBodyBytes);
+  registerLangfuseRoutes(ctx.http, ctx.store, pipeline, { maxBodyBytes, version: ctx.runtime.version, scores: langfuseScores });
   ctx.services.provide('llm', { onPersisted: (hook) => hooks.add(hook) });
 
   return {
@@ -108,7 +115,8 @@ export async function startLlm(ctx: PluginContext, config: LlmConfig, policy: Po
       ctx.jobs.every('retention', parseDuration(current.retention_interval), async () => {
         const rows = await projectStore.list();
         const deleted = await deleteExpired(ctx.store, rows.map((r) => ({ id: r.id, retentionMs: projects.toProject(r).settings.retentionMs })));
-        if (deleted) ctx.log.debug('retention deleted expired traces', { traces: deleted });
+        const stale = await deleteStaleLangfuseState(ctx.store);
+        if (deleted || stale) ctx.log.debug('retention deleted expired traces and stale Langfuse state', { traces: deleted, langfuse: stale });
       }, { immediate: true });
     },
     async stop() { /* the queue's workers are stopped by the runtime; nothing else runs on its own */ },
