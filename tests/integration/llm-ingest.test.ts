@@ -371,6 +371,20 @@ llm:
     assert.match(r.stderr, /401/);
   });
 
+  test('reload (SIGHUP): a project added to the file works at once, its key from the environment; a persist change waits for a restart', async ({ api, file, vigil }) => {
+    const { readFileSync, writeFileSync } = await import('node:fs');
+    const original = readFileSync(file, 'utf8');
+    const delta = KEYS.ALPHA_KEY.replace('alpha', 'delta');
+    assert.is((await api.ingest(delta, { traces: [traceItem()] })).status, 401);
+    writeFileSync(file, original.replace('  projects:\n', `  projects:\n    - { name: delta, key: ${delta} }\n`));
+    vigil.proc.kill('SIGHUP');
+    await waitFor(async () => (await api.ingest(delta, { traces: [traceItem()] })).status === 202, { what: 'delta\'s key accepted after the reload' });
+    writeFileSync(file, original.replace('persist: { backoff: 50ms }', 'persist: { backoff: 60ms }'));
+    vigil.proc.kill('SIGHUP');
+    await waitFor(() => /llm\.persist changed: restart/.test(vigil.stderr()), { what: 'the reload refused' });
+    writeFileSync(file, original);
+  });
+
   return test;
 }
 
