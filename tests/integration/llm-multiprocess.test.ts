@@ -93,6 +93,12 @@ llm:
         assert.equal(mine.map((v) => Number(v.version)), [1, 2, 3, 4], `${name}: versions ${mine.map((v) => v.version)}`);
         assert.is(new Set(mine.map((v) => v.hash)).size, 4);
       }
+      // Nothing unredacted stays behind in the queue: a done batch's payload is emptied.
+      await waitFor(async () => Number((await db.query("SELECT COUNT(*) AS n FROM vigil_jobs WHERE queue = 'llm.persist' AND state <> 'done'")).rows[0].n) === 0,
+        { timeoutMs: 30_000, what: 'the persist queue drained' });
+      const { rows: [jobs] } = await db.query("SELECT COUNT(*) AS done, SUM(CASE WHEN payload = 'null' THEN 0 ELSE 1 END) AS kept FROM vigil_jobs WHERE queue = 'llm.persist'");
+      assert.ok(Number(jobs.done) > 0);
+      assert.is(Number(jobs.kept), 0, 'done jobs still hold their items');
       // Each stored trace's version is the one its text hashed to.
       const { rows: mismatched } = await db.query(
         'SELECT COUNT(*) AS n FROM llm_traces t JOIN llm_prompt_versions v ON v.project_id = t.project_id AND v.template = t.template AND v.version = t.version ' +
