@@ -72,6 +72,36 @@ async function load(port: number, pid: number, headers: Record<string, string>):
   return { perSecond: accepted / seconds, cpuPerItem: cpu / accepted };
 }
 
+/**
+ * p50/p99 of `POST /v1/traces` at `perSecond` items (batches sent on a fixed schedule, not back to back), over
+ * `seconds`: the latency a client sees at a given load, the issue's "ingest p99 at half the maximum rate".
+ */
+async function paced(port: number, headers: Record<string, string>, perSecond: number, seconds: number): Promise<{ p50: number; p99: number; late: number }> {
+  const pool = new Pool(`http://127.0.0.1:${port}`, { connections: 32 });
+  const every = (1000 * BATCH) / perSecond;
+  const latencies: number[] = [];
+  const inflight: Promise<void>[] = [];
+  const t0 = performance.now();
+  let late = 0;
+  for (let k = 0; k * every < seconds * 1000; k++) {
+    const due = t0 + k * every;
+    const wait = due - performance.now();
+    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+    else if (wait < -every) late++;
+    inflight.push((async () => {
+      const started = performance.now();
+      const res = await pool.request({ method: 'POST', path: '/v1/traces', headers: { 'content-type': 'application/json', ...headers }, body });
+      await res.body.dump();
+      // From when the batch was due: a send delayed by a busy client counts against the server too (no coordinated omission).
+      latencies.push(performance.now() - Math.min(started, due));
+    })());
+  }
+  await Promise.all(inflight);
+  await pool.close();
+  latencies.sort((a, b) => a - b);
+  return { p50: latencies[Math.floor(latencies.length * 0.5)], p99: latencies[Math.floor(latencies.length * 0.99)], late };
+}
+
 const dir = mkdtempSync(join(tmpdir(), 'vigil-bench-llm-'));
 let vigil: ChildProcess | undefined;
 let bare: ChildProcess | undefined;
@@ -97,6 +127,11 @@ try {
   const bc = median(base.map((o) => o.cpuPerItem));
   console.log(`llm items accepted: ${Math.round(v)} items/s (ratio ${(v / b).toFixed(2)} vs a bare Koa route parsing the same body: ${Math.round(b)} items/s)`);
   console.log(`llm ingest CPU per item: ${vc.toFixed(1)} µs (ratio ${(vc / bc).toFixed(2)} vs the bare route: ${bc.toFixed(1)} µs), persist stage included`);
+  const half = v / 2;
+  const bareAtHalf = await paced(barePort, {}, half, SECONDS);
+  const oursAtHalf = await paced(port, { 'x-service-project-key': KEY }, half, SECONDS);
+  console.log(`llm ingest p99 at half the maximum rate (${Math.round(half)} items/s): ${oursAtHalf.p99.toFixed(1)} ms, p50 ${oursAtHalf.p50.toFixed(1)} ms `
+    + `(ratio ${(oursAtHalf.p99 / bareAtHalf.p99).toFixed(2)} vs the bare route at the same rate: p99 ${bareAtHalf.p99.toFixed(1)} ms)`);
 } finally {
   vigil?.kill('SIGKILL');
   bare?.kill('SIGKILL');
