@@ -10,6 +10,7 @@ const loaders: Record<string, () => Promise<{ default: PluginDefinition }>> = {
   capture: () => import('../plugins/capture/index.js'),
   proxy: () => import('../plugins/proxy/index.js'),
   ui: () => import('../plugins/ui/index.js'),
+  llm: () => import('../plugins/llm/index.js'),
 };
 
 export async function loadBuiltins(): Promise<PluginDefinition[]> {

@@ -104,9 +104,8 @@ export class Runtime {
     const needs = new Set(entries.flatMap((e) => e.def.needs ?? []));
     if (needs.has('store') || needs.has('jobs')) {
       // Drivers (sqlite3, pg) load only when a plugin needs the store.
-      const [{ openStore, storeForThreads, ThreadWriteLock }, { createScheduler, createJobQueues }] = await Promise.all([import('./store/index.js'), import('./jobs/index.js')]);
-      const configured = core.storage.url ?? `sqlite:${resolve(dataDir, 'vigil.db')}`;
-      const url = configured.startsWith('sqlite:') && !configured.startsWith('sqlite::') ? `sqlite:${resolve(configured.slice(7))}` : configured;
+      const [{ openStore, storeForThreads, ThreadWriteLock, configuredStoreUrl }, { createScheduler, createJobQueues }] = await Promise.all([import('./store/index.js'), import('./jobs/index.js')]);
+      const url = configuredStoreUrl(core);
       // Worker threads that write this database take turns with this thread's connection (thread-write-lock.ts).
       const sqliteWriteLock = new ThreadWriteLock();
       // Worker threads' own connections report their operations to this store's metrics on a channel of its own.

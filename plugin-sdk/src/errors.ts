@@ -109,11 +109,16 @@ export function isPermanent(err: unknown): boolean {
   return err instanceof PermanentError || (err as { permanent?: unknown } | null)?.permanent === true;
 }
 
-/** An HTTP error for route handlers: becomes `{ error: { code, message } }` with this status. */
+/**
+ * An HTTP error for route handlers: becomes `{ error: { code, message } }` with this status. `headers` go out with the
+ * error response (a 429's `Retry-After`, say); every other header the handler set is dropped.
+ */
 export class HttpError extends VigilError {
-  constructor(status: number, code: string, message: string) {
+  readonly headers?: Readonly<Record<string, string>>;
+  constructor(status: number, code: string, message: string, options?: { headers?: Record<string, string> }) {
     super(code, message, { status });
     this.name = 'HttpError';
+    if (options?.headers) this.headers = { ...options.headers };
   }
 }
 

@@ -1,6 +1,6 @@
 export { definePlugin } from './plugin.js';
 export type {
-  PluginDefinition, PluginInstance, CommandDefinition, CommandArgs, CommandIo, ConfigCheckContext, ConfigFiles, ConfigDocument,
+  PluginDefinition, PluginInstance, CommandDefinition, CommandArgs, CommandIo, CommandStore, ConfigCheckContext, ConfigFiles, ConfigDocument,
 } from './plugin.js';
 export type {
   PluginContext, Logger, LogFields, Bus, TopicHandler, SubscribeOptions, ServiceRegistry, RuntimeInfo, InstallMethod, StorageInfo,
@@ -31,6 +31,7 @@ export type {
   RawExchange, GovernedRecord, GovernedRecordJson, StorableRecord, CaptureService, GovernTask, GovernResult, TelemetryPolicy,
 } from './gateway.js';
 export { recordJson, governedRecordJson } from './gateway.js';
+export type { PersistedTrace, PromptVersionChange, EvalEnqueueHook, LlmService } from './llm.js';
 export { uuidv7 } from './ids.js';
 export { fileDigests } from './file-digests.js';
 export { settledWithin } from './settled-within.js';

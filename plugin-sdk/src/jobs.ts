@@ -20,6 +20,11 @@ export interface QueueOptions {
   pollMs?: number;
   /** A running job not finished within this is returned to the queue. Default 5 minutes. */
   timeoutMs?: number;
+  /**
+   * Empty a job's payload once it is done (its row stays, for the counts): for payloads that must not outlive their
+   * processing, such as data a handler redacts before storing it. Failed and dead jobs keep theirs. Default false.
+   */
+  dropPayloadWhenDone?: boolean;
 }
 
 export type JobState = 'pending' | 'running' | 'done' | 'failed' | 'dead';

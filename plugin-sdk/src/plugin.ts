@@ -1,5 +1,6 @@
 import type { PluginContext } from './context.js';
 import type { JsonSchema } from './json-schema.js';
+import type { Store } from './store.js';
 
 /** What `setup` returns: the plugin's lifecycle. Both hooks are optional. */
 export interface PluginInstance {
@@ -40,6 +41,23 @@ export interface CommandIo {
   env: NodeJS.ProcessEnv;
   /** YAML files read the way `vigil run` reads its config, for commands that take files of their own. */
   config: ConfigFiles;
+  /**
+   * The store `vigil run -config file` uses (its `storage.url`, else SQLite in its `data_dir`), as `plugin` sees it
+   * (its tables, its migrations), with the plugin's section of that file: for commands that manage a plugin's data
+   * (`vigil project create`). The file is validated as `vigil run` validates it; an invalid one throws a config error
+   * (`config.describe` prints it). Close the handle when done.
+   */
+  openStore(file: string, plugin: string): Promise<CommandStore>;
+}
+
+/** What `CommandIo.openStore` gives a command. */
+export interface CommandStore {
+  readonly store: Store;
+  /** The plugin's section of the file, validated and with defaults; undefined when the file does not enable the plugin. */
+  readonly config: unknown;
+  /** Absolute path of the config file, for messages. */
+  readonly file: string;
+  close(): Promise<void>;
 }
 
 /** Reads YAML files as the runtime reads its config file: `${ENV}` interpolation, strict schemas, places in the file. */

@@ -1,4 +1,5 @@
 import type { CaptureService, GovernedRecordJson, RawExchange } from './gateway.js';
+import type { LlmService, PersistedTrace, PromptVersionChange } from './llm.js';
 
 /**
  * Payload types of bus topics. Plugins add theirs by declaration merging:
@@ -17,6 +18,10 @@ export interface Topics {
    * put an unredacted value or a secret in it.
    */
   'ui.event': UiEvent;
+  /** LLM traces as the persist stage stored them (redacted), each once. */
+  'llm.trace.persisted': PersistedTrace;
+  /** A prompt template got a new version (N+1): published inline by the persist stage, for `prompt_version_change` rules. */
+  'llm.prompt_version_change': PromptVersionChange;
   /** Free for tests. */
   [topic: `test.${string}`]: unknown;
 }
@@ -24,6 +29,7 @@ export interface Topics {
 /** Types of services plugins provide, extended by declaration merging like `Topics`. */
 export interface Services {
   capture: CaptureService;
+  llm: LlmService;
 }
 
 /** A message on the `ui.event` topic. */

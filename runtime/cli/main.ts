@@ -1,5 +1,6 @@
 import type { CommandDefinition, CommandIo } from '@vigil/plugin-sdk';
 import type { Composition } from '../composition.js';
+import { commandStoreOpener } from './command-store.js';
 import { configFiles } from './config-files.js';
 import { parseArgs, UsageError } from './parse-args.js';
 import { runCommand } from './commands/run.js';
@@ -39,7 +40,7 @@ function commandHelp(c: CommandDefinition): string {
 }
 
 /** Runs one command line and resolves to the exit code. An unknown command or flag prints help and gives 2. */
-export async function main(argv: readonly string[], composition: Composition, io: CommandIo = defaultIo()): Promise<number> {
+export async function main(argv: readonly string[], composition: Composition, io: CommandIo = defaultIo(composition)): Promise<number> {
   const [name, ...rest] = argv;
   // Core and sandbox commands dispatch without importing the built-in plugins (`vigil fn run` must start fast).
   const direct = directCommands(composition).find((c) => c.name === name);
@@ -69,12 +70,13 @@ export async function main(argv: readonly string[], composition: Composition, io
   return command.run(args, io);
 }
 
-function defaultIo(): CommandIo {
+function defaultIo(composition: Composition): CommandIo {
   return {
     out: (t) => process.stdout.write(t),
     err: (t) => process.stderr.write(t),
     cwd: process.cwd(),
     env: process.env,
     config: configFiles(process.cwd(), process.env),
+    openStore: commandStoreOpener(composition, process.cwd(), process.env),
   };
 }

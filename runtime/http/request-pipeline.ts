@@ -92,6 +92,9 @@ function respondError(ctx: KoaContext, err: unknown, options: PipelineOptions): 
   for (const name of ctx.res.getHeaderNames()) ctx.res.removeHeader(name);
   setSecurityHeaders(ctx);
   ctx.set('Cache-Control', 'no-store');
+  if (err instanceof HttpError && err.headers && status === err.status) {
+    for (const [name, value] of Object.entries(err.headers)) ctx.set(name, value);
+  }
   if (err instanceof LockedOutError) ctx.set('Retry-After', String(err.retryAfterSeconds));
   if (err instanceof MethodNotAllowedError) ctx.set('Allow', err.allow.join(', '));
   if (status === 401) ctx.set('WWW-Authenticate', 'Bearer realm="vigil"');

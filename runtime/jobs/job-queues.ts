@@ -57,6 +57,7 @@ export function createJobQueues(store: StoreBackend, options: JobQueuesOptions):
       timeoutMs: opt('timeoutMs', 5 * 60_000),
       doneRetentionMs,
       failedRetentionMs,
+      dropPayloadWhenDone: o.dropPayloadWhenDone === true,
     };
     if (settings.concurrency < 1 || settings.maxAttempts < 1) {
       throw new JobsError(JobsErrors.OPTION, `jobs: queue "${name}" needs concurrency and maxAttempts of at least 1`);

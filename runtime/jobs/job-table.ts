@@ -69,8 +69,10 @@ export class JobTable {
   // The guard on owner and attempt keeps a worker whose lease expired from overwriting the run that took over.
   private readonly guard = "WHERE id = ? AND locked_by = ? AND attempt = ? AND state = 'running'";
 
-  async complete(job: ClaimedJob, owner: string): Promise<boolean> {
-    const r = await this.store.run(`UPDATE vigil_jobs SET state = 'done', locked_by = NULL, locked_until = NULL, updated_at = ${this.now} ${this.guard}`,
+  /** `dropPayload` empties the payload (to `null`, still JSON) with the same update. */
+  async complete(job: ClaimedJob, owner: string, dropPayload = false): Promise<boolean> {
+    const payload = dropPayload ? ", payload = 'null'" : '';
+    const r = await this.store.run(`UPDATE vigil_jobs SET state = 'done'${payload}, locked_by = NULL, locked_until = NULL, updated_at = ${this.now} ${this.guard}`,
       [job.id, owner, job.attempt]);
     return r.changes > 0;
   }

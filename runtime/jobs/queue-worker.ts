@@ -14,6 +14,8 @@ export interface WorkerSettings {
   doneRetentionMs: number;
   /** How long `failed` and `dead` jobs stay visible. */
   failedRetentionMs: number;
+  /** Empty the payload of a job that is done. */
+  dropPayloadWhenDone: boolean;
 }
 
 export interface WorkerContext {
@@ -144,7 +146,7 @@ export class QueueWorker<P> {
         try { this.ctx.contain?.(err, { queue: this.name, job: job.id, plugin }); } catch { /* the hook must not break the worker */ }
         return;
       }
-      if (!(await this.table.complete(job, owner))) {
+      if (!(await this.table.complete(job, owner, this.settings.dropPayloadWhenDone))) {
         log.warn('jobs: job finished after its lease passed to another worker; its result was kept, the record was not', fields);
       }
     } catch (err) {

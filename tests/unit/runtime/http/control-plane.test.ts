@@ -133,6 +133,27 @@ test('an HttpError from a handler keeps its status, code and message, and is not
   }
 });
 
+test('an HttpError\'s headers go out with its error response, and headers the handler set before throwing do not', async () => {
+  const h = await startControlPlane({
+    register: (cp) => cp.forPlugin('busy').route({
+      method: 'GET', path: '/api/busy', summary: 'Over quota',
+      handler: (ctx) => {
+        ctx.set('X-Half-Done', 'yes');
+        throw new HttpError(429, 'BUSY_ERR_QUOTA', 'over quota', { headers: { 'Retry-After': '120' } });
+      },
+    }),
+  });
+  try {
+    const res = await h.bearer('/api/busy');
+    assert.is(res.status, 429);
+    assert.is(res.headers.get('retry-after'), '120');
+    assert.is(res.headers.get('x-half-done'), null);
+    assert.equal(await res.json(), { error: { code: 'BUSY_ERR_QUOTA', message: 'over quota' } });
+  } finally {
+    await h.close();
+  }
+});
+
 test('return values: JSON with the route status; undefined gives 204; a handler-set status wins', async () => {
   const h = await startControlPlane({
     register: (cp) => {

@@ -41,6 +41,20 @@ function define(kind: BackendKind) {
     assert.equal(await queues.stats('t.ok'), { pending: 0, running: 0, done: 1, failed: 0, dead: 0 });
   });
 
+  test('dropPayloadWhenDone empties a done job\'s payload and keeps a failed job\'s', async (ctx) => {
+    const queues = make(ctx);
+    const q = queues.queue<{ secret: string; fail?: boolean }>('t.drop', async (job) => {
+      if (job.payload.fail) throw new PermanentError('refused');
+    }, { pollMs: 20, dropPayloadWhenDone: true });
+    await queues.start();
+    const done = (await q.enqueue({ secret: 'ada@example.com' }))!;
+    const failed = (await q.enqueue({ secret: 'bob@example.com', fail: true }))!;
+    await waitFor(async () => { const s = await q.stats(); return s.done === 1 && s.failed === 1; }, { what: 'both finished' });
+    const payloadOf = async (id: number) => (await ctx.store.query<{ payload: string }>('SELECT payload FROM vigil_jobs WHERE id = ?', [id]))[0].payload;
+    assert.is(await payloadOf(done), 'null');
+    assert.match(await payloadOf(failed), /bob@example\.com/);
+  });
+
   test('a failing job is retried after an exponential backoff, then succeeds', async (ctx) => {
     const queues = make(ctx);
     const calls: number[] = [];

@@ -1,0 +1,35 @@
+import { tryParseByteSize, tryParseDuration } from '@vigil/plugin-sdk';
+import { compileJsonPath } from '../../policies/compile-json-path.js';
+import { PolicyError } from '../../policies/errors.js';
+import type { ProjectSettings } from './types.js';
+
+/** A problem with a project's settings: where (a key path inside the settings) and what. */
+export interface SettingsProblem {
+  path: (string | number)[];
+  message: string;
+}
+
+/**
+ * What the settings schema cannot see: redaction paths that do not compile, durations and sizes that do not parse
+ * (the dashboard's body validator knows no `duration` format), a body limit over `maxBodyBytes`. Null when fine.
+ */
+export function settingsProblem(settings: ProjectSettings, maxBodyBytes: number): SettingsProblem | null {
+  for (const [i, path] of (settings.redact?.json_fields ?? []).entries()) {
+    try {
+      compileJsonPath(path, `redact.json_fields[${i}]`);
+    } catch (err) {
+      if (err instanceof PolicyError) return { path: ['redact', 'json_fields', i], message: err.detail };
+      throw err;
+    }
+  }
+  if (settings.retention !== undefined && tryParseDuration(settings.retention) === undefined) {
+    return { path: ['retention'], message: `${JSON.stringify(settings.retention)} is not a duration (e.g. 30d, 12h)` };
+  }
+  const body = settings.limits?.body_bytes;
+  if (body !== undefined) {
+    const bytes = tryParseByteSize(body);
+    if (bytes === undefined) return { path: ['limits', 'body_bytes'], message: `${JSON.stringify(body)} is not a size (e.g. 1mb, 512kb)` };
+    if (bytes > maxBodyBytes) return { path: ['limits', 'body_bytes'], message: `${bytes} bytes is more than llm.max_body_bytes (${maxBodyBytes})` };
+  }
+  return null;
+}

@@ -1,0 +1,116 @@
+import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
+import type { JsonSchema } from '@vigil/plugin-sdk';
+import { LlmErrors } from './errors.js';
+import type { TraceItem } from './trace-item.js';
+
+/** Nesting an item's values may have (input, output, metadata): deeper items are refused one by one. */
+export const MAX_ITEM_DEPTH = 48;
+
+const text = (maxLength: number) => ({ type: 'string', maxLength });
+const count = { type: 'integer', minimum: 0 };
+
+/** The trace item (trace-item.ts) as JSON Schema: every key known, `model` required. */
+export const traceItemSchema: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['model'],
+  properties: {
+    model: { type: 'string', minLength: 1, maxLength: 256 },
+    id: { type: 'string', format: 'uuid' },
+    name: text(512),
+    provider: text(128),
+    status: { enum: ['ok', 'error'] },
+    error: text(16_384),
+    start_time: { type: 'string', format: 'date-time' },
+    latency_ms: { type: 'number', minimum: 0 },
+    tokens: {
+      type: 'object',
+      additionalProperties: false,
+      properties: { input: count, output: count, cache_read: count, total: count },
+    },
+    cost_usd: { type: 'number', minimum: 0 },
+    input: {},
+    output: {},
+    prompt_template: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['name', 'raw'],
+      properties: {
+        name: { type: 'string', minLength: 1, maxLength: 256 },
+        raw: text(262_144),
+        variables: { type: 'object' },
+      },
+    },
+    user_id: text(256),
+    session_id: text(256),
+    tags: { type: 'array', maxItems: 64, items: { type: 'string', minLength: 1, maxLength: 128 } },
+    metadata: { type: 'object' },
+  },
+};
+
+export interface ItemError {
+  /** The item's index in the batch. */
+  index: number;
+  code: string;
+  message: string;
+  /** Key path inside the item (`tokens.input`); empty for the item itself. */
+  path: string;
+}
+
+const ajv = new Ajv2020({ strict: true, allErrors: false, logger: false });
+ajv.addFormat('uuid', /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i);
+ajv.addFormat('date-time', { type: 'string', validate: (s: string) => DATE_TIME.test(s) && !Number.isNaN(Date.parse(s)) });
+const DATE_TIME = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
+const validate = ajv.compile<TraceItem>(traceItemSchema);
+
+/** `/tokens/input` → `tokens.input`; `/tags/2` → `tags[2]`. */
+function keyPath(pointer: string, extra?: string): string {
+  const parts = pointer === '' ? [] : pointer.slice(1).split('/').map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+  if (extra !== undefined) parts.push(extra);
+  let out = '';
+  for (const p of parts) {
+    if (/^\d+$/.test(p)) out += `[${p}]`;
+    else if (/^[A-Za-z_$][\w$]*$/.test(p)) out += out ? `.${p}` : p;
+    else out += `[${JSON.stringify(p)}]`;
+  }
+  return out;
+}
+
+function describe(error: ErrorObject): { path: string; message: string } {
+  const params = error.params as Record<string, unknown>;
+  if (error.keyword === 'additionalProperties') {
+    const path = keyPath(error.instancePath, String(params.additionalProperty));
+    return { path, message: `${path} is not a field of a trace item` };
+  }
+  if (error.keyword === 'required') {
+    const path = keyPath(error.instancePath, String(params.missingProperty));
+    return { path, message: `${path} is required` };
+  }
+  const path = keyPath(error.instancePath);
+  const allowed = error.keyword === 'enum' ? `: ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}` : '';
+  return { path, message: `${path || 'the item'} ${error.message ?? 'is invalid'}${allowed}` };
+}
+
+/** Whether `value` nests arrays and objects deeper than `max` (the value itself is level 1). Stops as soon as it knows. */
+export function deeperThan(value: unknown, max: number): boolean {
+  if (value === null || typeof value !== 'object') return false;
+  if (max <= 0) return true;
+  if (Array.isArray(value)) {
+    for (const v of value) if (deeperThan(v, max - 1)) return true;
+    return false;
+  }
+  for (const k in value) if (deeperThan((value as Record<string, unknown>)[k], max - 1)) return true;
+  return false;
+}
+
+/** The item as a `TraceItem`, or why not (the first problem found). */
+export function checkItem(item: unknown, index: number): { ok: true; item: TraceItem } | { ok: false; error: ItemError } {
+  if (!validate(item)) {
+    const { path, message } = describe(validate.errors![0]);
+    return { ok: false, error: { index, code: LlmErrors.ITEM_INVALID, message, path } };
+  }
+  if (deeperThan(item, MAX_ITEM_DEPTH + 1)) {
+    return { ok: false, error: { index, code: LlmErrors.ITEM_INVALID, message: `the item nests deeper than ${MAX_ITEM_DEPTH} levels`, path: '' } };
+  }
+  return { ok: true, item };
+}

@@ -1,0 +1,57 @@
+import { effectiveSettings } from './effective-settings.js';
+import { KeyCache } from './key-cache.js';
+import type { ProjectRow, ProjectStore } from './project-store.js';
+import type { LlmProject, ProjectSettings } from './types.js';
+
+/** How long the persist stage trusts a project's settings (its redaction rules) without reading them again. */
+export const PROJECT_TTL_MS = 5_000;
+
+/**
+ * Projects as ingest, the persist stage and the API use them: rows of the store with `llm.defaults` filled in. Key
+ * lookups are cached 60 s (key-cache.ts); lookups by id 5 s. A change made in this process clears both at once.
+ */
+export class ProjectDirectory {
+  private readonly keys: KeyCache<LlmProject>;
+  private readonly byIdCache = new Map<string, { until: number; project: Promise<LlmProject | undefined> }>();
+
+  constructor(
+    readonly store: ProjectStore,
+    private defaults: { settings: ProjectSettings; maxBodyBytes: number },
+    private readonly now: () => number = Date.now,
+  ) {
+    this.keys = new KeyCache(async (hash) => {
+      const row = await store.byKeyHash(hash);
+      return row ? this.toProject(row) : null;
+    }, now);
+  }
+
+  /** New `llm.defaults` (a reload): every cached project is rebuilt on its next lookup. */
+  setDefaults(settings: ProjectSettings, maxBodyBytes: number): void {
+    this.defaults = { settings, maxBodyBytes };
+    this.clear();
+  }
+
+  toProject(row: ProjectRow): LlmProject {
+    return { id: row.id, name: row.name, source: row.source, settings: effectiveSettings(row.settings, this.defaults.settings, this.defaults.maxBodyBytes) };
+  }
+
+  byKey(key: string): Promise<LlmProject | null> {
+    return this.keys.lookup(key);
+  }
+
+  byId(id: string): Promise<LlmProject | undefined> {
+    const now = this.now();
+    const hit = this.byIdCache.get(id);
+    if (hit && hit.until > now) return hit.project;
+    if (this.byIdCache.size > 1000) this.byIdCache.clear();
+    const project = this.store.getById(id).then((row) => (row ? this.toProject(row) : undefined));
+    project.catch(() => this.byIdCache.delete(id));
+    this.byIdCache.set(id, { until: now + PROJECT_TTL_MS, project });
+    return project;
+  }
+
+  clear(): void {
+    this.keys.clear();
+    this.byIdCache.clear();
+  }
+}

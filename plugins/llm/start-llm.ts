@@ -1,0 +1,133 @@
+import { parseByteSize, parseDuration, type PluginContext } from '@vigil/plugin-sdk';
+import type { PolicyService } from '../../policies/policy-service.js';
+import { registerPublicApi } from './api/register.js';
+import { EvalHooks } from './eval-hooks.js';
+import { GroupCommit } from './group-commit.js';
+import { createIngestPipeline, type PersistPayload } from './ingest-pipeline.js';
+import { registerIngestRoute } from './ingest-route.js';
+import { registerLangfuseAuth } from './langfuse-auth.js';
+import { registerLangfuseRoutes } from './langfuse-routes.js';
+import { deleteStaleLangfuseState } from './langfuse-state.js';
+import { llmMigrations } from './migrations.js';
+import { registerOtlpRoutes } from './otlp-routes.js';
+import { PersistStage } from './persist-stage.js';
+import { PriceTable } from './price-table.js';
+import { registerProjectKeyAuth } from './project-auth.js';
+import { ProjectDirectory } from './project-directory.js';
+import { ProjectStore } from './project-store.js';
+import { registerProjectRoutes } from './projects-routes.js';
+import { PromptVersions } from './prompt-versions.js';
+import { deleteExpired } from './retention.js';
+import type { LlmConfig } from './types.js';
+import { UsageBook } from './usage-book.js';
+
+export interface RunningLlm {
+  start(): void;
+  stop(): Promise<void>;
+  reload(next: LlmConfig): Promise<void>;
+}
+
+/** The keys a reload cannot apply: the queue's workers and the ingest route are built with them. */
+const RESTART_KEYS = ['persist', 'max_body_bytes', 'retention_interval'] as const;
+
+/**
+ * Builds the plugin: tables, projects from the config (the file wins), the persist queue and its worker, the ingest
+ * pipeline and its routes, the public API, the dashboard's project routes, and the `llm` service.
+ */
+export async function startLlm(ctx: PluginContext, config: LlmConfig, policy: PolicyService): Promise<RunningLlm> {
+  await ctx.store.migrate(llmMigrations);
+  let current = config;
+  const maxBodyBytes = parseByteSize(config.max_body_bytes);
+  const projectStore = new ProjectStore(ctx.store);
+  const projects = new ProjectDirectory(projectStore, { settings: config.defaults, maxBodyBytes });
+  const synced = await projectStore.syncConfig(config.projects);
+  if (synced.demoted.length) ctx.log.warn('projects no longer in llm.projects keep their data but lost their config key', { projects: synced.demoted });
+  let prices = new PriceTable(config.prices);
+
+  const items = ctx.metrics.counter('items_total', {
+    help: 'LLM trace items through ingest, by project and outcome: accepted, rejected (invalid), sampled_out (accepted, dropped by budget sampling).',
+    labelNames: ['project', 'outcome'],
+  });
+  const persisted = ctx.metrics.counter('persisted_total', {
+    help: 'Items through the persist stage, by outcome: stored, duplicate (stored before: a retried job or batch), dead (refused for good), project_gone.',
+    labelNames: ['outcome'],
+  });
+  const unpriced = ctx.metrics.counter('unpriced_items_total', { help: 'Items without cost_usd whose model has no price (llm.prices) or that carry no tokens.' });
+  const versionsMade = ctx.metrics.counter('prompt_versions_total', { help: 'Prompt versions made (a template text hashed to a value not seen before).' });
+  const hookFailures = ctx.metrics.counter('eval_hook_failures_total', { help: 'Eval enqueue hooks that threw after a persisted batch.' });
+  const langfuseScores = ctx.metrics.counter('langfuse_scores_total', { help: 'Scores received through the Langfuse-compatible ingestion (kept as eval results once the eval stage exists).' });
+
+  const versions = new PromptVersions(ctx.store, (change) => {
+    versionsMade.inc();
+    ctx.bus.publish('llm.prompt_version_change', change);
+  });
+  const hooks = new EvalHooks(ctx.log, () => hookFailures.inc());
+  const stage = new PersistStage({
+    store: ctx.store,
+    log: ctx.log,
+    project: (id) => projects.byId(id),
+    versions,
+    governJson: (value, rules) => policy.governJson(value, rules),
+    hooks,
+    publish: (trace) => { ctx.bus.publish('llm.trace.persisted', trace); },
+    counters: {
+      stored: (n) => persisted.labels('stored').inc(n),
+      duplicate: (n) => persisted.labels('duplicate').inc(n),
+      dead: (n) => persisted.labels('dead').inc(n),
+      projectGone: (n) => persisted.labels('project_gone').inc(n),
+    },
+  });
+  const queue = ctx.jobs.queue<PersistPayload>('persist', (job) => stage.run(job), {
+    concurrency: config.persist.concurrency,
+    maxAttempts: config.persist.max_attempts,
+    backoffMs: parseDuration(config.persist.backoff),
+    timeoutMs: parseDuration(config.persist.timeout),
+    pollMs: 100,
+    // Queued items are not redacted yet: their copy in the queue goes once they are stored.
+    dropPayloadWhenDone: true,
+  });
+  const usage = new UsageBook(ctx.store);
+  const pipeline = createIngestPipeline({
+    prices: () => prices,
+    usage,
+    commit: new GroupCommit(queue, usage),
+    projectForKey: (key) => projects.byKey(key),
+    counters: {
+      accepted: (p) => items.labels(p, 'accepted'),
+      rejected: (p) => items.labels(p, 'rejected'),
+      sampledOut: (p) => items.labels(p, 'sampled_out'),
+      unpriced,
+    },
+  });
+
+  registerProjectKeyAuth(ctx.http, (key) => projects.byKey(key));
+  registerIngestRoute(ctx.http, pipeline, maxBodyBytes);
+  registerProjectRoutes(ctx.http, ctx.store, projects, () => maxBodyBytes);
+  registerPublicApi(ctx.http, ctx.store);
+  // The OTLP and Langfuse-compatible routes hand their mapped items to the same pipeline.
+  registerLangfuseAuth(ctx.http, (key) => projects.byKey(key));
+  registerOtlpRoutes(ctx.http, pipeline, maxBodyBytes);
+  registerLangfuseRoutes(ctx.http, ctx.store, pipeline, { maxBodyBytes, version: ctx.runtime.version, scores: langfuseScores });
+  ctx.services.provide('llm', { onPersisted: (hook) => hooks.add(hook) });
+
+  return {
+    start() {
+      ctx.jobs.every('retention', parseDuration(current.retention_interval), async () => {
+        const rows = await projectStore.list();
+        const deleted = await deleteExpired(ctx.store, rows.map((r) => ({ id: r.id, retentionMs: projects.toProject(r).settings.retentionMs })));
+        const stale = await deleteStaleLangfuseState(ctx.store);
+        if (deleted || stale) ctx.log.debug('retention deleted expired traces and stale Langfuse state', { traces: deleted, langfuse: stale });
+      }, { immediate: true });
+    },
+    async stop() { /* the queue's workers are stopped by the runtime; nothing else runs on its own */ },
+    async reload(next) {
+      for (const key of RESTART_KEYS) {
+        if (JSON.stringify(next[key]) !== JSON.stringify(current[key])) throw new Error(`llm.${key} changed: restart vigil to apply it`);
+      }
+      await projectStore.syncConfig(next.projects);
+      prices = new PriceTable(next.prices);
+      projects.setDefaults(next.defaults, maxBodyBytes);
+      current = next;
+    },
+  };
+}

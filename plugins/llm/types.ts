@@ -1,0 +1,56 @@
+import type { DetectorKind } from '../../policies/detectors/types.js';
+
+/** A project's own settings (config-schema.ts, `projectSettingsSchema`): what it sets over `llm.defaults`. */
+export interface ProjectSettings {
+  budget?: { monthly_usd?: number; over_budget_sample_rate?: number };
+  limits?: { items_per_month?: number; items_per_batch?: number; body_bytes?: string | number };
+  redact?: { json_fields?: string[]; detect?: DetectorKind[] };
+  retention?: string | number;
+}
+
+export interface ConfigProject extends ProjectSettings {
+  name: string;
+  key?: string;
+  key_sha256?: string;
+}
+
+export interface ModelPrice {
+  /** USD per 1M input tokens. */
+  input: number;
+  /** USD per 1M output tokens. */
+  output: number;
+  /** USD per 1M input tokens read from the prompt cache; the input price when absent. */
+  cached_input?: number;
+}
+
+/** The `llm:` section after validation and defaults. */
+export interface LlmConfig {
+  projects: ConfigProject[];
+  defaults: ProjectSettings;
+  prices: Record<string, ModelPrice>;
+  max_body_bytes: string | number;
+  persist: { concurrency: number; max_attempts: number; backoff: string | number; timeout: string | number };
+  retention_interval: string | number;
+}
+
+/** A project's settings with the defaults filled in, in the units the code uses. */
+export interface EffectiveSettings {
+  /** USD; null: no cap. */
+  monthlyBudgetUsd: number | null;
+  overBudgetSampleRate: number;
+  /** null: no limit. */
+  itemsPerMonth: number | null;
+  itemsPerBatch: number;
+  bodyBytes: number;
+  redact: { json_fields: string[]; detect: DetectorKind[] };
+  retentionMs: number;
+}
+
+/** A project as ingest and the public API see it once its key is known. */
+export interface LlmProject {
+  id: string;
+  name: string;
+  /** `config` when declared in `llm.projects` (the file wins), `store` when made with the CLI or the dashboard. */
+  source: 'config' | 'store';
+  settings: EffectiveSettings;
+}
