@@ -63,7 +63,7 @@ try {
   await page.goto(new URL('/gateway?range=1h', link).href);
   // The charts are drawn once the overview's figures arrived: wait for them, then for fonts and a settled frame.
   await page.waitForSelector('.chart-card canvas', { timeout: 15_000 });
-  await page.evaluate(() => document.fonts.ready);
+  await page.evaluate('document.fonts.ready');
   await sleep(1000);
   await page.screenshot({ path: out });
   console.log(`${relative(process.cwd(), out)}: ${Math.round(statSync(out).size / 1024)} KB`);
