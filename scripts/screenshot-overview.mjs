@@ -2,8 +2,9 @@
 // lets its traffic flow, opens the dashboard's link in headless Chromium (Debian's, driven by playwright-core) and
 // photographs the gateway overview at 1440×900. Nothing is staged: the figures are what the demo's traffic made.
 //
-// Usage: node scripts/build.mjs && node scripts/screenshot-overview.mjs [--wait 60] [--theme light|dark] [--out FILE]
+// Usage: node scripts/build.mjs && node scripts/screenshot-overview.mjs [--wait 300] [--theme dark|light] [--out FILE]
 // Env:   VIGIL_CHROMIUM (default /usr/bin/chromium)
+// The README's image is what the defaults make: the overview's last hour after five minutes of traffic, dark theme.
 import { spawn } from 'node:child_process';
 import { statSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -17,8 +18,8 @@ const flag = (name, fallback) => {
   const i = args.indexOf(`--${name}`);
   return i >= 0 && args[i + 1] !== undefined ? args[i + 1] : fallback;
 };
-const waitSeconds = Number(flag('wait', '60'));
-const theme = flag('theme', 'light');
+const waitSeconds = Number(flag('wait', '300'));
+const theme = flag('theme', 'dark');
 const out = resolve(flag('out', join(root, 'docs/images/overview.png')));
 if (!(waitSeconds >= 0) || !['light', 'dark'].includes(theme)) {
   console.error('usage: node scripts/screenshot-overview.mjs [--wait SECONDS] [--theme light|dark] [--out FILE]');
