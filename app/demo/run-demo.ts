@@ -107,7 +107,11 @@ export async function runDemo(settings: DemoSettings, composition: Composition, 
   } catch (err) {
     await api.close();
     removeData();
-    return reportStartupError(err, io);
+    const code = reportStartupError(err, io);
+    if (settings.port !== undefined || settings.proxyPort !== undefined) {
+      io.err('vigil demo: when a port is taken, choose another with --port or --proxy-port, or leave them out: the demo then finds free ones\n');
+    }
+    return code;
   }
 
   const token = env.VIGIL_TOKEN ? 'sign in with $VIGIL_TOKEN' : `sign in with the token printed when ${dataDir} was first used`;

@@ -3,8 +3,9 @@
 // carries is ever stored in clear: not through the API, not in the SQLite file. Ctrl+C ends it all.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { connect } from 'node:net';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { once } from 'node:events';
+import { connect, createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { CARDS, PEOPLE, cardSpellings } from '../../app/demo/demo-data.js';
 import { freePort, waitFor } from '../support/net.js';
@@ -177,12 +178,13 @@ const quiet = suite('vigil demo --no-traffic');
 quiet('prints the dashboard link with a new token once; a request of your own goes through; the temporary data goes on exit', async () => {
   const [control, proxy] = [await freePort(), await freePort()];
   const p = spawnVigil(['demo', '--no-traffic', '--port', String(control), '--proxy-port', String(proxy)], { env: { VIGIL_TOKEN: '' } });
+  let dir: string | undefined;
   try {
     const m = await waitFor(() => /Dashboard: (http:\/\/127\.0\.0\.1:\d+)\/\?token=([\w-]+)/.exec(p.stdout()), { timeoutMs: 20_000, what: 'the dashboard link' });
     const [, url, generated] = m!;
     assert.is(url, `http://127.0.0.1:${control}`);
     assert.is(p.stdout().split('?token=').length, 2, 'the token is printed once');
-    const dir = /Data {6}(\S+) \(removed on exit/.exec(p.stdout())?.[1];
+    dir = /Data {6}(\S+) \(removed on exit/.exec(p.stdout())?.[1];
     assert.ok(dir && existsSync(dir), `data directory: ${dir}`);
     const login = await fetch(`${url}/?token=${generated}`, { redirect: 'manual' });
     assert.is(login.status, 302);
@@ -208,6 +210,22 @@ quiet('prints the dashboard link with a new token once; a request of your own go
     assert.not.ok(existsSync(dir!), 'the temporary data directory is removed');
   } finally {
     await p.stop('SIGKILL');
+    // A failed assertion kills the demo before it could remove its temporary directory.
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+quiet('a port that is taken fails the start with exit 1, names it, and says how to choose another', async () => {
+  const taken = createServer().listen(0, '127.0.0.1');
+  await once(taken, 'listening');
+  try {
+    const port = (taken.address() as AddressInfo).port;
+    const r = await runVigil(['demo', '--no-traffic', '--port', String(port), '--proxy-port', String(await freePort())]);
+    assert.is(r.code, 1);
+    assert.match(r.stderr, `cannot listen on 127.0.0.1:${port}`);
+    assert.match(r.stderr, 'choose another with --port or --proxy-port');
+  } finally {
+    taken.close();
   }
 });
 
