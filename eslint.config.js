@@ -7,6 +7,8 @@
 //   app          the composition root: anything
 //   ui           the web front end: talks to the server over HTTP only, so it imports no server layer, and no server
 //                layer imports it (it is built to static assets)
+//   clients/X    client SDKs, published on their own: they speak the wire contract and import no layer of the server
+//                (not even plugin-sdk), and no server layer imports them
 // Tests and benchmarks drive every layer and are exempt from the boundaries.
 import { readdirSync } from 'node:fs';
 import js from '@eslint/js';
@@ -33,7 +35,10 @@ const layers = [
   ...['./plugin-sdk', './runtime', './plugins', './policies', './sandbox', './app'].flatMap((layer) => [
     zone('./ui', layer, 'the web UI talks to the server over HTTP only: it imports no server layer'),
     zone(layer, './ui', 'nothing imports the web UI: it is built to static assets that plugins/ui serves'),
+    zone('./clients', layer, 'a client SDK is published on its own and speaks the wire contract: it imports no server layer'),
+    zone(layer, './clients', 'the server never imports a client SDK: clients talk to it over the wire contract'),
   ]),
+  zone('./clients', './ui', 'a client SDK imports nothing of the web UI'),
 ];
 
 export default tseslint.config(

@@ -68,6 +68,14 @@ function check(problems: ConfigProblem[], loaded: LoadedConfig, def: PluginDefin
   }
 }
 
+/** Where key paths of a section at `prefix` are written: the key when it has one, else its value (a list item). */
+function sectionLocator(loaded: LoadedConfig, prefix: (string | number)[]): PluginEntry['locate'] {
+  return (keyPath) => {
+    const path = [...prefix, ...keyPath];
+    return loaded.locate(path, 'key') ?? loaded.locate(path);
+  };
+}
+
 /**
  * Loads and validates a config file and every plugin section it enables. Throws one ConfigError holding every
  * problem found (exit code 2 at the CLI), or a PluginError when a plugin cannot be found or loaded.
@@ -84,36 +92,32 @@ export async function planRuntime(file: string, options: PlanOptions): Promise<R
   if (problems.length) throw new ConfigError(problems);
   const core = data as unknown as CoreConfig;
 
-  const thirdParty: { def: PluginDefinition; config: unknown }[] = [];
+  const thirdParty: PluginEntry[] = [];
   for (const [i, spec] of core.plugins.entries()) {
     const def = await loadThirdPartyPlugin(spec.use, loaded.dir, `plugins[${i}].use`);
     const value = spec.with ?? emptyConfig(def.configSchema);
     if (def.configSchema) collect(problems, () => validateSection(loaded, ['plugins', i, 'with'], def.configSchema!, value));
     if (!problems.length) check(problems, loaded, def, ['plugins', i, 'with'], value);
-    thirdParty.push({ def, config: value });
+    thirdParty.push({ def, config: value, locate: sectionLocator(loaded, ['plugins', i, 'with']) });
   }
   for (const extra of options.extraPlugins ?? []) {
     const value = extra.config ?? emptyConfig(extra.def.configSchema);
     if (extra.def.configSchema) collect(problems, () => validateSection(loaded, [extra.def.name], extra.def.configSchema!, value));
-    thirdParty.push({ def: extra.def, config: value });
+    thirdParty.push({ def: extra.def, config: value, locate: sectionLocator(loaded, [extra.def.name]) });
   }
 
   const enabled = enabledBuiltins(builtins, new Set(Object.keys(data)), thirdParty.map((t) => t.def));
   const builtinEntries: PluginEntry[] = enabled.map((def) => {
     const keys = def.configKeys ?? [def.name];
-    let value: unknown;
-    if (keys.length === 1) {
-      value = data[keys[0]] ?? emptyConfig(def.configSchema);
-      const before = problems.length;
-      if (def.configSchema) collect(problems, () => validateSection(loaded, [keys[0]], def.configSchema!, value));
-      if (problems.length === before) check(problems, loaded, def, [keys[0]], value);
-    } else {
-      value = Object.fromEntries(keys.filter((k) => data[k] !== undefined).map((k) => [k, data[k]]));
-      const before = problems.length;
-      if (def.configSchema) collect(problems, () => validateSection(loaded, [], def.configSchema!, value));
-      if (problems.length === before) check(problems, loaded, def, [], value);
-    }
-    return { def, config: value };
+    // One key: the section is that key's value. Several: an object holding those keys, checked at the top level.
+    const prefix = keys.length === 1 ? [keys[0]] : [];
+    const value = keys.length === 1
+      ? data[keys[0]] ?? emptyConfig(def.configSchema)
+      : Object.fromEntries(keys.filter((k) => data[k] !== undefined).map((k) => [k, data[k]]));
+    const before = problems.length;
+    if (def.configSchema) collect(problems, () => validateSection(loaded, prefix, def.configSchema!, value));
+    if (problems.length === before) check(problems, loaded, def, prefix, value);
+    return { def, config: value, locate: sectionLocator(loaded, prefix) };
   });
   if (problems.length) throw new ConfigError(problems);
 

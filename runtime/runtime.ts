@@ -169,6 +169,12 @@ export class Runtime {
         createDeliveryQueue(options, { metrics: this.metrics.forPlugin(plugin), log: this.log.child({ plugin }) }),
       validate: (schema, value, where) => validateSection(this.plan.loaded, where.split('.'), schema, value),
       reportError: (plugin, err, what) => this.reportError(plugin, err, what),
+      // The plugin's entry is replaced when it takes a reload, so its places follow the file it runs from.
+      configLocation: (plugin, keyPath) => {
+        const file = this.plan.file;
+        const at = file ? this.plan.entries.find((e) => e.def.name === plugin)?.locate?.(keyPath) : undefined;
+        return file && at ? { file, line: at.line, column: at.column } : undefined;
+      },
     };
     this.host = new PluginHost(entries, services, this.log);
     await this.host.setup();
@@ -215,6 +221,10 @@ export class Runtime {
       this.log.warn('config reload: these changes apply only on a restart; nothing changed', { file, restart });
       return 'restart_required';
     }
+    // Sections that did not change hold the same values, now written where the new file has them.
+    const placed = new Map(next.entries.map((e) => [e.def.name, e.locate]));
+    const changed = new Set(reload.map((e) => e.def.name));
+    this.plan = { ...this.plan, entries: this.plan.entries.map((e) => (changed.has(e.def.name) ? e : { ...e, locate: placed.get(e.def.name) ?? e.locate })) };
     if (!reload.length) {
       this.log.info('config reload: nothing changed', { file });
       return 'unchanged';

@@ -1,11 +1,13 @@
 // Transpiles the TypeScript sources file by file with esbuild (no bundling), mirroring the tree:
 //   app/ runtime/ plugins/ policies/ sandbox/ tests/ bench/  ->  dist/<same path>.js
 //   plugin-sdk/src/                                      ->  plugin-sdk/dist/
+//   clients/node/src/ (@vigil/llm-client)                ->  clients/node/dist/, and dist/clients/node/src/ (so that
+//                                                            unit tests import its internal modules by relative path)
 //   ui/src/                                              ->  dist/ui/src/ (for the front end's unit tests in Node)
 // then bundles the web UI into dist/ui/ (scripts/build-ui.mjs), unless its sources are unchanged.
 // Type checking is separate (`npm run typecheck`, also run by `npm test`). A file that fails to transpile is
 // reported and the others are still written, so one broken file never blocks the rest.
-// Flags: --types also emits plugin-sdk's .d.ts files (for publishing); --clean removes dist first.
+// Flags: --types also emits the .d.ts files of plugin-sdk and clients/node (for publishing); --clean removes dist first.
 import { transform } from 'esbuild';
 import { readdir, readFile, writeFile, mkdir, stat, rm, copyFile } from 'node:fs/promises';
 import { join, dirname, relative, extname } from 'node:path';
@@ -17,7 +19,8 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const trees = [
   ['app', 'dist/app'], ['runtime', 'dist/runtime'], ['plugins', 'dist/plugins'], ['policies', 'dist/policies'],
   ['sandbox', 'dist/sandbox'], ['tests', 'dist/tests'], ['bench', 'dist/bench'],
-  ['plugin-sdk/src', 'plugin-sdk/dist'], ['ui/src', 'dist/ui/src'],
+  ['plugin-sdk/src', 'plugin-sdk/dist'], ['clients/node/src', 'clients/node/dist'], ['clients/node/src', 'dist/clients/node/src'],
+  ['ui/src', 'dist/ui/src'],
 ];
 // Folders never transpiled: AssemblyScript guests and fixtures are not Node code.
 const skipDirs = new Set(['assembly', 'fixtures', 'node_modules', 'dist']);
@@ -28,6 +31,7 @@ const args = new Set(process.argv.slice(2));
 if (args.has('--clean')) {
   await rm(join(root, 'dist'), { recursive: true, force: true });
   await rm(join(root, 'plugin-sdk/dist'), { recursive: true, force: true });
+  await rm(join(root, 'clients/node/dist'), { recursive: true, force: true });
 }
 
 async function* walk(dir) {
@@ -109,9 +113,10 @@ try {
 }
 
 if (args.has('--types')) {
-  const r = spawnSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'plugin-sdk/tsconfig.json'],
-    { cwd: root, stdio: 'inherit' });
-  if (r.status !== 0) failed++;
+  for (const project of ['plugin-sdk/tsconfig.json', 'clients/node/tsconfig.json']) {
+    const r = spawnSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', project], { cwd: root, stdio: 'inherit' });
+    if (r.status !== 0) failed++;
+  }
 }
 if (failed) { console.error(`build: ${failed} file(s) failed`); process.exit(1); }
 if (args.has('--verbose')) console.log(`build: ${built} file(s) transpiled, ${pruned} stale file(s) removed`);

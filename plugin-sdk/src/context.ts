@@ -96,6 +96,14 @@ export interface StorageInfo {
   location?: string;
 }
 
+/** A place in the config file. */
+export interface ConfigLocation {
+  /** Absolute path of the file. */
+  file: string;
+  line: number;
+  column: number;
+}
+
 export interface PluginContext {
   readonly name: string;
   readonly log: Logger;
@@ -125,6 +133,12 @@ export interface PluginContext {
   deliveryQueue<T>(options: DeliveryQueueOptions<T>): DeliveryQueue<T>;
   /** Resolve a path from this plugin's config against the config file's directory. */
   resolvePath(path: string): string;
+  /**
+   * Where a key path of this plugin's own config (`[2, 'name']` for the name of the third item of a list section)
+   * is written in the config file, as last loaded for this plugin: at start, or by the reload it took. Lines and
+   * columns are 1-based. Undefined for a runtime without a config file, or a key that is not in the file (a default).
+   */
+  configLocation(keyPath: readonly (string | number)[]): ConfigLocation | undefined;
   /** Validate a value against a schema with the config validator's rules and messages. Throws a VigilError. */
   validate(schema: JsonSchema, value: unknown, where: string): void;
 }

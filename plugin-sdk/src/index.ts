@@ -4,6 +4,7 @@ export type {
 } from './plugin.js';
 export type {
   PluginContext, Logger, LogFields, Bus, TopicHandler, SubscribeOptions, ServiceRegistry, RuntimeInfo, InstallMethod, StorageInfo,
+  ConfigLocation,
 } from './context.js';
 export type { Topics, Services, UiEvent } from './registry.js';
 export type { JsonSchema } from './json-schema.js';

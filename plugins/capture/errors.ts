@@ -10,6 +10,10 @@ export const CaptureErrors = defineErrorCodes('CAPTURE', {
     meaning: 'The since parameter of the records API is neither epoch milliseconds, an ISO 8601 date-time nor a duration. 400.',
     action: 'Write it as 1700000000000, 2026-11-25T10:00:00Z, or a duration such as 30m.',
   },
+  PAGE: {
+    meaning: 'The records API was given more than one way to page: `before`, `after` and `offset` exclude each other. 400.',
+    action: 'Page with the `next` or `prev` cursor of the page you have (`before=` or `after=`), or with `offset` alone.',
+  },
   RECORD_NOT_FOUND: {
     meaning: 'No stored record has that id: it was never captured (restricted, dropped, sampled out of storage), or retention has deleted it. 404.',
     action: 'Check the id; records older than capture.retention are gone.',
@@ -17,7 +21,7 @@ export const CaptureErrors = defineErrorCodes('CAPTURE', {
 });
 
 /** A 400 for a query parameter of the gateway API. */
-export function badQuery(code: typeof CaptureErrors.RANGE | typeof CaptureErrors.SINCE, message: string): HttpError {
+export function badQuery(code: typeof CaptureErrors.RANGE | typeof CaptureErrors.SINCE | typeof CaptureErrors.PAGE, message: string): HttpError {
   return new HttpError(400, code, message);
 }
 

@@ -11,6 +11,8 @@ import { deleteExpired } from './retention.js';
 import { registerRecordRoutes } from './routes/records.js';
 import { registerOverviewRoute } from './routes/overview.js';
 import { registerUsageRoutes } from './routes/usage.js';
+import { registerUsageSeriesRoute } from './routes/usage-series.js';
+import { registerRuleUsageRoute } from './routes/rule-usage.js';
 import type { CaptureConfig, StoredRows, StoreRowsTask, StoreRowsWorkerData } from './types.js';
 
 /**
@@ -107,7 +109,7 @@ export default definePlugin<CaptureConfig>({
           refused.inc(result.failed);
           ctx.log.error('governance refused exchanges; they are not stored', { exchanges: result.failed, error: result.firstError });
         }
-        const outcome = result.rows && result.rollups ? await writeHere(result.rows, result.rollups) : result;
+        const outcome = result.rows && result.rollups ? await writeHere(result.rows, result.rollups, result.rulePaths ?? []) : result;
         stored.inc(outcome.stored);
         announceStored(ctx.bus, outcome.stored);
         if (outcome.storeFailed > 0) {
@@ -121,11 +123,14 @@ export default definePlugin<CaptureConfig>({
     });
     /** Where worker threads cannot open the store (`sqlite::memory:`), their rows are written here. */
     const writer = new RecordWriter(ctx.store);
-    const writeHere = (rows: SqlValue[][], rollups: SqlValue[][]) => storeOutcome(rows.length, () => writer.write({ rows, rollups }));
+    const writeHere = (rows: SqlValue[][], rollups: SqlValue[][], rulePaths: SqlValue[][]) =>
+      storeOutcome(rows.length, () => writer.write({ rows, rollups, rulePaths }));
 
     registerRecordRoutes(ctx.http, ctx.store);
     registerOverviewRoute(ctx.http, ctx.store);
     registerUsageRoutes(ctx.http, ctx.store, config);
+    registerUsageSeriesRoute(ctx.http, ctx.store, config);
+    registerRuleUsageRoute(ctx.http, ctx.store);
 
     let unsubscribe: (() => Promise<void>) | undefined;
     return {
@@ -142,7 +147,7 @@ export default definePlugin<CaptureConfig>({
         }, { queue: config.queue, onDrop: letGo });
         ctx.jobs.every('retention', sweepMs, async () => {
           const deleted = await deleteExpired(ctx.store, { now: Date.now(), ...limits });
-          if (deleted.records || deleted.rollups) ctx.log.debug('retention deleted expired rows', deleted);
+          if (deleted.records || deleted.rollups || deleted.rulePaths) ctx.log.debug('retention deleted expired rows', deleted);
         }, { immediate: true });
       },
       async stop() {

@@ -1,5 +1,6 @@
 import { recordJson, type SqlValue, type StorableRecord, type Store } from '@vigil/plugin-sdk';
 import { BUCKET_COLUMNS, bucketIndex } from './latency-buckets.js';
+import { RULE_PATH_COLUMNS, RULE_PATH_KEY } from './rule-paths.js';
 
 export const RECORD_COLUMNS = ['id', 'time', 'route', 'primary_route', 'status', 'labels', 'record'];
 const ROLLUP_KEY = ['bucket', 'route', 'method', 'status_class', 'tenant'];
@@ -50,21 +51,27 @@ export function recordRow(r: StorableRecord): SqlValue[] {
  */
 export class RecordWriter {
   private readonly upsert: string;
+  private readonly upsertRulePaths: string;
   private readonly records: string;
   private readonly rollups: string;
+  private readonly rulePaths: string;
 
   constructor(private readonly store: Store) {
     this.records = store.table('records');
     this.rollups = store.table('rollups');
+    this.rulePaths = store.table('rule_paths');
     this.upsert = `ON CONFLICT (${ROLLUP_KEY.join(', ')}) DO UPDATE SET ${ROLLUP_SUMS.map((c) => `${c} = ${this.rollups}.${c} + excluded.${c}`).join(', ')}`;
+    this.upsertRulePaths = `ON CONFLICT (${RULE_PATH_KEY.join(', ')}) DO UPDATE SET requests = ${this.rulePaths}.requests + excluded.requests`;
   }
 
-  async write(batch: { rows: readonly SqlValue[][]; rollups: readonly SqlValue[][] }): Promise<void> {
+  /** `rulePaths` come from `foldRulePaths` (rule-paths.ts); absent, the batch counts no rule path. */
+  async write(batch: { rows: readonly SqlValue[][]; rollups: readonly SqlValue[][]; rulePaths?: readonly SqlValue[][] }): Promise<void> {
     if (batch.rows.length === 0) return;
     // One transaction: records and the rollups that count them are stored together or not at all.
     await this.store.transaction(async (tx) => {
       await tx.insertMany(this.records, RECORD_COLUMNS, batch.rows, { onConflict: 'ON CONFLICT (id) DO NOTHING' });
       await tx.insertMany(this.rollups, ROLLUP_COLUMNS, batch.rollups, { onConflict: this.upsert });
+      if (batch.rulePaths?.length) await tx.insertMany(this.rulePaths, RULE_PATH_COLUMNS, batch.rulePaths, { onConflict: this.upsertRulePaths });
     });
   }
 }

@@ -1,4 +1,5 @@
 import type { Store } from '@vigil/plugin-sdk';
+import { HOUR } from './rule-paths.js';
 
 /** Rows deleted per statement, so a large backlog never holds SQLite's single write lock for long. */
 export const DELETE_CHUNK = 5_000;
@@ -12,8 +13,11 @@ export interface RetentionLimits {
   rollupsMs: number;
 }
 
-/** Deletes expired records (in chunks, between which capture's inserts get the store) and expired rollups. */
-export async function deleteExpired(store: Store, limits: RetentionLimits): Promise<{ records: number; rollups: number }> {
+/**
+ * Deletes expired records (in chunks, between which capture's inserts get the store), expired rollups, and rule
+ * paths kept as long as rollups (whole hours: an hour goes once all of it is past the limit).
+ */
+export async function deleteExpired(store: Store, limits: RetentionLimits): Promise<{ records: number; rollups: number; rulePaths: number }> {
   const records = store.table('records');
   const cutoff = limits.now - limits.recordsMs;
   let deletedRecords = 0;
@@ -25,5 +29,7 @@ export async function deleteExpired(store: Store, limits: RetentionLimits): Prom
   }
   const { changes: deletedRollups } = await store.run(
     `DELETE FROM ${store.table('rollups')} WHERE bucket < ?`, [limits.now - limits.rollupsMs - 60_000]);
-  return { records: deletedRecords, rollups: deletedRollups };
+  const { changes: deletedRulePaths } = await store.run(
+    `DELETE FROM ${store.table('rule_paths')} WHERE bucket < ?`, [limits.now - limits.rollupsMs - HOUR]);
+  return { records: deletedRecords, rollups: deletedRollups, rulePaths: deletedRulePaths };
 }

@@ -8,13 +8,14 @@ import { workerStore, workerStoreAvailable } from '@vigil/plugin-sdk/worker';
 import { unpackExchanges } from './exchange-batch.js';
 import { packRecords } from './record-batch.js';
 import { foldRollups, recordRow, RecordWriter, ROLLUP, storeOutcome } from './record-writer.js';
+import { foldRulePaths } from './rule-paths.js';
 import type { StoreRowsTask, StoredRows, StoreRowsWorkerData } from './types.js';
 
 const data = workerData as StoreRowsWorkerData;
 const govern = ((await import(data.governModule)) as { default: (task: GovernTask) => Promise<GovernResult> }).default;
 
 /**
- * Governs a batch, stores its record rows and folded minute rollups, and reports the outcome. When the governance
+ * Governs a batch, stores its record rows, folded minute rollups and rule paths, and reports the outcome. When the governance
  * module refuses the batch (one exchange it cannot govern fails all of it), each exchange is governed alone, so
  * only the ones it refuses are lost; they are counted in `failed`, and nothing ungoverned is stored or returned.
  * WASM policy calls that failed on the way are passed on in `sandboxFailures`. Without a store of its own
@@ -25,15 +26,16 @@ export default async function storeRows(task: StoreRowsTask): Promise<StoredRows
   const rows = new Array(records.length);
   for (let i = 0; i < records.length; i++) rows[i] = recordRow(records[i]);
   const rollups = foldRollups(records, data.tenantLabel);
+  const rulePaths = foldRulePaths(records);
   const out = {
     failed, firstError, sandboxFailures,
     tokens: rollups.filter((r) => (r[ROLLUP.tokens] as number) > 0).map((r) => [r[ROLLUP.route] as string, r[ROLLUP.tenant] as string, r[ROLLUP.tokens] as number] as [string, string, number]),
     // The record JSON is the last value of each row; exporters get it even when storing fails (it may be the only copy).
     ...(task.withRecords ? { records: packRecords(records, rows.map((row) => row[row.length - 1] as string)) } : {}),
   };
-  if (!workerStoreAvailable()) return { ...out, stored: 0, storeFailed: 0, storeError: null, rows, rollups };
+  if (!workerStoreAvailable()) return { ...out, stored: 0, storeFailed: 0, storeError: null, rows, rollups, rulePaths };
   // workerStore() opens this thread's connection once (a failed open is tried again by the next batch).
-  return { ...out, ...await storeOutcome(rows.length, async () => new RecordWriter(await workerStore()).write({ rows, rollups })) };
+  return { ...out, ...await storeOutcome(rows.length, async () => new RecordWriter(await workerStore()).write({ rows, rollups, rulePaths })) };
 }
 
 /**

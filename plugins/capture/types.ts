@@ -44,6 +44,7 @@ export interface StoredRows extends StoreOutcome {
   /** Rows for the main thread to store: only when the worker has no store of its own (`sqlite::memory:`). */
   rows?: SqlValue[][];
   rollups?: SqlValue[][];
+  rulePaths?: SqlValue[][];
   /** Metered tokens per route and tenant, for `vigil_tokens_total`. */
   tokens: [route: string, tenant: string, tokens: number][];
   /** Each stored (or failed) record's JSON text and key fields, when the task asked for them. */

@@ -4,6 +4,7 @@ import { PolicyError } from '../../policies/errors.js';
 import type { PolicyService } from '../../policies/policy-service.js';
 import { rulesSchema, type RuleConfig } from '../../policies/schema.js';
 import { policyCommand } from './policy-command.js';
+import type { LoadedPolicy } from './policy-routes.js';
 import { checkWasmModules, wasmFiles } from './wasm-modules.js';
 
 /** `vigil test`, described here and loaded when it runs, so listing commands stays cheap. */
@@ -25,6 +26,8 @@ export default definePlugin<RuleConfig[]>({
   version: '0.1.0',
   configKeys: ['rules'],
   configSchema: rulesSchema,
+  // The control plane serves the rules in force and "try a request" (policy-routes.ts).
+  needs: ['http'],
   provides: ['policy'],
   commands: [testCommand, policyCommand],
   /** Compiling finds what the schema cannot (bad globs, duplicate names, reserved labels); WASM modules must load. */
@@ -41,10 +44,12 @@ export default definePlugin<RuleConfig[]>({
   /** A rule's WASM module rebuilt in place applies on a reload, like a changed rule. */
   configFiles: (rules, check) => wasmFiles(rules, check.resolvePath),
   async setup(ctx, rules) {
-    const [{ gatewayPolicy, PolicyVersions }, { governJson }, { detectors }] = await Promise.all([
+    const [{ gatewayPolicy, PolicyVersions }, { governJson }, { detectors }, { registerPolicyRoutes }] = await Promise.all([
       import('./policy-versions.js'), import('../../policies/govern-json.js'), import('../../policies/detectors/index.js'),
+      import('./policy-routes.js'),
     ]);
     const versions = new PolicyVersions(gatewayPolicy(rules, ctx.resolvePath));
+    let loaded: LoadedPolicy = { version: versions.current, rules, loadedAt: Date.now(), reloads: 0 };
     const service: PolicyService = {
       get current() { return versions.current; },
       subscribe: (subscriber) => versions.subscribe(subscriber),
@@ -53,10 +58,17 @@ export default definePlugin<RuleConfig[]>({
       detectors,
     };
     ctx.services.provide('policy', service);
+    registerPolicyRoutes(ctx.http, {
+      current: () => loaded,
+      configFile: ctx.runtime.configFile,
+      // The section is the `rules` list: rule i is written at [i].
+      locate: (index) => ctx.configLocation([index]),
+    });
     return {
       /** The rules change live; a plugin that cannot follow a change (the proxy's metric dimensions) refuses it for all. */
       reload(next) {
         versions.replace(gatewayPolicy(next as RuleConfig[], ctx.resolvePath));
+        loaded = { version: versions.current, rules: next as RuleConfig[], loadedAt: Date.now(), reloads: loaded.reloads + 1 };
       },
     };
   },

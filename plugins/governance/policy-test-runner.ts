@@ -7,7 +7,8 @@ import { WasmCallError, WasmModuleError } from '../../sandbox/wasm/errors.js';
 import type { CommandIo } from '@vigil/plugin-sdk';
 import type { PolicyView } from '../../policies/wasm-view.js';
 import type { WasmDecision } from '../../policies/wasm-decision.js';
-import { display, InputProblem, runTestCases, type CaseNarrower } from './test-command.js';
+import type { CaseNarrower } from './govern-case.js';
+import { display, InputProblem, runTestCases } from './test-command.js';
 import { WasmPolicyCache } from './wasm-policy-cache.js';
 import {
   applyWasmModules, governedJsonBody, modulesFor, modulesInRuleOrder,

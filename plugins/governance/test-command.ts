@@ -3,14 +3,12 @@ import type { CommandDefinition, CommandIo, ConfigDocument } from '@vigil/plugin
 import { compilePolicy, type CompiledPolicy } from '../../policies/compile.js';
 import { PolicyError } from '../../policies/errors.js';
 import { rulesSchema, serviceSchema, type RuleConfig } from '../../policies/schema.js';
-import type { RouteDecision } from '../../policies/merge.js';
-import { governExchange, toGovernedRecord } from './govern.js';
+import { governExchange } from './govern.js';
+import { governCase, type CaseNarrower } from './govern-case.js';
 import { parseRecordPath } from './record-path.js';
 import { caseExchange } from './test-case-exchange.js';
 import { checkExpectations, type CaseFailure } from './test-case-expect.js';
 import { casesFileSchema, type CasesFile, type TestCase } from './test-cases-schema.js';
-import type { RawExchange } from './types.js';
-import { governNarrowed, type ModulesOutcome } from './wasm-rule-modules.js';
 
 const USAGE = 'vigil test -config policy.yaml CASES.yaml [MORE_CASES.yaml …]';
 
@@ -68,12 +66,6 @@ function formatFailures(failures: readonly CaseFailure[]): string {
   return failures.map((f) => `      ${f.what}\n        expected: ${f.expected}\n        actual:   ${f.actual}\n`).join('');
 }
 
-/**
- * Narrows a case's YAML decision before the case is governed: `vigil policy test` applies WASM policies here.
- * `errors` fail the case (a policy that fails in a test is a bug to fix, even though the runtime fails closed).
- */
-export type CaseNarrower = (exchange: RawExchange, decision: RouteDecision) => Promise<ModulesOutcome & { errors?: string[] }>;
-
 export interface TestCasesInput {
   /** Absolute path of the policy file. */
   config: string;
@@ -115,16 +107,11 @@ export async function runTestCases(
     io.out(`${display(loaded.file, io.cwd)}\n`);
     for (const [i, testCase] of cases.entries()) {
       const id = `case-${++n}`;
-      const { exchange, decision } = caseExchange(testCase, policy, id);
-      const roll = testCase.sample_roll ?? 0;
-      const narrowed = narrow ? await narrow(exchange, decision) : undefined;
-      const record = narrowed
-        ? toGovernedRecord(governNarrowed(exchange, narrowed, { random: () => roll }))
-        : governExchange(exchange, decision, { random: () => roll });
+      const { record, errors } = await governCase(testCase, policy, id, narrow);
       const input = caseExchange(testCase, open, id);
       const inputRecord = governExchange(input.exchange, input.decision, { random: () => 0 });
       const failures = [
-        ...(narrowed?.errors ?? []).map((e) => ({ what: 'wasm policy', expected: 'a decision', actual: e })),
+        ...errors.map((e) => ({ what: 'wasm policy', expected: 'a decision', actual: e })),
         ...checkExpectations(record, inputRecord, testCase.expect),
       ];
       if (failures.length === 0) {

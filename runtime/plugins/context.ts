@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type {
-  DeliveryQueue, DeliveryQueueOptions, HttpRoutes, Jobs, JsonSchema, Logger, Metrics, PluginContext,
+  ConfigLocation, DeliveryQueue, DeliveryQueueOptions, HttpRoutes, Jobs, JsonSchema, Logger, Metrics, PluginContext,
   PluginDefinition, PoolOptions, RuntimeInfo, Sandboxes, ServiceRegistry, Services, Store, WorkerPools,
 } from '@vigil/plugin-sdk';
 import type { MessageBus } from '../bus/message-bus.js';
@@ -23,6 +23,8 @@ export interface CoreServices {
   validate(schema: JsonSchema, value: unknown, where: string): void;
   /** Logs and counts an error raised inside a plugin's callback; never rethrows. */
   reportError(plugin: string, err: unknown, what: string): void;
+  /** Where a key path of `plugin`'s section is written in the config file it was last given (ctx.configLocation). */
+  configLocation?(plugin: string, keyPath: readonly (string | number)[]): ConfigLocation | undefined;
 }
 
 /** Services registered by plugins, shared by all contexts. */
@@ -130,5 +132,6 @@ export function createPluginContext(def: PluginDefinition, core: CoreServices, d
     deliveryQueue: (options) => core.deliveryQueue(name, options),
     resolvePath: (p) => resolve(core.runtime.configDir, p),
     validate: (schema, value, where) => core.validate(schema, value, where),
+    configLocation: (keyPath) => core.configLocation?.(name, keyPath),
   };
 }

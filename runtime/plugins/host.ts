@@ -7,6 +7,8 @@ export interface PluginEntry {
   config: unknown;
   /** Content digests of the files the section reads (`configFiles`), by path: a reload compares them. */
   files?: Record<string, string>;
+  /** Where a key path of the section is written in the file it came from (undefined for a section given as code). */
+  locate?(keyPath: readonly (string | number)[]): { line: number; column: number } | undefined;
 }
 
 interface Slot {

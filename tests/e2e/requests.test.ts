@@ -64,6 +64,8 @@ if (chromiumAvailable('e2e requests')) {
     await page.goto(d.link);
     await page.goto(`${d.url}/gateway/requests?route=${encodeURIComponent('/**')}`);
     await page.waitForSelector('.filter-chip');
+    // The chip shows with the URL; the rows come with the API's answer.
+    await page.waitForSelector('.requests-table tbody tr');
     const before = await page.locator('.requests-table tbody tr').count();
     await d.traffic(['/api/users/live'], 2);
     await page.waitForFunction((n) => document.querySelectorAll('.requests-table tbody tr').length === n + 2, before, { timeout: 15_000 });

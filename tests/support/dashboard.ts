@@ -25,6 +25,12 @@ export interface Dashboard {
 export interface DashboardOptions {
   /** Start the proxy in front of a recording upstream (default true). */
   gateway?: boolean;
+  /** `capture.pricing`, for suites that check cost (default: none, so every cost is 0). */
+  pricing?: { per_1k_tokens?: number; per_request?: number; currency?: string };
+  /** Writes into the store (its URL, SQLite in the data directory) before `vigil run` starts: records to list, say. */
+  seed?: (storeUrl: string) => Promise<unknown>;
+  /** The `rules:` section as YAML, instead of the e2e policy below; `''` for none. */
+  rules?: string;
 }
 
 /** The policy of the e2e runs: a tenant label, masked credentials and card numbers, metered tokens. */
@@ -54,10 +60,11 @@ control_plane:
   listen: 127.0.0.1:${cp}
   token: ${E2E_TOKEN}
 ui: {}
-capture: { batch_delay: 5ms }
-${RULES}${upstream ? `service: { upstream: http://127.0.0.1:${upstream.port}, listen: 127.0.0.1:${gw} }\n` : ''}`);
+capture: { batch_delay: 5ms${options.pricing ? `, pricing: ${JSON.stringify(options.pricing)}` : ''} }
+${options.rules ?? RULES}${upstream ? `service: { upstream: http://127.0.0.1:${upstream.port}, listen: 127.0.0.1:${gw} }\n` : ''}`);
   let vigil: VigilProcess;
   try {
+    await options.seed?.(`sqlite:${join(dir.path, 'data', 'vigil.db')}`);
     vigil = await startVigil(config, url);
   } catch (err) {
     upstream?.close();

@@ -6,11 +6,18 @@ import { rangeQuery, resolveRange } from '../time-range.js';
 export const TOP_ROUTES = 10;
 const MINUTE = 60_000;
 
-const sums = ['requests', 'errors', 'tokens', ...BUCKET_COLUMNS].map((c) => `SUM(${c}) AS ${c}`).join(', ');
+const SUMMED = ['requests', 'errors', 'tokens', ...BUCKET_COLUMNS];
+const sums = SUMMED.map((c) => `SUM(${c}) AS ${c}`).join(', ');
 // PostgreSQL returns SUM(bigint) as numeric, which node-postgres hands over as a string.
 type Row = Record<string, number | string | null>;
 const countsOf = (row: Row) => BUCKET_COLUMNS.map((c) => Number(row[c] ?? 0));
 const round = (v: number | null) => (v === null ? null : Math.round(v * 100) / 100);
+
+/** Adds the summed columns of `row` into `into` (a group of groups). */
+function addInto(into: Record<string, number>, row: Row): Record<string, number> {
+  for (const c of SUMMED) into[c] = (into[c] ?? 0) + Number(row[c] ?? 0);
+  return into;
+}
 
 /** Summary numbers of one group of rollup rows: the range, one step of `volume`, or one of `top_routes`. */
 function summary(row: Row) {
@@ -39,19 +46,28 @@ export function registerOverviewRoute(http: HttpRoutes, store: Store): void {
       const { from, to, step } = resolveRange(name);
       // Whole minutes: the minute in which the range starts is counted in full.
       const range = [from - (from % MINUTE), to];
-      const [total] = await store.query<Row>(`SELECT ${sums} FROM ${rollups} WHERE bucket >= ? AND bucket < ?`, range);
-      const series = await store.query<Row>(
-        `SELECT (bucket / ${step}) * ${step} AS t, ${sums} FROM ${rollups} WHERE bucket >= ? AND bucket < ? GROUP BY (bucket / ${step}) ORDER BY t`, range);
-      const routes = await store.query<Row>(
-        `SELECT route, ${sums} FROM ${rollups} WHERE bucket >= ? AND bucket < ? GROUP BY route ORDER BY SUM(requests) DESC, route LIMIT ${TOP_ROUTES}`, range);
-      const byTime = new Map(series.map((r) => [Number(r.t), r]));
+      // One pass over the range's rollup rows, summed per step and route: the totals, the series and the top routes
+      // are sums of these few groups (steps × routes), where three queries would each read every row again.
+      const groups = await store.query<Row>(
+        `SELECT (bucket / ${step}) * ${step} AS t, route, ${sums} FROM ${rollups} WHERE bucket >= ? AND bucket < ? GROUP BY (bucket / ${step}), route`, range);
+      const total: Record<string, number> = {};
+      const byTime = new Map<number, Record<string, number>>();
+      const byRoute = new Map<string, Record<string, number>>();
+      for (const g of groups) {
+        addInto(total, g);
+        const t = Number(g.t);
+        byTime.set(t, addInto(byTime.get(t) ?? {}, g));
+        const route = String(g.route);
+        byRoute.set(route, addInto(byRoute.get(route) ?? {}, g));
+      }
+      const routes = [...byRoute].sort(([a, x], [b, y]) => y.requests - x.requests || (a < b ? -1 : a > b ? 1 : 0)).slice(0, TOP_ROUTES);
       const volume = [];
       for (let t = range[0] - (range[0] % step); t < to; t += step) volume.push({ time: t, ...summary(byTime.get(t) ?? {}) });
       return {
         range: name, from, to, step_ms: step,
-        ...summary(total ?? {}),
+        ...summary(total),
         volume,
-        top_routes: routes.map((r) => ({ route: r.route, ...summary(r) })),
+        top_routes: routes.map(([route, r]) => ({ route, ...summary(r) })),
       };
     },
   });

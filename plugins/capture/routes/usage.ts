@@ -1,14 +1,10 @@
 import type { HttpRoutes, Store } from '@vigil/plugin-sdk';
 import type { CaptureConfig } from '../types.js';
 import { rangeQuery, resolveRange } from '../time-range.js';
+import { usageCost as cost } from '../usage-cost.js';
 import { pageOf, pageProperties } from './page-query.js';
 
 const DAY = 86_400_000;
-
-/** Cost from the configured prices; rounded to 1e-6 so sums stay readable. */
-function cost(pricing: CaptureConfig['pricing'], requests: number, tokens: number): number {
-  return Math.round(((tokens / 1000) * pricing.per_1k_tokens + requests * pricing.per_request) * 1e6) / 1e6;
-}
 
 /**
  * One RFC 4180 field, always quoted. A text that a spreadsheet would run as a formula (it starts with = + - @, a

@@ -35,6 +35,12 @@ const cases: { file: string; imports: string; allowed: boolean }[] = [
   { file: 'plugins/ui/probe.ts', imports: '../../ui/src/areas/index.js', allowed: false },
   { file: 'runtime/probe.ts', imports: '../ui/src/format/numbers.js', allowed: false },
   { file: 'ui/src/shell/probe.tsx', imports: '../format/numbers.js', allowed: true },
+  // A client SDK is published on its own: it speaks the wire contract and imports no server layer, not even the SDK.
+  { file: 'clients/node/src/probe.ts', imports: '../../../plugin-sdk/src/index.js', allowed: false },
+  { file: 'clients/node/src/probe.ts', imports: '../../../plugins/llm/trace-item.js', allowed: false },
+  { file: 'clients/node/src/probe.ts', imports: '../../../runtime/version.js', allowed: false },
+  { file: 'plugins/llm/probe.ts', imports: '../../clients/node/src/index.js', allowed: false },
+  { file: 'clients/node/src/probe.ts', imports: './trace-item.js', allowed: true },
 ];
 
 for (const c of cases) {

@@ -26,11 +26,24 @@ export interface ChartProps {
   /** The y axis reaches at least this high (e.g. 1 for a count, so a quiet chart does not magnify noise). */
   minMax?: number;
   height?: number;
+  /** Bars on top of each other, the first series at the bottom; the y axis reaches their sum. */
+  stacked?: boolean;
+  /** Called each time the chart has drawn itself on its canvas (after data or size changes too). */
+  onDraw?: () => void;
 }
 
 type ChartModule = typeof import('./uplot-chart.js');
 let loaded: ChartModule | undefined;
 let loading: Promise<ChartModule> | undefined;
+
+/**
+ * Starts loading the chart drawing, once. A page that will draw charts calls it before its data arrives, so the
+ * chunk downloads while the API answers instead of after. A failed load is tried again by the next call.
+ */
+export function preloadCharts(): Promise<ChartModule> {
+  loading ??= import('./uplot-chart.js').then((m) => (loaded = m), (err) => { loading = undefined; throw err; });
+  return loading;
+}
 
 export function Chart(props: ChartProps) {
   const [mod, setMod] = useState(loaded);
@@ -38,10 +51,7 @@ export function Chart(props: ChartProps) {
   useEffect(() => {
     if (mod) return;
     let live = true;
-    (loading ??= import('./uplot-chart.js')).then(
-      (m) => { loaded = m; if (live) setMod(m); },
-      () => { loading = undefined; if (live) setFailed(true); },
-    );
+    preloadCharts().then((m) => { if (live) setMod(m); }, () => { if (live) setFailed(true); });
     return () => { live = false; };
   }, [mod]);
   const height = props.height ?? 200;

@@ -5,10 +5,21 @@ import type { ComponentChildren } from 'preact';
 /** The marker the governance plugin writes in place of a masked value (plugins/governance). */
 export const REDACTED = '[REDACTED]';
 
+/**
+ * A string in which a detector masked a part (`card [REDACTED]`): escaped as JSON, with each marker marked. The
+ * quotes are the caller's.
+ */
+function markedText(value: string): ComponentChildren {
+  return value.split(REDACTED).map((part, i) => (
+    <>{i > 0 && <mark class="redacted" title="Masked by the policy: the original value was never stored">{REDACTED}</mark>}{JSON.stringify(part).slice(1, -1)}</>
+  ));
+}
+
 function renderValue(value: unknown, indent: number): ComponentChildren {
   if (value === null) return <span class="json-null">null</span>;
   if (typeof value === 'string') {
     if (value === REDACTED) return <mark class="redacted" title="Masked by the policy: the original value was never stored">"{REDACTED}"</mark>;
+    if (value.includes(REDACTED)) return <span class="json-string">"{markedText(value)}"</span>;
     return <span class="json-string">{JSON.stringify(value)}</span>;
   }
   if (typeof value === 'number' || typeof value === 'bigint') return <span class="json-number">{String(value)}</span>;

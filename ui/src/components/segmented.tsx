@@ -21,6 +21,8 @@ export interface SegmentedProps<T extends string> {
  */
 export function Segmented<T extends string>({ label, options, value, onChange }: SegmentedProps<T>) {
   const group = useRef<HTMLDivElement>(null);
+  // A value none of the options holds (a filter set elsewhere) checks none; Tab still enters at the first.
+  const none = !options.some((o) => o.value === value);
   const choose = (index: number) => {
     const option = options[(index + options.length) % options.length];
     onChange(option.value);
@@ -36,8 +38,8 @@ export function Segmented<T extends string>({ label, options, value, onChange }:
   };
   return (
     <div class="segmented" role="radiogroup" aria-label={label} ref={group} onKeyDown={onKeyDown}>
-      {options.map((o) => (
-        <button key={o.value} type="button" role="radio" aria-checked={o.value === value} tabIndex={o.value === value ? 0 : -1}
+      {options.map((o, i) => (
+        <button key={o.value} type="button" role="radio" aria-checked={o.value === value} tabIndex={o.value === value || (none && i === 0) ? 0 : -1}
           aria-label={o.description} class="segmented-option" onClick={() => onChange(o.value)}>
           {o.label}
         </button>

@@ -4,7 +4,8 @@ import uPlot from 'uplot';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { effectiveTheme } from '../shell/display-settings.js';
 import { formatSpan, formatTick } from '../format/time.js';
-import type { ChartProps } from './chart.js';
+import type { ChartProps, ChartSeries } from './chart.js';
+import { stackForDrawing } from './stack-series.js';
 
 /** A colour token's value as the browser resolved it (tokens use light-dark(), which a canvas cannot read). */
 function resolveColor(host: HTMLElement, token: string): string {
@@ -33,7 +34,7 @@ function isolatedPoints(u: uPlot, seriesIdx: number): number[] {
   return out;
 }
 
-function buildOptions(host: HTMLElement, props: ChartProps, width: number, onCursor: (idx: number | null) => void): uPlot.Options {
+function buildOptions(host: HTMLElement, props: ChartProps, width: number, onCursor: (idx: number | null) => void, onDraw: () => void): uPlot.Options {
   const text = resolveColor(host, '--text-3');
   const grid = resolveColor(host, '--chart-grid');
   const font = `11px ${getComputedStyle(host).fontFamily}`;
@@ -58,13 +59,14 @@ function buildOptions(host: HTMLElement, props: ChartProps, width: number, onCur
     ],
     series: [
       {},
-      ...props.series.map((s): uPlot.Series => {
+      ...drawn(props).map((s): uPlot.Series => {
         const color = resolveColor(host, s.color);
         return {
           label: s.label,
           stroke: color,
           width: s.kind === 'bars' ? 0 : 1.75,
-          fill: s.kind === 'bars' ? withAlpha(color, 0.8) : s.kind === 'area' ? withAlpha(color, 0.12) : undefined,
+          // Stacked bars are painted over each other: a translucent fill would mix the colours of the stack.
+          fill: s.kind === 'bars' ? withAlpha(color, props.stacked ? 1 : 0.8) : s.kind === 'area' ? withAlpha(color, 0.12) : undefined,
           paths: s.kind === 'bars' ? uPlot.paths.bars!({ size: [0.72, 24], gap: 1 }) : undefined,
           // A line needs two neighbours to show: a value between gaps is drawn as a dot instead.
           points: s.kind === 'bars' ? { show: false } : { show: true, size: 5, fill: color, filter: isolatedPoints },
@@ -72,23 +74,27 @@ function buildOptions(host: HTMLElement, props: ChartProps, width: number, onCur
         };
       }),
     ],
-    hooks: { setCursor: [(u) => onCursor(u.cursor.idx ?? null)] },
+    hooks: { setCursor: [(u) => onCursor(u.cursor.idx ?? null)], draw: [onDraw] },
   };
 }
 
-const dataOf = (props: ChartProps): uPlot.AlignedData => [props.times.map((t) => t / 1000), ...props.series.map((s) => s.values as (number | null)[])];
+/** The series in uPlot's drawing order and values (running totals, for a stack). The legend keeps `props.series`. */
+const drawn = (props: ChartProps): readonly ChartSeries[] => (props.stacked ? stackForDrawing(props.series) : props.series);
+const dataOf = (props: ChartProps): uPlot.AlignedData => [props.times.map((t) => t / 1000), ...drawn(props).map((s) => s.values as (number | null)[])];
 
 export function UPlotChart(props: ChartProps) {
   const host = useRef<HTMLDivElement>(null);
   const plot = useRef<uPlot | undefined>(undefined);
   const [hover, setHover] = useState<number | null>(null);
+  const onDraw = useRef(props.onDraw);
+  onDraw.current = props.onDraw;
   const theme = effectiveTheme.value;
   // The shape of the chart: a change redraws it from scratch; new values alone only replace its data.
-  const shape = `${theme}|${props.stepMs}|${props.height}|${props.series.map((s) => `${s.label}:${s.kind}:${s.color}`).join(',')}`;
+  const shape = `${theme}|${props.stepMs}|${props.height}|${props.stacked ? 'stacked' : ''}|${props.series.map((s) => `${s.label}:${s.kind}:${s.color}`).join(',')}`;
 
   useEffect(() => {
     const el = host.current!;
-    const u = new uPlot(buildOptions(el, props, el.clientWidth || 600, setHover), dataOf(props), el);
+    const u = new uPlot(buildOptions(el, props, el.clientWidth || 600, setHover, () => onDraw.current?.()), dataOf(props), el);
     plot.current = u;
     const resize = new ResizeObserver(() => {
       if (el.clientWidth > 0) u.setSize({ width: el.clientWidth, height: props.height ?? 200 });

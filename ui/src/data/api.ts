@@ -61,5 +61,10 @@ export function putJson<T>(path: string, body: unknown, options: { signal?: Abor
   return request<T>('PUT', path, body, options.signal, options.what ?? path);
 }
 
+/** POST `body` as JSON to `path`; resolves with the JSON answer. */
+export function postJson<T>(path: string, body: unknown, options: { signal?: AbortSignal; what?: string } = {}): Promise<T> {
+  return request<T>('POST', path, body, options.signal, options.what ?? path);
+}
+
 /** Whether `err` is the abort of a request nobody waits for any more (not worth showing). */
 export const isAbort = (err: unknown): boolean => (err as Error)?.name === 'AbortError';

@@ -4,6 +4,7 @@ import type { Store } from '@vigil/plugin-sdk';
 import { captureMigrations } from '../../../../plugins/capture/migrations.js';
 import { DELETE_CHUNK, deleteExpired } from '../../../../plugins/capture/retention.js';
 import { ROLLUP_COLUMNS } from '../../../../plugins/capture/record-writer.js';
+import { RULE_PATH_COLUMNS } from '../../../../plugins/capture/rule-paths.js';
 import { backendKinds } from '../../runtime/store/backend-kinds.js';
 
 const kinds = await backendKinds('capture_retention');
@@ -63,11 +64,22 @@ for (const kind of kinds) {
     assert.equal(await buckets(store), [cutoff - MINUTE, cutoff - MINUTE + 1, NOW]);
   });
 
+  retention('rule paths go only once their whole hour is past the rollup retention', async () => {
+    const store = await open();
+    const cutoff = NOW - 24 * HOUR;
+    const hours = [cutoff - 2 * HOUR, cutoff - HOUR - 1, cutoff - HOUR, cutoff - HOUR + 1, NOW];
+    await store.insertMany('capture_rule_paths', RULE_PATH_COLUMNS, hours.map((b) => [b, 'r', 'GET', '/a', 1]));
+    const deleted = await deleteExpired(store, { now: NOW, recordsMs: HOUR, rollupsMs: 24 * HOUR });
+    assert.is(deleted.rulePaths, 2);
+    const left = await store.query<{ bucket: number | string }>('SELECT bucket FROM capture_rule_paths ORDER BY bucket');
+    assert.equal(left.map((r) => Number(r.bucket)), [cutoff - HOUR, cutoff - HOUR + 1, NOW]);
+  });
+
   retention('nothing expired: nothing deleted', async () => {
     const store = await open();
     await insertRecords(store, [NOW], 'r');
     await insertRollup(store, NOW - MINUTE);
-    assert.equal(await deleteExpired(store, { now: NOW, recordsMs: HOUR, rollupsMs: HOUR }), { records: 0, rollups: 0 });
+    assert.equal(await deleteExpired(store, { now: NOW, recordsMs: HOUR, rollupsMs: HOUR }), { records: 0, rollups: 0, rulePaths: 0 });
     assert.equal(await ids(store), ['r-0']);
   });
 

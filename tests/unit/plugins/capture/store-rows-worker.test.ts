@@ -71,6 +71,8 @@ test('a batch comes back as record rows (governed JSON last) and rollup rows, in
   assert.equal(rollups.map((r) => [r.status_class, r.tenant, r.requests, r.errors, r.tokens]).sort(),
     [['2xx', 'acme', 1, 0, 40], ['5xx', 'acme', 1, 1, 2]]);
   assert.equal(out.tokens.sort(), [['/api/orders/**', 'acme', 2], ['/api/orders/**', 'acme', 40]]);
+  // What each rule matched: one row per hour, rule, method and path shape.
+  assert.equal(out.rulePaths!.map((r) => r.slice(1)), [['orders', 'POST', '/api/orders/{id}', 2]]);
   assert.is(out.records, undefined, 'records only when asked for');
 });
 
@@ -88,7 +90,7 @@ test('a batch is governed by the policy it carries, not the one before it (the w
 
 test('an empty batch is empty rows', async () => {
   assert.equal(await run({ policy, exchanges: [] }), {
-    stored: 0, storeFailed: 0, storeError: null, rows: [], rollups: [], tokens: [], failed: 0, firstError: null, sandboxFailures: {},
+    stored: 0, storeFailed: 0, storeError: null, rows: [], rollups: [], rulePaths: [], tokens: [], failed: 0, firstError: null, sandboxFailures: {},
   });
 });
 

@@ -53,6 +53,10 @@ export interface RecordPage {
   data: GatewayRecord[];
   limit: number;
   offset: number;
+  /** Cursor of the next (older) page, for `before=`; null at the end. */
+  next: string | null;
+  /** Cursor of the previous (newer) page, for `after=`; null on the newest page. */
+  prev: string | null;
 }
 
 /** A URL for a `curl` through the gateway: a proxy listening on every interface is reached on this host's name. */

@@ -1,6 +1,9 @@
-// The request inspector's list: governed records, newest first, filtered by status, time and route, live while on
-// the first page. Records hold only what the policy let through; masked values show as [REDACTED].
-import { useEffect, useMemo } from 'preact/hooks';
+// The request inspector's list: governed records, newest first, filtered by status, time, route and labels, paged by
+// cursor. The filters and the page are in the URL. The newest page is live: new records appear at its top, and what
+// the reader has scrolled to stays in place; an older page never moves. Records hold only what the policy let
+// through; masked values show as [REDACTED].
+import { Component, createRef, type ComponentChildren } from 'preact';
+import { useEffect, useMemo, useState } from 'preact/hooks';
 import { Badge, statusTone } from '../../components/badge.js';
 import { Card } from '../../components/card.js';
 import { EmptyState } from '../../components/empty-state.js';
@@ -16,21 +19,18 @@ import { useResource } from '../../data/use-resource.js';
 import { formatLatency } from '../../format/numbers.js';
 import { formatAgo, formatDateTime } from '../../format/time.js';
 import { LiveBadge } from '../../shell/live-badge.js';
-import { here, Link, navigate, useChoice } from '../../shell/router.js';
-import { readText, withParams } from '../../shell/url-state.js';
+import { here, Link, navigate } from '../../shell/router.js';
 import type { GatewayRecord, RecordPage } from './gateway-api.js';
+import { filterSearch, isExactStatus, pageSearch, readView, recordsPath, type RecordsView } from './records-query.js';
 
-const PAGE_SIZE = 50;
-const STATUSES = ['all', '2xx', '4xx', '5xx', '0'] as const;
-const SINCE = ['15m', '1h', '24h', '7d'] as const;
 const LIVE_REFRESH_MS = 3000;
 
 const statusOptions = [
-  { value: 'all' as const, label: 'All', description: 'Every status' },
-  { value: '2xx' as const, label: '2xx', description: 'Successful (2xx)' },
-  { value: '4xx' as const, label: '4xx', description: 'Client errors (4xx)' },
-  { value: '5xx' as const, label: '5xx', description: 'Server errors (5xx)' },
-  { value: '0' as const, label: 'No answer', description: 'The upstream never answered' },
+  { value: 'all', label: 'All', description: 'Every status' },
+  { value: '2xx', label: '2xx', description: 'Successful (2xx)' },
+  { value: '4xx', label: '4xx', description: 'Client errors (4xx)' },
+  { value: '5xx', label: '5xx', description: 'Server errors (5xx)' },
+  { value: '0', label: 'No answer', description: 'The upstream never answered' },
 ];
 const sinceOptions = [
   { value: '15m' as const, label: '15m', description: 'Last 15 minutes' },
@@ -39,63 +39,124 @@ const sinceOptions = [
   { value: '7d' as const, label: '7d', description: 'Last 7 days' },
 ];
 
-/** The list's API path for the filters in the URL. */
-export function recordsPath(search: string): string {
-  const params = new URLSearchParams(search);
-  const q = new URLSearchParams();
-  const status = params.get('status');
-  if (status && status !== 'all') q.set('status', status);
-  q.set('since', SINCE.includes(params.get('since') as never) ? params.get('since')! : '24h');
-  const route = params.get('route');
-  if (route) q.set('route', route);
-  const offset = Number(params.get('offset'));
-  if (Number.isInteger(offset) && offset > 0) q.set('offset', String(offset));
-  q.set('limit', String(PAGE_SIZE));
-  return `/api/gateway/records?${q}`;
-}
+const statusText = (status: number) => (status ? String(status) : 'no answer');
 
-function RecordRow({ r, now }: { r: GatewayRecord; now: number }) {
+function RecordRow({ r, now, search }: { r: GatewayRecord; now: number; search: string }) {
   const masked = countRedacted(r);
-  const href = `/gateway/requests/${encodeURIComponent(r.id)}`;
+  const route = r.route[r.route.length - 1];
   return (
-    <tr>
+    <tr data-id={r.id}>
       <td class="nowrap"><span title={formatDateTime(r.time)}>{formatAgo(r.time, now)}</span></td>
       <td class="request-cell">
-        <Link href={href} class="request-link">
+        <Link href={`/gateway/requests/${encodeURIComponent(r.id)}`} class="request-link">
           <span class="method">{r.method}</span>
           <code class="request-path">{r.path}</code>
         </Link>
       </td>
-      <td><Badge tone={statusTone(r.status)} title={r.error ?? undefined}>{r.status || 'no answer'}</Badge></td>
+      <td>
+        <Link href={`/gateway/requests${filterSearch(search, 'status', String(r.status))}`} class="filter-link" title={`Only status ${statusText(r.status)}`}>
+          <Badge tone={statusTone(r.status)} title={r.error ?? undefined}>{statusText(r.status)}</Badge>
+        </Link>
+      </td>
       <td class="align-end numeric">{formatLatency(r.duration_ms)}</td>
-      <td class="route-cell"><code>{r.route[r.route.length - 1] ?? 'unmatched'}</code></td>
-      <td class="labels-cell">{Object.entries(r.labels).filter(([, v]) => v).map(([k, v]) => <Badge key={k}>{k}: {v}</Badge>)}</td>
+      <td class="route-cell">
+        {route === undefined ? <code>unmatched</code> : (
+          <Link href={`/gateway/requests${filterSearch(search, 'route', route)}`} class="filter-link" title={`Only the route ${route}`}><code>{route}</code></Link>
+        )}
+      </td>
+      <td class="labels-cell">
+        {Object.entries(r.labels).filter(([, v]) => v).map(([k, v]) => (
+          <Link key={k} href={`/gateway/requests${filterSearch(search, `label.${k}`, v)}`} class="filter-link" title={`Only ${k} ${v}`}>
+            <Badge>{k}: {v}</Badge>
+          </Link>
+        ))}
+      </td>
       <td class="align-end numeric">{masked ? <span class="masked" title={`${masked} values masked by the policy`}>{masked}</span> : <span class="muted">0</span>}</td>
     </tr>
   );
 }
 
+/**
+ * The list's rows, kept still for a reader who has scrolled into them: when rows arrive above, the window scrolls by
+ * as much as they pushed the first row in sight (React's getSnapshotBeforeUpdate pattern). While the top of the list
+ * is in sight, new rows push it down in view, as a live list should. The browser's own scroll anchoring does not
+ * reach into the table, whose wrapper scrolls sideways and so is a scroller of its own.
+ */
+class AnchoredRows extends Component<{ rows: readonly GatewayRecord[]; children: ComponentChildren }> {
+  private readonly body = createRef<HTMLTableSectionElement>();
+
+  override getSnapshotBeforeUpdate(previous: { rows: readonly GatewayRecord[] }): { id: string; top: number } | null {
+    const body = this.body.current;
+    if (previous.rows === this.props.rows || !body || body.getBoundingClientRect().top >= 0) return null;
+    for (const tr of body.rows) {
+      const top = tr.getBoundingClientRect().top;
+      if (top >= 0) return { id: tr.dataset.id ?? '', top };
+    }
+    return null;
+  }
+
+  override componentDidUpdate(_props: unknown, _state: unknown, anchor: { id: string; top: number } | null): void {
+    if (!anchor || !this.body.current) return;
+    const tr = [...this.body.current.rows].find((row) => row.dataset.id === anchor.id);
+    if (tr) window.scrollBy(0, tr.getBoundingClientRect().top - anchor.top);
+  }
+
+  render() {
+    return <tbody ref={this.body}>{this.props.children}</tbody>;
+  }
+}
+
+/** An active filter the toolbar has no control for, with a button that removes it. */
+function FilterChip({ name, value, onRemove }: { name: string; value: string; onRemove(): void }) {
+  return (
+    <span class="filter-chip">
+      {name} <code>{value}</code>
+      <button type="button" class="button button-ghost button-icon button-small" aria-label={`Remove the filter ${name} ${value}`} onClick={onRemove}>
+        <Icon name="close" />
+      </button>
+    </span>
+  );
+}
+
+function Filters({ view, set }: { view: RecordsView; set(name: string, value: string | null): void }) {
+  const exact = isExactStatus(view.status);
+  return (
+    <div class="toolbar">
+      <Segmented label="Status" options={statusOptions} value={exact ? '' : view.status} onChange={(v) => set('status', v)} />
+      {exact && <FilterChip name="Status" value={view.status} onRemove={() => set('status', null)} />}
+      {view.route && <FilterChip name="Route" value={view.route} onRemove={() => set('route', null)} />}
+      {view.labels.map(([name, value]) => <FilterChip key={name} name={name} value={value} onRemove={() => set(`label.${name}`, null)} />)}
+    </div>
+  );
+}
+
 export default function RequestsPage() {
   const { path, search } = here.value;
-  const [status] = useChoice('status', STATUSES, 'all');
-  const [since] = useChoice('since', SINCE, '24h');
-  // A new filter starts again from the newest page.
-  const filter = (name: string, value: string, fallback: string) =>
-    navigate(path + withParams(search, { [name]: value, offset: null }, { [name]: fallback }));
-  const setStatus = (v: string) => filter('status', v, 'all');
-  const setSince = (v: string) => filter('since', v, '24h');
-  const route = readText(search, 'route');
-  const offset = Math.max(0, Number(readText(search, 'offset', '0')) || 0);
+  const view = readView(search);
+  const newest = view.before === null && view.after === null;
+  const go = (query: string, options?: { replace?: boolean }) => navigate(path + query, options);
+  const setFilter = (name: string, value: string | null) => go(filterSearch(search, name, value));
   const records = useResource<RecordPage>(recordsPath(search), 'the captured requests');
+  const page = records.data;
 
-  // The newest page follows the traffic; an older page stays put while you read it.
+  // Pages up to the newest records are the newest page: shown under its own URL, where it is live.
+  useEffect(() => {
+    if (view.after && page && page.prev === null) go(pageSearch(search, {}), { replace: true });
+  }, [page]);
+
+  // The newest page follows the traffic; an older page stays put and says that newer records arrived.
   const refresh = useMemo(() => throttle(records.reload, LIVE_REFRESH_MS), [records.reload]);
   useEffect(() => () => refresh.cancel(), [refresh]);
-  useLive('gateway.record', () => { if (offset === 0) refresh(); });
+  const [arrived, setArrived] = useState(false);
+  useEffect(() => setArrived(false), [search]);
+  useLive('gateway.record', () => { if (newest) refresh(); else setArrived(true); });
 
-  const page = (next: number) => navigate(path + withParams(search, { offset: next > 0 ? String(next) : null }));
-  const filtered = status !== 'all' || route !== '';
-  const rows = records.data?.data ?? [];
+  const turn = (to: { before?: string; after?: string }) => {
+    go(pageSearch(search, to));
+    window.scrollTo({ top: 0 });
+  };
+  const filtered = view.status !== 'all' || view.route !== '' || view.labels.length > 0;
+  const rows = page?.data ?? [];
   const now = Date.now();
 
   return (
@@ -103,28 +164,22 @@ export default function RequestsPage() {
       <PageHeader title="Requests" subtitle="Every captured request, newest first, as the policy let it be stored."
         actions={<>
           <LiveBadge />
-          <Segmented label="Time" options={sinceOptions} value={since} onChange={setSince} />
+          <Segmented label="Time" options={sinceOptions} value={view.since} onChange={(v) => setFilter('since', v)} />
         </>} />
-      <div class="toolbar">
-        <Segmented label="Status" options={statusOptions} value={status} onChange={setStatus} />
-        {route && (
-          <span class="filter-chip">
-            Route <code>{route}</code>
-            <button type="button" class="button button-ghost button-icon button-small" aria-label={`Remove the route filter ${route}`}
-              onClick={() => navigate(path + withParams(search, { route: null, offset: null }))}>
-              <Icon name="close" />
-            </button>
-          </span>
-        )}
-      </div>
+      <Filters view={view} set={setFilter} />
       {records.error && <ErrorState error={records.error} onRetry={records.reload} />}
       {records.loading && <Loading label="Loading the captured requests" lines={8} />}
-      {records.data && rows.length === 0 && (
+      {page && rows.length === 0 && (
         <Card>
-          {filtered || offset > 0 ? (
+          {!newest ? (
+            <EmptyState icon="search" title="Nothing older" compact
+              actions={<button type="button" class="button button-secondary" onClick={() => turn({})}>Show the newest</button>}>
+              <p>No request in the chosen time is older than this page.</p>
+            </EmptyState>
+          ) : filtered ? (
             <EmptyState icon="search" title="No request matches" compact
               actions={<Link href="/gateway/requests" class="button button-secondary">Clear the filters</Link>}>
-              <p>Nothing captured in the chosen time has this {route ? 'route' : 'status'}.</p>
+              <p>Nothing captured in the chosen time matches these filters.</p>
             </EmptyState>
           ) : (
             <EmptyState icon="requests" title="Nothing captured yet" compact>
@@ -133,11 +188,11 @@ export default function RequestsPage() {
           )}
         </Card>
       )}
-      {rows.length > 0 && (
+      {page && rows.length > 0 && (
         <Card padded={false}>
-          <div class="table-wrap" role="region" aria-label="Captured requests" tabIndex={0}>
+          <div class="table-wrap requests-wrap" role="region" aria-label="Captured requests" tabIndex={0}>
             <table class="table requests-table">
-              <caption class="sr-only">Captured requests, newest first</caption>
+              <caption class="sr-only">Captured requests, newest first. A status, route or label filters the list by it.</caption>
               <thead>
                 <tr>
                   <th scope="col">When</th>
@@ -149,13 +204,19 @@ export default function RequestsPage() {
                   <th scope="col" class="align-end"><abbr title="Values masked by the policy ([REDACTED])">Masked</abbr></th>
                 </tr>
               </thead>
-              <tbody>{rows.map((r) => <RecordRow key={r.id} r={r} now={now} />)}</tbody>
+              <AnchoredRows rows={rows}>{rows.map((r) => <RecordRow key={r.id} r={r} now={now} search={search} />)}</AnchoredRows>
             </table>
           </div>
           <nav class="pager" aria-label="Pages of requests">
-            <span class="muted">{offset + 1}–{offset + rows.length}</span>
-            <button type="button" class="button button-secondary button-small" disabled={offset === 0} onClick={() => page(offset - PAGE_SIZE)}>Newer</button>
-            <button type="button" class="button button-secondary button-small" disabled={rows.length < PAGE_SIZE} onClick={() => page(offset + PAGE_SIZE)}>Older</button>
+            <span class="muted">
+              {newest ? `The newest ${rows.length}` : `${formatDateTime(rows[0].time)} to ${formatDateTime(rows[rows.length - 1].time)}`}
+            </span>
+            {arrived && <span class="pager-news" role="status">Newer requests arrived</span>}
+            <button type="button" class="button button-secondary button-small" disabled={newest} onClick={() => turn({})}>Newest</button>
+            <button type="button" class="button button-secondary button-small" disabled={newest}
+              onClick={() => turn(page.prev ? { after: page.prev } : {})}>Newer</button>
+            <button type="button" class="button button-secondary button-small" disabled={!page.next}
+              onClick={() => turn({ before: page.next! })}>Older</button>
           </nav>
         </Card>
       )}

@@ -23,7 +23,7 @@ const policy: PolicyConfig = {
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 
-interface Page { data: GovernedRecord[]; limit: number; offset: number }
+interface Page { data: GovernedRecord[]; limit: number; offset: number; next: string | null; prev: string | null }
 interface ApiError { error: { code: string; message: string } }
 
 for (const backend of backends) {
@@ -121,6 +121,62 @@ for (const backend of backends) {
     assert.equal(past.body.data, []);
   });
 
+  records('before and after: cursors that walk the list both ways, with filters, and end where the records end', async (ctx) => {
+    const names = ['noAnswer', 'unmatched', 'upper', 'users', 'orders404', 'oldError'];
+    const first = await ctx.h.get<Page>('/api/gateway/records?limit=2');
+    assert.is(first.body.prev, null, 'the newest page has nothing newer');
+    assert.is(first.body.next, `${first.body.data[1].time}.${first.body.data[1].id}`);
+    const seen: string[] = [];
+    let page = first.body;
+    const cursors: string[] = [];
+    for (;;) {
+      seen.push(...page.data.map((r) => r.id));
+      if (!page.next) break;
+      cursors.push(page.next);
+      page = (await ctx.h.get<Page>(`/api/gateway/records?limit=2&before=${encodeURIComponent(page.next)}`)).body;
+      assert.is(page.prev, `${page.data[0].time}.${page.data[0].id}`);
+    }
+    assert.equal(seen, names.map((n) => ctx.ex[n].id), 'every record once, in order');
+    assert.is(cursors.length, 2, 'the last page says there is nothing older');
+    // Back up from the last page: after= gives the records just newer than its first one.
+    const up = (await ctx.h.get<Page>(`/api/gateway/records?limit=2&after=${encodeURIComponent(page.prev!)}`)).body;
+    assert.equal(up.data.map((r) => r.id), [ctx.ex.upper.id, ctx.ex.users.id]);
+    assert.is(up.prev, `${up.data[0].time}.${up.data[0].id}`, 'newer records remain');
+    assert.is(up.next, `${up.data[1].time}.${up.data[1].id}`);
+    const top = (await ctx.h.get<Page>(`/api/gateway/records?limit=2&after=${encodeURIComponent(up.prev!)}`)).body;
+    assert.equal(top.data.map((r) => r.id), [ctx.ex.noAnswer.id, ctx.ex.unmatched.id]);
+    assert.is(top.prev, null, 'the newest records: nothing above');
+    // With a filter, the cursor pages through the matches only.
+    const acme = (await ctx.h.get<Page>('/api/gateway/records?label.tenant=acme&limit=1')).body;
+    assert.equal(acme.data.map((r) => r.id), [ctx.ex.noAnswer.id]);
+    const acme2 = (await ctx.h.get<Page>(`/api/gateway/records?label.tenant=acme&limit=1&before=${encodeURIComponent(acme.next!)}`)).body;
+    assert.equal(acme2.data.map((r) => r.id), [ctx.ex.users.id]);
+    const acme3 = (await ctx.h.get<Page>(`/api/gateway/records?label.tenant=acme&limit=1&before=${encodeURIComponent(acme2.next!)}`)).body;
+    assert.equal(acme3.data.map((r) => r.id), [ctx.ex.oldError.id]);
+    assert.is(acme3.next, null);
+    // A cursor no record has still places the page: by time, then id.
+    const at = (await ctx.h.get<Page>(`/api/gateway/records?before=${ctx.now - 25 * MINUTE}.zzz`)).body;
+    assert.equal(at.data.map((r) => r.id), ['users', 'orders404', 'oldError'].map((n) => ctx.ex[n].id));
+  });
+
+  records('records of the same millisecond: the cursor splits them by id, none lost or repeated, both ways', async (ctx) => {
+    const time = ctx.now - 7 * MINUTE;
+    const ties = Array.from({ length: 5 }, () => exchange(policy, { target: '/api/orders/9', time, labels: { tenant: 'tie' } }));
+    await ctx.h.feed(ties);
+    const all = (await ctx.h.get<Page>('/api/gateway/records?label.tenant=tie')).body.data.map((r) => r.id);
+    assert.equal([...all].sort(), ties.map((e) => e.id).sort());
+    const walked: string[] = [];
+    let page = (await ctx.h.get<Page>('/api/gateway/records?label.tenant=tie&limit=2')).body;
+    for (;;) {
+      walked.push(...page.data.map((r) => r.id));
+      if (!page.next) break;
+      page = (await ctx.h.get<Page>(`/api/gateway/records?label.tenant=tie&limit=2&before=${encodeURIComponent(page.next)}`)).body;
+    }
+    assert.equal(walked, all);
+    const back = (await ctx.h.get<Page>(`/api/gateway/records?label.tenant=tie&limit=2&after=${encodeURIComponent(page.prev!)}`)).body;
+    assert.equal(back.data.map((r) => r.id), all.slice(2, 4));
+  });
+
   records('bad parameters are 400s that say which parameter and why', async (ctx) => {
     const cases: [string, RegExp][] = [
       ['?limit=0', /limit/],
@@ -138,6 +194,11 @@ for (const backend of backends) {
       ['?label.bad-name=x', /label\.bad-name/],
       ['?label.=x', /label\./],
       ['?route=a&route=b', /route/],
+      ['?before=abc', /before/],
+      ['?before=12', /before/],
+      ['?after=12.a%20b', /after/],
+      ['?before=1.a&after=1.a', /before, after and offset/],
+      ['?before=1.a&offset=50', /before, after and offset/],
     ];
     for (const [query, message] of cases) {
       const res = await ctx.h.get<ApiError>(`/api/gateway/records${query}`);
@@ -147,6 +208,8 @@ for (const backend of backends) {
     }
     const since = await ctx.h.get<ApiError>('/api/gateway/records?since=yesterday');
     assert.is(since.body.error.code, 'VIGIL_ERR_CAPTURE_SINCE');
+    const page = await ctx.h.get<ApiError>('/api/gateway/records?after=1.a&offset=5');
+    assert.is(page.body.error.code, 'VIGIL_ERR_CAPTURE_PAGE');
   });
 
   records('GET /records/:id: the stored record; an unknown id is a 404 in JSON', async (ctx) => {

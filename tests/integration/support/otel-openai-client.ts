@@ -1,0 +1,99 @@
+// A child process for tests/integration/llm-otlp-clients.test.ts: an application as users write it. It calls the
+// fake OpenAI server with the real `openai` client (or the Vercel AI SDK) under one real OpenTelemetry
+// instrumentation, and exports the spans with a real OTLP exporter to the test's receiver.
+//
+// Env: CLIENT = traceloop | openinference | otel-contrib | vercel-ai; EXPORTER = proto | http;
+//      OPENAI_BASE_URL (the fake), OTLP_URL (the receiver).
+// The instrumentation is registered before `openai` is required: they hook CommonJS require.
+import { createRequire } from 'node:module';
+import { NodeTracerProvider, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-node';
+import { OTLPTraceExporter as ProtoExporter } from '@opentelemetry/exporter-trace-otlp-proto';
+import { OTLPTraceExporter as HttpExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { resourceFromAttributes } from '@opentelemetry/resources';
+import { metrics } from '@opentelemetry/api';
+
+const require = createRequire(import.meta.url);
+const client = process.env.CLIENT ?? 'traceloop';
+const baseURL = process.env.OPENAI_BASE_URL!;
+const url = process.env.OTLP_URL!;
+
+const exporter = process.env.EXPORTER === 'http'
+  ? new HttpExporter({ url, headers: { 'x-service-project-key': 'test-key' } })
+  : new ProtoExporter({ url, headers: { 'x-service-project-key': 'test-key' } });
+const provider = new NodeTracerProvider({
+  resource: resourceFromAttributes({ 'service.name': `vigil-test-${client}` }),
+  spanProcessors: [new SimpleSpanProcessor(exporter)],
+});
+provider.register();
+
+const messages = [
+  { role: 'system' as const, content: 'You answer in one sentence.' },
+  { role: 'user' as const, content: 'What is the capital of France?' },
+];
+
+async function withOpenAI(instrument: () => void): Promise<void> {
+  instrument();
+  const { default: OpenAI } = require('openai') as typeof import('openai');
+  const openai = new OpenAI({ baseURL, apiKey: 'sk-fake', maxRetries: 0 });
+  await openai.chat.completions.create({ model: 'gpt-4o-mini', messages, temperature: 0.2, max_tokens: 50 });
+  const stream = await openai.chat.completions.create({
+    model: 'gpt-4o-mini', messages, stream: true, stream_options: { include_usage: true },
+  });
+  for await (const _chunk of stream) { /* drain */ }
+  await openai.embeddings.create({ model: 'text-embedding-3-small', input: 'Paris' });
+  // Last, so the tests can find it: a call offering a tool, which the fake answers with a tool call.
+  await openai.chat.completions.create({
+    model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Weather in Paris?' }],
+    tools: [{ type: 'function', function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } } }],
+  });
+}
+
+async function run(): Promise<void> {
+  switch (client) {
+    case 'traceloop': {
+      await withOpenAI(() => {
+        const { OpenAIInstrumentation } = require('@traceloop/instrumentation-openai');
+        new OpenAIInstrumentation({ traceContent: true }).setTracerProvider(provider);
+      });
+      break;
+    }
+    case 'openinference': {
+      await withOpenAI(() => {
+        const { OpenAIInstrumentation } = require('@arizeai/openinference-instrumentation-openai');
+        new OpenAIInstrumentation({ tracerProvider: provider });
+      });
+      break;
+    }
+    case 'otel-contrib': {
+      await withOpenAI(() => {
+        const { OpenAIInstrumentation } = require('@opentelemetry/instrumentation-openai');
+        // Content goes to the Logs API with this instrumentation; no LoggerProvider is set, as in most apps. The
+        // meter provider is set as registerInstrumentations() would: its streaming path records metrics.
+        const instrumentation = new OpenAIInstrumentation({ captureMessageContent: true });
+        instrumentation.setTracerProvider(provider);
+        instrumentation.setMeterProvider(metrics.getMeterProvider());
+      });
+      break;
+    }
+    case 'vercel-ai': {
+      const { generateText, streamText, embed } = await import('ai');
+      const { createOpenAI } = await import('@ai-sdk/openai');
+      const openai = createOpenAI({ baseURL, apiKey: 'sk-fake' });
+      const telemetry = { isEnabled: true, functionId: 'capital-quiz', metadata: { userId: 'user-7', sessionId: 'sess-9' } };
+      await generateText({ model: openai.chat('gpt-4o-mini'), messages, temperature: 0.2, experimental_telemetry: telemetry, maxRetries: 0 });
+      const streamed = streamText({ model: openai.chat('gpt-4o-mini'), messages, experimental_telemetry: telemetry, maxRetries: 0 });
+      await streamed.consumeStream();
+      await embed({ model: openai.embedding('text-embedding-3-small'), value: 'Paris', experimental_telemetry: telemetry, maxRetries: 0 });
+      break;
+    }
+    default:
+      throw new Error(`unknown CLIENT ${client}`);
+  }
+  await provider.forceFlush();
+  await provider.shutdown();
+}
+
+run().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
