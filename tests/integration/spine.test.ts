@@ -214,7 +214,7 @@ example('the gateway\'s routes need the token: 401 without, 200 with bearer, 200
   assert.is((await fetch(`${base}/api/gateway/records`)).status, 401);
   const bearer = await fetch(`${base}/api/gateway/records?limit=5`, { headers: { authorization: `Bearer ${token}` } });
   assert.is(bearer.status, 200);
-  assert.equal(await bearer.json(), { data: [], limit: 5, offset: 0 });
+  assert.equal(((await bearer.json()) as { data: unknown[] }).data, []);
 
   const login = await fetch(`${base}/?token=${token}`, { redirect: 'manual' });
   assert.is(login.status, 302);
