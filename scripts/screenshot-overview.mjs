@@ -62,8 +62,9 @@ try {
   const page = await context.newPage();
   await page.goto(link);
   await page.goto(new URL('/gateway?range=1h', link).href);
-  // The charts are drawn once the overview's figures arrived: wait for them, then for fonts and a settled frame.
-  await page.waitForSelector('.chart-card canvas', { timeout: 15_000 });
+  // The overview marks the moment its three charts have drawn (overview-page.tsx, CHARTS_DRAWN_MARK); then fonts,
+  // and a second for the frame to settle.
+  await page.waitForFunction("performance.getEntriesByName('vigil:overview-charts-drawn').length > 0", undefined, { timeout: 15_000 });
   await page.evaluate('document.fonts.ready');
   await sleep(1000);
   await page.screenshot({ path: out });

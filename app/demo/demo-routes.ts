@@ -33,7 +33,8 @@ export interface DemoRequest {
 type Handler = (req: DemoRequest, params: string[]) => DemoAnswer;
 
 const id = (prefix: string): string => `${prefix}_${randomBytes(9).toString('base64url')}`;
-const error = (status: number, code: string, message: string, delayMs: number, extra: object = {}): DemoAnswer =>
+/** An error answer in the API's one shape: `{ error: { code, message, … } }`. */
+export const errorAnswer = (status: number, code: string, message: string, delayMs: number, extra: object = {}): DemoAnswer =>
   ({ status, body: { error: { code, message, ...extra } }, delayMs });
 const object = (v: unknown): Record<string, unknown> => (v && typeof v === 'object' && !Array.isArray(v) ? v as Record<string, unknown> : {});
 
@@ -78,15 +79,15 @@ const listUsers: Handler = (req) => {
 const getUser: Handler = (_req, [userId]) => {
   const person = PEOPLE.find((p) => p.id === userId);
   return person ? { status: 200, body: userView(person, true), delayMs: latency(15, 0.4) }
-    : error(404, 'user_not_found', `No user ${userId}`, latency(10, 0.3));
+    : errorAnswer(404, 'user_not_found', `No user ${userId}`, latency(10, 0.3));
 };
 
 const createUser: Handler = (req) => {
   const b = object(req.body);
   if (typeof b.email !== 'string' || !b.email.includes('@') || typeof b.name !== 'string') {
-    return error(422, 'validation_failed', 'name and a valid email are required', latency(12, 0.3), { fields: ['email'] });
+    return errorAnswer(422, 'validation_failed', 'name and a valid email are required', latency(12, 0.3), { fields: ['email'] });
   }
-  if (PEOPLE.some((p) => p.email === b.email)) return error(409, 'email_taken', 'A user with this email exists', latency(20, 0.3));
+  if (PEOPLE.some((p) => p.email === b.email)) return errorAnswer(409, 'email_taken', 'A user with this email exists', latency(20, 0.3));
   return { status: 201, body: { id: id('usr'), name: b.name, email: b.email, plan: 'free', created_at: new Date().toISOString() }, delayMs: latency(45, 0.4) };
 };
 
@@ -100,17 +101,17 @@ const listOrders: Handler = (req) => {
 
 const getOrder: Handler = (_req, [ref]) => {
   const n = Number(/^ord_(\d+)$/.exec(ref)?.[1]);
-  if (!(n < KNOWN_ORDERS)) return error(404, 'order_not_found', `No order ${ref}`, latency(12, 0.3));
+  if (!(n < KNOWN_ORDERS)) return errorAnswer(404, 'order_not_found', `No order ${ref}`, latency(12, 0.3));
   return { status: 200, body: order(n), delayMs: latency(22, 0.5) };
 };
 
 const createOrder: Handler = (req) => {
   const b = object(req.body);
   const items = Array.isArray(b.items) ? b.items.map(object) : [];
-  if (items.length === 0) return error(422, 'validation_failed', 'an order needs at least one item', latency(10, 0.3), { fields: ['items'] });
+  if (items.length === 0) return errorAnswer(422, 'validation_failed', 'an order needs at least one item', latency(10, 0.3), { fields: ['items'] });
   // The inventory service crashes the worker now and then: the connection drops without an answer.
   if (chance(0.004)) return { status: 0, delayMs: latency(120, 0.5), reset: true };
-  if (chance(0.04)) return error(409, 'out_of_stock', `${String(items[0].sku)} is out of stock`, latency(60, 0.4));
+  if (chance(0.04)) return errorAnswer(409, 'out_of_stock', `${String(items[0].sku)} is out of stock`, latency(60, 0.4));
   const lines = items.map((i) => {
     const p = PRODUCTS.find((x) => x.sku === i.sku) ?? PRODUCTS[0];
     return { sku: p.sku, name: p.name, quantity: Number(i.quantity) || 1, unit_price: p.price };
@@ -127,21 +128,21 @@ const charge: Handler = (req) => {
   const b = object(req.body);
   const card = object(b.card);
   if (typeof card.number !== 'string' || typeof b.amount !== 'number') {
-    return error(400, 'invalid_request', 'amount and card.number are required', latency(15, 0.3));
+    return errorAnswer(400, 'invalid_request', 'amount and card.number are required', latency(15, 0.3));
   }
   const digits = card.number.replace(/[ -]/g, '');
   const known = CARDS.find((c) => c.number === digits);
   const slow = req.incident ? 4 : 1;
   if (req.incident && chance(0.35)) {
-    return { ...error(503, 'processor_unavailable', 'The card processor is not answering; retry later', latency(2_400, 0.4)), headers: { 'retry-after': '5' } };
+    return { ...errorAnswer(503, 'processor_unavailable', 'The card processor is not answering; retry later', latency(2_400, 0.4)), headers: { 'retry-after': '5' } };
   }
   switch (known?.outcome) {
     case 'declined':
-      return error(402, 'card_declined', 'The card was declined', latency(210 * slow, 0.4), { decline_code: 'generic_decline' });
+      return errorAnswer(402, 'card_declined', 'The card was declined', latency(210 * slow, 0.4), { decline_code: 'generic_decline' });
     case 'insufficient_funds':
-      return error(402, 'card_declined', 'The card has insufficient funds', latency(230 * slow, 0.4), { decline_code: 'insufficient_funds' });
+      return errorAnswer(402, 'card_declined', 'The card has insufficient funds', latency(230 * slow, 0.4), { decline_code: 'insufficient_funds' });
     case 'processor_error':
-      return error(502, 'processor_error', 'The card processor failed to answer', latency(900, 0.5));
+      return errorAnswer(502, 'processor_error', 'The card processor failed to answer', latency(900, 0.5));
   }
   return {
     status: 201,
@@ -156,13 +157,13 @@ const charge: Handler = (req) => {
 
 const refund: Handler = (req) => {
   const b = object(req.body);
-  if (typeof b.charge_id !== 'string' || chance(0.06)) return error(404, 'charge_not_found', `No charge ${String(b.charge_id)}`, latency(30, 0.3));
+  if (typeof b.charge_id !== 'string' || chance(0.06)) return errorAnswer(404, 'charge_not_found', `No charge ${String(b.charge_id)}`, latency(30, 0.3));
   return { status: 200, body: { id: id('re'), object: 'refund', status: 'succeeded', charge_id: b.charge_id, amount: b.amount }, delayMs: latency(180, 0.4) };
 };
 
 const search: Handler = (req) => {
   const q = (req.query.get('q') ?? '').toLowerCase();
-  if (chance(0.025)) return error(500, 'search_timeout', 'The search backend timed out', latency(1_500, 0.3));
+  if (chance(0.025)) return errorAnswer(500, 'search_timeout', 'The search backend timed out', latency(1_500, 0.3));
   const hits = PRODUCTS.filter((p) => p.name.toLowerCase().includes(q.split(' ')[0]) || p.sku.toLowerCase().includes(q))
     .map((p) => ({ sku: p.sku, name: p.name, price: p.price, score: Math.round(Math.random() * 1000) / 1000 }));
   const delayMs = latency(120, 0.7);
@@ -171,7 +172,7 @@ const search: Handler = (req) => {
 
 const createTicket: Handler = (req) => {
   const b = object(req.body);
-  if (typeof b.text !== 'string' || b.text.length === 0) return error(422, 'validation_failed', 'text is required', latency(10, 0.3), { fields: ['text'] });
+  if (typeof b.text !== 'string' || b.text.length === 0) return errorAnswer(422, 'validation_failed', 'text is required', latency(10, 0.3), { fields: ['text'] });
   return { status: 201, body: { id: id('tkt'), status: 'open', priority: any(['low', 'normal', 'high']), subject: b.subject, created_at: new Date().toISOString() }, delayMs: latency(70, 0.4) };
 };
 
@@ -185,9 +186,9 @@ const REPLIES = [
 
 const completion: Handler = (req) => {
   const b = object(req.body);
-  if (!Array.isArray(b.messages) || b.messages.length === 0) return error(400, 'invalid_request_error', 'messages is required', latency(20, 0.3));
-  if (chance(0.03)) return { ...error(429, 'rate_limit_exceeded', 'Rate limit reached for requests per minute', latency(15, 0.3)), headers: { 'retry-after': '2' } };
-  if (chance(0.012)) return error(503, 'overloaded', 'The model is overloaded; retry later', latency(3_000, 0.3));
+  if (!Array.isArray(b.messages) || b.messages.length === 0) return errorAnswer(400, 'invalid_request_error', 'messages is required', latency(20, 0.3));
+  if (chance(0.03)) return { ...errorAnswer(429, 'rate_limit_exceeded', 'Rate limit reached for requests per minute', latency(15, 0.3)), headers: { 'retry-after': '2' } };
+  if (chance(0.012)) return errorAnswer(503, 'overloaded', 'The model is overloaded; retry later', latency(3_000, 0.3));
   const promptTokens = JSON.stringify(b.messages).length / 4 | 0;
   const completionTokens = between(40, 420);
   const model = typeof b.model === 'string' ? b.model : 'demo-small';
@@ -204,8 +205,8 @@ const completion: Handler = (req) => {
 };
 
 const exportDownload: Handler = (req, [exportId]) => {
-  if (!req.query.get('token')) return error(401, 'token_required', 'The download link has no token', latency(8, 0.3));
-  if (chance(0.08)) return error(403, 'link_expired', 'The download link expired; create a new export', latency(10, 0.3));
+  if (!req.query.get('token')) return errorAnswer(401, 'token_required', 'The download link has no token', latency(8, 0.3));
+  if (chance(0.08)) return errorAnswer(403, 'link_expired', 'The download link expired; create a new export', latency(10, 0.3));
   return { status: 200, body: { id: exportId, status: 'ready', format: 'csv', rows: between(200, 40_000), url: `https://files.example.com/exports/${exportId}.csv` }, delayMs: latency(60, 0.4) };
 };
 
@@ -218,7 +219,7 @@ const adminTenants: Handler = () => ({
 const suspendTenant: Handler = (_req, [tenantId]) =>
   TENANTS.some((t) => t.id === tenantId)
     ? { status: 200, body: { id: tenantId, suspended: true, reason: 'manual review' }, delayMs: latency(40, 0.3) }
-    : error(404, 'tenant_not_found', `No tenant ${tenantId}`, latency(10, 0.3));
+    : errorAnswer(404, 'tenant_not_found', `No tenant ${tenantId}`, latency(10, 0.3));
 
 interface Route { method: string; pattern: RegExp; handler: Handler; auth: 'tenant' | 'admin' }
 
@@ -251,4 +252,3 @@ export function findRoute(method: string, path: string): { route: Route; params:
   return undefined;
 }
 
-export { error as errorAnswer };
