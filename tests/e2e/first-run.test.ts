@@ -21,7 +21,8 @@ if (chromiumAvailable('e2e first run')) {
     const vigil = await startVigil(fromRoot('examples/vigil.yaml'), `http://127.0.0.1:${port}`,
       { cwd: work.path, env: { VIGIL_LISTEN: `127.0.0.1:${port}`, VIGIL_TOKEN: '' } });
     try {
-      const link = /Dashboard: (\S+\?token=\S+)/.exec(vigil.stdout())![1];
+      // Health answers from the child's socket, the link comes down its stdout pipe: either may be read first.
+      const link = (await waitFor(() => /Dashboard: (\S+\?token=\S+)/.exec(vigil.stdout())?.[1], { what: 'the dashboard link' }))!;
       const { page, context, problems } = await watchedPage(browser);
       await page.goto(link);
       await page.waitForSelector('text=the gateway\'s proxy is off');
@@ -41,7 +42,7 @@ if (chromiumAvailable('e2e first run')) {
     const demo = spawnVigil(['demo', '--port', String(control), '--proxy-port', String(proxy)], { env: { VIGIL_TOKEN: '' } });
     try {
       const link = (await waitFor(() => /Dashboard: (\S+\?token=\S+)/.exec(demo.stdout())?.[1], { timeoutMs: 20_000, what: 'the dashboard link' }))!;
-      await waitFor(() => demo.stdout().includes('First burst'), { timeoutMs: 30_000, what: 'the first burst' });
+      await waitFor(() => demo.stdout().includes('First burst'), { timeoutMs: 60_000, what: 'the first burst' });
       const { page, context, problems } = await watchedPage(browser);
       await page.goto(link);
       await page.waitForURL(/\/gateway$/);
