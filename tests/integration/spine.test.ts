@@ -37,7 +37,7 @@ cli('validate: a misspelt nested key exits 2 with file, line, key path and sugge
 cli('validate: the example config is valid', async () => {
   const r = await runVigil(['validate', '--config', fromRoot('examples/vigil.yaml')]);
   assert.is(r.code, 0, r.stderr);
-  assert.match(r.stdout, /valid \(plugins: governance, capture, ui, llm, hello\)/);
+  assert.match(r.stdout, /valid \(plugins: governance, capture, ui, llm\)/);
 });
 
 cli('a plugin checkConfig problem (duplicate rule name) is a config error with its line: exit 2', async () => {
@@ -122,6 +122,31 @@ control_plane: { listen: 127.0.0.1:${port}, token: t0k, allowed_hosts: [vigil.te
   }
 });
 
+cli('a third-party plugin loaded by path: its route needs the token, is listed in /api, and its metric is on /metrics', async () => {
+  const dir = tempDir();
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const file = writeConfig(dir.path, `data_dir: ${dir.path}/data
+control_plane: { listen: 127.0.0.1:${port}, token: t0k }
+plugins:
+  - use: ${fromRoot('examples/hello-plugin')}
+    with: { greeting: hi }
+`);
+  const vigil = await startVigil(file, base);
+  try {
+    assert.is((await fetch(`${base}/api/hello`)).status, 401);
+    const res = await fetch(`${base}/api/hello?name=ada`, { headers: { authorization: 'Bearer t0k' } });
+    assert.is(res.status, 200);
+    assert.equal(await res.json(), { message: 'hi, ada' });
+    const doc = (await (await fetch(`${base}/api`, { headers: { authorization: 'Bearer t0k' } })).json()) as { paths: Record<string, { get?: unknown }> };
+    assert.ok(doc.paths['/api/hello']?.get, 'hello route listed');
+    assert.match(await (await fetch(`${base}/metrics`)).text(), /^vigil_hello_greetings_total\{name="ada"\} 1$/m);
+  } finally {
+    await vigil.stop('SIGKILL');
+    dir.cleanup();
+  }
+});
+
 cli.run();
 
 // The example config, run as `npm start` runs it: first run generates and prints a token.
@@ -158,9 +183,9 @@ example('only the token hash is stored in the data directory', () => {
 });
 
 example('/metrics passes promtool and has process, bus, plugin and HTTP metrics', async () => {
-  await fetch(`${base}/api/hello`, { headers: { authorization: `Bearer ${token}` } });
+  await fetch(`${base}/api/gateway/records`, { headers: { authorization: `Bearer ${token}` } });
   const text = await (await fetch(`${base}/metrics`)).text();
-  for (const name of ['process_resident_memory_bytes', 'vigil_bus_published_total', 'vigil_plugin_errors_total', 'vigil_control_plane_requests_total', 'vigil_hello_greetings_total']) {
+  for (const name of ['process_resident_memory_bytes', 'vigil_bus_published_total', 'vigil_plugin_errors_total', 'vigil_control_plane_requests_total', 'vigil_capture_queue_bytes']) {
     assert.ok(text.includes(name), `missing ${name}`);
   }
   const check = promtoolCheck(text);
@@ -177,19 +202,19 @@ example('the printed link opens the dashboard, with the gateway area set up', as
   assert.equal(shell.areas.find((a) => a.id === 'gateway'), { id: 'gateway', configured: true });
 });
 
-example('/api is an OpenAPI document listing the hello plugin route', async () => {
+example('/api is an OpenAPI document listing the gateway\'s routes', async () => {
   const res = await fetch(`${base}/api`, { headers: { authorization: `Bearer ${token}` } });
   assert.is(res.status, 200);
   const doc = (await res.json()) as { openapi: string; paths: Record<string, { get?: unknown }> };
   assert.match(doc.openapi, /^3\.1/);
-  assert.ok(doc.paths['/api/hello']?.get, 'hello route listed');
+  assert.ok(doc.paths['/api/gateway/records']?.get, 'records route listed');
 });
 
-example('the hello route needs the token: 401 without, 200 with bearer, 200 with the cookie from /?token=', async () => {
-  assert.is((await fetch(`${base}/api/hello`)).status, 401);
-  const bearer = await fetch(`${base}/api/hello?name=ada`, { headers: { authorization: `Bearer ${token}` } });
+example('the gateway\'s routes need the token: 401 without, 200 with bearer, 200 with the cookie from /?token=', async () => {
+  assert.is((await fetch(`${base}/api/gateway/records`)).status, 401);
+  const bearer = await fetch(`${base}/api/gateway/records?limit=5`, { headers: { authorization: `Bearer ${token}` } });
   assert.is(bearer.status, 200);
-  assert.equal(await bearer.json(), { message: 'hi, ada' });
+  assert.equal(((await bearer.json()) as { data: unknown[] }).data, []);
 
   const login = await fetch(`${base}/?token=${token}`, { redirect: 'manual' });
   assert.is(login.status, 302);
@@ -198,7 +223,7 @@ example('the hello route needs the token: 401 without, 200 with bearer, 200 with
   assert.match(cookie, /HttpOnly/i);
   assert.match(cookie, /SameSite=Strict/i);
   assert.is(cookie.includes(token), false, 'the cookie must not hold the token');
-  const viaCookie = await fetch(`${base}/api/hello`, { headers: { cookie: cookie.split(';')[0] } });
+  const viaCookie = await fetch(`${base}/api/gateway/records`, { headers: { cookie: cookie.split(';')[0] } });
   assert.is(viaCookie.status, 200);
 });
 
@@ -212,18 +237,18 @@ example('twenty <img>-style wrong tokens from a page do not lock out the token; 
   const crossSiteLogin = await fetch(`${base}/?token=${token}`, { headers: { 'sec-fetch-site': 'cross-site' }, redirect: 'manual' });
   assert.is(crossSiteLogin.status, 403);
   assert.is(crossSiteLogin.headers.get('set-cookie'), null);
-  const res = await fetch(`${base}/api/hello`, { headers: { authorization: `Bearer ${token}` } });
+  const res = await fetch(`${base}/api/gateway/records`, { headers: { authorization: `Bearer ${token}` } });
   assert.is(res.status, 200);
 });
 
 example('25 bad tokens in a row from one address get 429', async () => {
   const statuses: number[] = [];
   for (let i = 0; i < 25; i++) {
-    statuses.push((await fetch(`${base}/api/hello`, { headers: { authorization: 'Bearer wrong' } })).status);
+    statuses.push((await fetch(`${base}/api/gateway/records`, { headers: { authorization: 'Bearer wrong' } })).status);
   }
   assert.is(statuses[0], 401);
   assert.is(statuses[24], 429);
-  const locked = await fetch(`${base}/api/hello`, { headers: { authorization: `Bearer ${token}` } });
+  const locked = await fetch(`${base}/api/gateway/records`, { headers: { authorization: `Bearer ${token}` } });
   assert.is(locked.status, 429, 'a locked-out address is refused even with the right token');
   assert.ok(Number(locked.headers.get('retry-after')) > 0);
 });

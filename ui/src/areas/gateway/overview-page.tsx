@@ -153,7 +153,7 @@ function TopRoutes({ o }: { o: Overview }) {
   );
 }
 
-/** Nothing was ever captured: how to send the first request, with the proxy on or off. */
+/** Nothing was ever captured: how to send the first request with the proxy on; with it off, the demo or the config. */
 function NoTrafficYet() {
   const info = shellInfo.value;
   const proxyOn = info?.plugins.includes('proxy') ?? false;
@@ -177,8 +177,14 @@ function NoTrafficYet() {
   return (
     <Card>
       <EmptyState icon="gateway" title="No traffic yet: the gateway's proxy is off">
+        <p>Capture and the policy are running, but nothing feeds them.</p>
         <p>
-          Capture and the policy are running, but nothing feeds them. Give the gateway the API to stand in front of, in <code class="inline-code">{file}</code>:
+          <strong>See it with data first.</strong> The demo runs a small shop API, the gateway in front of it and traffic from
+          five tenants, and prints the link to a dashboard of its own, full within seconds:
+        </p>
+        <CodeBlock label="Run the demo" code="npm run demo        # or: npx vigil demo" />
+        <p>
+          <strong>Or put it in front of your API.</strong> Three lines in <code class="inline-code">{file}</code>:
         </p>
         <CodeBlock label="Gateway config" language="yaml" code={'service:\n  upstream: http://127.0.0.1:3000   # your API\n  listen: 8080'} />
         <p>Restart <code class="inline-code">vigil run</code>, then point clients at the gateway on :8080 instead of the API:</p>

@@ -1,0 +1,245 @@
+// `vigil demo`, as `npm run demo` runs it: a real process with real ports. Within seconds its traffic must fill every
+// gateway page (records of several tenants, errors, usage with tokens) while nothing sensitive that the traffic
+// carries is ever stored in clear: not through the API, not in the SQLite file. Ctrl+C ends it all.
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { once } from 'node:events';
+import { connect, createServer, type AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { CARDS, PEOPLE, cardSpellings } from '../../app/demo/demo-data.js';
+import { freePort, waitFor } from '../support/net.js';
+import { fromRoot } from '../support/paths.js';
+import { tempDir } from '../support/tmp.js';
+import { runVigil, spawnVigil, type VigilProcess } from '../support/vigil-process.js';
+
+interface StoredRecord {
+  id: string; path: string; status: number; labels: Record<string, string>; headers: Record<string, unknown> | null;
+  request_body: unknown; response_body: unknown; tokens: number | null; matched_rules: string[];
+}
+interface Page<T> { data: T[] }
+interface Usage { data: { tenant: string; requests: number; tokens: number; cost: number }[]; currency: string }
+
+/** The pids of `pid`'s children, from /proc. */
+function childrenOf(pid: number): number[] {
+  return readdirSync('/proc').filter((d) => /^\d+$/.test(d)).flatMap((d) => {
+    try {
+      const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
+      return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid ? [Number(d)] : [];
+    } catch { return []; }
+  });
+}
+
+/** Whether something accepts connections on 127.0.0.1:port. */
+const listening = (port: number): Promise<boolean> => new Promise((resolve) => {
+  const s = connect(port, '127.0.0.1');
+  s.once('connect', () => { s.destroy(); resolve(true); });
+  s.once('error', () => resolve(false));
+});
+
+/** Every form in which the traffic writes a secret the demo policy masks: card numbers as digits and grouped, emails. */
+const secrets = [...CARDS.flatMap((c) => cardSpellings(c.number)), ...PEOPLE.map((p) => p.email)];
+
+const demo = suite('vigil demo');
+const work = tempDir('vigil-demo-test-');
+const dataDir = join(work.path, 'data');
+const token = 'demo-test-token';
+let vigil: VigilProcess;
+let base = '';
+let ports: { control: number; proxy: number; api: number };
+const startedAt = Date.now();
+
+const api = async <T>(path: string): Promise<T> => {
+  const res = await fetch(`${base}${path}`, { headers: { authorization: `Bearer ${token}` } });
+  if (res.status !== 200) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+  return res.json() as Promise<T>;
+};
+
+/** Every stored record, newest first, through the records API (the route is paged at 200). */
+async function allRecords(): Promise<StoredRecord[]> {
+  const out: StoredRecord[] = [];
+  for (let offset = 0; ; offset += 200) {
+    const page = await api<Page<StoredRecord>>(`/api/gateway/records?limit=200&offset=${offset}`);
+    out.push(...page.data);
+    if (page.data.length < 200) return out;
+  }
+}
+
+demo.before(async () => {
+  const [control, proxy] = [await freePort(), await freePort()];
+  base = `http://127.0.0.1:${control}`;
+  vigil = spawnVigil(['demo', '--port', String(control), '--proxy-port', String(proxy), '--data-dir', dataDir, '--rate', '8'],
+    { cwd: work.path, env: { VIGIL_TOKEN: token } });
+  const m = await waitFor(() => /the demo API at http:\/\/127\.0\.0\.1:(\d+)/.exec(vigil.stdout()), { timeoutMs: 20_000, what: 'the demo banner' })
+    .catch((e) => { throw new Error(`${(e as Error).message}\nstdout: ${vigil.stdout()}\nstderr: ${vigil.stderr()}`); });
+  ports = { control, proxy, api: Number(m![1]) };
+});
+
+demo.after(async () => {
+  await vigil?.stop('SIGKILL');
+  work.cleanup();
+});
+
+demo('the banner names the dashboard, the gateway, the demo API, the data directory and a curl through the gateway', () => {
+  const out = vigil.stdout();
+  assert.match(out, `Dashboard: ${base}/ (sign in with $VIGIL_TOKEN)`);
+  assert.match(out, `Gateway   http://127.0.0.1:${ports.proxy}  ->  the demo API at http://127.0.0.1:${ports.api}`);
+  assert.match(out, `Data      ${dataDir}\n`);
+  assert.match(out, new RegExp(`curl -s http://127\\.0\\.0\\.1:${ports.proxy}/api/payments/charge -H 'Authorization: Bearer demo_acme_`));
+  assert.match(out, 'Ctrl+C stops the demo.');
+});
+
+demo('within seconds: records of every tenant, 4xx and 5xx, usage with tokens and cost per tenant, the overview', async () => {
+  const tenants = ['acme', 'globex', 'initech', 'umbrella', 'hooli'];
+  const usage = await waitFor(async () => {
+    const [u, errors, clientErrors] = await Promise.all([
+      api<Usage>('/api/gateway/usage?range=1h'),
+      api<Page<StoredRecord>>('/api/gateway/records?status=5xx&limit=1'),
+      api<Page<StoredRecord>>('/api/gateway/records?status=4xx&limit=1'),
+    ]);
+    const withTokens = u.data.filter((r) => tenants.includes(r.tenant) && r.tokens > 0);
+    return withTokens.length === tenants.length && errors.data.length > 0 && clientErrors.data.length > 0 ? u : undefined;
+  }, { timeoutMs: 60_000, intervalMs: 500, what: 'usage with tokens for five tenants, a 5xx and a 4xx' });
+  console.log(`  every tenant had usage with tokens, a 5xx and a 4xx after ${((Date.now() - startedAt) / 1000).toFixed(1)} s`);
+  for (const t of tenants) {
+    const row = usage!.data.find((r) => r.tenant === t)!;
+    assert.ok(row.requests > 0 && row.cost > 0, `${t}: ${JSON.stringify(row)}`);
+  }
+  assert.is(usage!.currency, 'EUR');
+  for (const t of tenants) {
+    const page = await api<Page<StoredRecord>>(`/api/gateway/records?label.tenant=${t}&limit=1`);
+    assert.is(page.data[0]?.labels.tenant, t);
+  }
+  const overview = await api<{ requests: number; errors: number; tokens: number; top_routes: { route: string }[] }>('/api/gateway/overview?range=1h');
+  assert.ok(overview.requests >= 50, `overview requests: ${overview.requests}`);
+  assert.ok(overview.errors > 0 && overview.tokens > 0);
+  const routes = overview.top_routes.map((r) => r.route);
+  for (const r of ['/api/payments/**', '/v1/chat/completions', '/api/search']) assert.ok(routes.includes(r), `top routes: ${routes}`);
+});
+
+demo('the burst is answered and the policy shows in the records: cards, emails, keys masked; nothing of admin; tokens metered', async () => {
+  await waitFor(() => vigil.stdout().includes('First burst: 250 requests answered'), { timeoutMs: 60_000, what: 'the burst' });
+  // The burst's records are stored within capture's batch delay of their answers.
+  const records = (await waitFor(async () => { const all = await allRecords(); return all.length >= 250 ? all : undefined; },
+    { timeoutMs: 10_000, intervalMs: 250, what: '250 records' }))!;
+  const charge = records.find((r) => r.path === '/api/payments/charge' && r.request_body !== null);
+  assert.ok(charge, 'a stored charge with its body');
+  const body = charge!.request_body as { card: Record<string, unknown>; amount: number; customer: { email: string } };
+  assert.equal([body.card.number, body.card.cvc, body.customer.email], ['[REDACTED]', '[REDACTED]', '[REDACTED]']);
+  assert.type(body.amount, 'number');
+  assert.is(charge!.headers?.Authorization, '[REDACTED]');
+
+  const ticket = records.find((r) => r.path === '/api/support/tickets' && /card \[REDACTED\] was charged twice/.test(JSON.stringify(r.request_body)));
+  assert.ok(ticket, 'a support ticket whose card number was masked inside its text');
+
+  // The admin console is restricted whole: its calls went through (the traffic metrics count them), none is stored.
+  const metrics = await (await fetch(`${base}/metrics`)).text();
+  assert.match(metrics, /vigil_http_requests_total\{[^}]*route="\/admin\/\*\*"[^}]*\} [1-9]/);
+  assert.not.ok(records.some((r) => r.path.startsWith('/admin/')), 'an admin call was stored');
+
+  const completion = records.find((r) => r.path === '/v1/chat/completions' && r.status === 200);
+  assert.ok(completion && typeof completion.tokens === 'number' && completion.tokens > 0, 'a metered completion');
+
+  const text = JSON.stringify(records);
+  assert.match(text, '[REDACTED]');
+  for (const s of secrets) assert.not.ok(text.includes(s), `${s} is stored in clear`);
+  for (const r of records) {
+    const auth = r.headers?.Authorization;
+    assert.ok(auth === undefined || auth === '[REDACTED]', `${r.path}: Authorization ${String(auth)}`);
+  }
+});
+
+demo('the SQLite files hold the records and no card number or email in clear', () => {
+  const files = readdirSync(dataDir).filter((f) => f.startsWith('vigil.db'));
+  assert.ok(files.includes('vigil.db'), `files: ${files}`);
+  const bytes = Buffer.concat(files.map((f) => readFileSync(join(dataDir, f))));
+  // What the scan must find, so that finding nothing else means something: stored records, in plain text.
+  assert.ok(bytes.includes('umbrella-portal/2.7'), 'the records are in the files as text');
+  assert.ok(bytes.includes('[REDACTED]'));
+  for (const s of secrets) assert.is(bytes.indexOf(s), -1, `${s} is in the SQLite files`);
+});
+
+demo('SIGINT stops the demo: exit 0, every port closed, no process left behind', async () => {
+  const children = childrenOf(vigil.proc.pid!);
+  const t0 = Date.now();
+  const { code, signal } = await vigil.stop('SIGINT');
+  assert.equal({ code, signal }, { code: 0, signal: null }, vigil.stderr());
+  assert.ok(Date.now() - t0 < 15_000, `took ${Date.now() - t0} ms`);
+  assert.match(vigil.stdout(), /Stopped after [\d,]+ requests\./);
+  for (const port of Object.values(ports)) assert.is(await listening(port), false, `port ${port} still open`);
+  for (const pid of children) assert.not.ok(existsSync(`/proc/${pid}`), `child ${pid} outlived the demo`);
+  assert.ok(existsSync(join(dataDir, 'vigil.db')), '--data-dir is kept');
+});
+
+demo.run();
+
+const quiet = suite('vigil demo --no-traffic');
+
+quiet('prints the dashboard link with a new token once; a request of your own goes through; the temporary data goes on exit', async () => {
+  const [control, proxy] = [await freePort(), await freePort()];
+  const p = spawnVigil(['demo', '--no-traffic', '--port', String(control), '--proxy-port', String(proxy)], { env: { VIGIL_TOKEN: '' } });
+  let dir: string | undefined;
+  try {
+    const m = await waitFor(() => /Dashboard: (http:\/\/127\.0\.0\.1:\d+)\/\?token=([\w-]+)/.exec(p.stdout()), { timeoutMs: 20_000, what: 'the dashboard link' });
+    const [, url, generated] = m!;
+    assert.is(url, `http://127.0.0.1:${control}`);
+    assert.is(p.stdout().split('?token=').length, 2, 'the token is printed once');
+    dir = /Data {6}(\S+) \(removed on exit/.exec(p.stdout())?.[1];
+    assert.ok(dir && existsSync(dir), `data directory: ${dir}`);
+    const login = await fetch(`${url}/?token=${generated}`, { redirect: 'manual' });
+    assert.is(login.status, 302);
+
+    const key = /Bearer (demo_acme_[\w-]+)/.exec(p.stdout())![1];
+    const res = await fetch(`http://127.0.0.1:${proxy}/api/payments/charge`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'x-tenant-id': 'acme', 'content-type': 'application/json' },
+      body: JSON.stringify({ amount: 1250, currency: 'EUR', card: { number: '4242 4242 4242 4242', cvc: '123' } }),
+    });
+    assert.is(res.status, 201);
+    assert.is(((await res.json()) as { card: { last4: string } }).card.last4, '4242');
+    const stored = await waitFor(async () => {
+      const page = await (await fetch(`${url}/api/gateway/records`, { headers: { authorization: `Bearer ${generated}` } })).json() as Page<StoredRecord>;
+      return page.data[0];
+    }, { timeoutMs: 5_000, what: 'the record' });
+    assert.equal((stored.request_body as { card: unknown }).card, { number: '[REDACTED]', cvc: '[REDACTED]' });
+    assert.is((await fetch(`${url}/api/gateway/records?limit=200`, { headers: { authorization: `Bearer ${generated}` } }).then((r) => r.json()) as Page<unknown>).data.length, 1,
+      'no traffic but ours');
+
+    const { code } = await p.stop('SIGTERM');
+    assert.is(code, 0, p.stderr());
+    assert.not.ok(existsSync(dir!), 'the temporary data directory is removed');
+  } finally {
+    await p.stop('SIGKILL');
+    // A failed assertion kills the demo before it could remove its temporary directory.
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+quiet('a port that is taken fails the start with exit 1, names it, and says how to choose another', async () => {
+  const taken = createServer().listen(0, '127.0.0.1');
+  await once(taken, 'listening');
+  try {
+    const port = (taken.address() as AddressInfo).port;
+    const r = await runVigil(['demo', '--no-traffic', '--port', String(port), '--proxy-port', String(await freePort())]);
+    assert.is(r.code, 1);
+    assert.match(r.stderr, `cannot listen on 127.0.0.1:${port}`);
+    assert.match(r.stderr, 'choose another with --port or --proxy-port');
+  } finally {
+    taken.close();
+  }
+});
+
+quiet('a bad flag value is a usage error: exit 2, nothing started', async () => {
+  const r = await runVigil(['demo', '--rate', 'fast']);
+  assert.is(r.code, 2);
+  assert.match(r.stderr, /--rate takes requests per second from 0 to 200, got "fast"/);
+  assert.match(r.stderr, /Usage: vigil demo/);
+});
+
+quiet('the demo policy passes its offline cases', async () => {
+  const r = await runVigil(['test', '-config', fromRoot('examples/demo/vigil.yaml'), fromRoot('examples/demo/policy.cases.yaml')]);
+  assert.is(r.code, 0, r.stdout + r.stderr);
+  assert.match(r.stdout, /passed, 0 failed/);
+});
+
+quiet.run();
