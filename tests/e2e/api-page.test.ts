@@ -110,8 +110,9 @@ if (chromiumAvailable('e2e api page')) {
     await page.waitForSelector('.api-group');
     await page.fill('input[type="search"]', 'usage');
     await page.waitForURL((u) => u.searchParams.get('q') === 'usage');
-    assert.equal(await shownOperations(page), ['GET /api/gateway/usage', 'GET /api/gateway/usage.csv', 'GET /api/gateway/usage/series']);
-    assert.match(await page.locator('.api-toolbar [role="status"]').textContent() ?? '', /^3 endpoints of \d+ match$/);
+    assert.equal(await shownOperations(page),
+      ['GET /api/gateway/usage', 'GET /api/gateway/usage.csv', 'GET /api/gateway/usage/series', 'GET /api/gateway/policy/usage']);
+    assert.match(await page.locator('.api-toolbar [role="status"]').textContent() ?? '', /^4 endpoints of \d+ match$/);
     assert.equal(await page.locator('.api-group h2').allTextContents(), ['capture']);
 
     await page.fill('input[type="search"]', 'put settings');
