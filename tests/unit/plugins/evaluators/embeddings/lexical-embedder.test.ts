@@ -45,4 +45,16 @@ test('a fallback embedder carries its reason; an aborted signal is honoured', as
   await lexical.embed(['x'], AbortSignal.abort()).then(() => assert.unreachable('should reject'), () => {});
 });
 
+test('a long text (tens of thousands of features) counts each exactly, in any order, and leaves no trace for the next', () => {
+  const short = [...lexical.embedOne('refund the invoice').vector];
+  const vocabulary = Array.from({ length: 3000 }, (_, i) => `word${i.toString(36)}x${(i * 7919 % 3001).toString(36)}`);
+  const text = [...vocabulary, ...vocabulary.slice(0, 500)];
+  const shuffled = [...text].reverse();
+  const a = lexical.embedOne(text.join(' '));
+  const b = lexical.embedOne(shuffled.join(' '));
+  assert.is(a.tokens, 3500);
+  assert.ok(Math.abs(cosine(a.vector, b.vector) - 1) < 1e-5);
+  assert.equal([...lexical.embedOne('refund the invoice').vector], short);
+});
+
 test.run();
