@@ -10,8 +10,7 @@ export type EmbeddingFailure =
   | 'unavailable' // 5xx or a network failure on every attempt
   | 'rejected' // any other non-2xx: the request itself is wrong (model, key, input)
   | 'bad_response' // 2xx with a body that is not an embeddings list for these inputs
-  | 'mixed_methods' // cosine of vectors from different methods, models or dimensions
-  | 'conversion'; // the local vectors could not be converted or read
+  | 'mixed_methods'; // cosine of vectors from different methods, models or dimensions
 
 export class EmbeddingError extends Error {
   override readonly name = 'EmbeddingError';

@@ -28,25 +28,36 @@ export interface EmbedderOptions {
   providerOptions?: OpenAIEmbedderOptions;
 }
 
-// One set of loaded word vectors per data directory (5.6 MB, 50k map entries), however many definitions ask.
-const localEmbedders = new Map<string, GloveEmbedder>();
+// One decision, and one set of loaded word vectors (5.6 MB, 50k map entries), per data directory and process, however
+// many definitions ask and however concurrently: the conversion is not retried on every call when it failed.
+const localEmbedders = new Map<string, Promise<Embedder>>();
 
 /**
  * The best available embedder. With a provider, the provider (its failures are the caller's to report, never
  * silently replaced by another method). Without, the local GloVe vectors, converting them on first use (a few
- * seconds, in a child process); failing that, lexical vectors, with `reason` and a log line saying why.
+ * seconds, in a child process); failing that, lexical vectors, with `reason` and a log line saying why. The local
+ * choice is made once per data directory in a process: installing the package later takes a restart.
  */
-export async function createEmbedder(options: EmbedderOptions): Promise<Embedder> {
-  if (options.provider) return new OpenAIEmbedder(options.provider, options.providerOptions);
-  const key = `${options.dataDir}\u0000${options.vectorsPackage ?? ''}`;
-  const loaded = localEmbedders.get(key);
-  if (loaded) return loaded;
-  const glove = await prepareGlove({ dataDir: options.dataDir, packageName: options.vectorsPackage, log: options.log });
-  if (glove.ok) {
-    const embedder = new GloveEmbedder(glove.vectors);
-    localEmbedders.set(key, embedder);
-    return embedder;
+export function createEmbedder(options: EmbedderOptions): Promise<Embedder> {
+  if (options.provider) {
+    try {
+      return Promise.resolve(new OpenAIEmbedder(options.provider, options.providerOptions));
+    } catch (err) {
+      return Promise.reject(err);
+    }
   }
+  const key = `${options.dataDir}\u0000${options.vectorsPackage ?? ''}`;
+  let local = localEmbedders.get(key);
+  if (!local) {
+    local = localEmbedder(options);
+    localEmbedders.set(key, local);
+  }
+  return local;
+}
+
+async function localEmbedder(options: EmbedderOptions): Promise<Embedder> {
+  const glove = await prepareGlove({ dataDir: options.dataDir, packageName: options.vectorsPackage, log: options.log });
+  if (glove.ok) return new GloveEmbedder(glove.vectors);
   const reason = `no embeddings provider is configured and the local word vectors are unavailable: ${glove.reason}`;
   options.log?.(`embeddings: using lexical vectors (character n-grams, not semantic): ${reason}`);
   return new LexicalEmbedder(reason);

@@ -97,6 +97,19 @@ test('no package and no converted file: no vectors, with the reason; createEmbed
   assert.match(logs.join('\n'), /using lexical vectors \(character n-grams, not semantic\)/);
   const [r] = await e.embed(['Paris is the capital of France']);
   assert.is(r.method, 'lexical');
+  const logged = logs.length;
+  assert.is(await createEmbedder({ dataDir: dir, vectorsPackage: 'wink-embeddings-not-installed', log: (m) => logs.push(m) }), e, 'decided once per data directory');
+  assert.is(logs.length, logged);
+});
+
+test('concurrent createEmbedder calls for one data directory share one conversion and one embedder', async () => {
+  const dir = dataDir();
+  const [a, b] = await Promise.all([
+    createEmbedder({ dataDir: dir, vectorsPackage: fx.dir }),
+    createEmbedder({ dataDir: dir, vectorsPackage: fx.dir }),
+  ]);
+  assert.is(a, b);
+  assert.is(a.method, 'glove-sif');
 });
 
 test('a package removed after its conversion: the converted file is used', async () => {
