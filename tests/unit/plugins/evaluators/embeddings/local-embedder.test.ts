@@ -5,6 +5,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createEmbedder, cosine, type Embedder } from '../../../../../plugins/evaluators/embeddings/index.js';
 import { prepareGlove, type ChildConversion } from '../../../../../plugins/evaluators/embeddings/glove-prepare.js';
+import { spawnSync } from 'node:child_process';
 import { tempDir } from '../../../../support/tmp.js';
 
 const dir = tempDir('vigil-embeddings-');
@@ -40,6 +41,21 @@ test('after the conversion, the vectors load in well under a second (no second c
   console.log(`  load: ${again.loadMs.toFixed(1)} ms`);
   // Generous for a loaded shared machine: it takes ~20 ms.
   assert.ok(again.loadMs < 1000, `${again.loadMs} ms`);
+});
+
+test('a fresh process gets a ready glove-sif embedder from the converted directory in well under a second', () => {
+  const index = new URL('../../../../../plugins/evaluators/embeddings/index.js', import.meta.url).href;
+  const script = `const t = performance.now();
+    const { createEmbedder } = await import(${JSON.stringify(index)});
+    const e = await createEmbedder({ dataDir: ${JSON.stringify(dir.path)} });
+    await e.embed(['warm up']);
+    console.log(JSON.stringify({ method: e.method, ms: performance.now() - t }));`;
+  const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
+  assert.is(r.status, 0, r.stderr);
+  const { method, ms } = JSON.parse(r.stdout) as { method: string; ms: number };
+  console.log(`  fresh process, import to first embedding: ${ms.toFixed(0)} ms`);
+  assert.is(method, 'glove-sif');
+  assert.ok(ms < 1000, `${ms} ms`);
 });
 
 test('the embedder is glove-sif, its model names the source, and every embedding records both', async () => {
