@@ -8,7 +8,8 @@
 //   POST /v1/embeddings        float arrays, or base64 of little-endian float32 when `encoding_format: "base64"` (what
 //                              openai@6 asks for by default)
 // The model name steers failures: `error-<status>` answers that status with OpenAI's error body, `stream-break` cuts
-// the stream's connection after two chunks. Answers are deterministic (fixed ids and timestamps) so that a test can
+// the stream's connection after two chunks. `script` queues one-off answers (a status with headers and body, or a
+// hang), each used by one request before the routes above; `embed` gives each input its own vector. Answers are deterministic (fixed ids and timestamps) so that a test can
 // compare what the application receives with and without the wrapper. Every answer waits `delayMs` first, so that a
 // recorded latency has something to measure.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -26,10 +27,15 @@ export const FAKE = {
   created: 1_764_000_000,
 } as const;
 
+/** One scripted answer, used by the next request: a status with headers and a JSON body, or no answer at all. */
+export type ScriptedAnswer = { status: number; headers?: Record<string, string>; body?: unknown } | { hang: true };
+
 export interface FakeOpenAI {
   /** The base URL to give openai (`…/v1`). */
   baseURL: string;
-  requests: { path: string; body: any }[];
+  requests: { path: string; body: any; headers: Record<string, string | string[] | undefined> }[];
+  /** Answers for the next requests, first first; the routes answer once it is empty. */
+  script: ScriptedAnswer[];
   close(): Promise<void>;
 }
 
@@ -109,25 +115,39 @@ function responses(body: any, res: ServerResponse): void {
   res.end();
 }
 
-function embeddings(body: any, res: ServerResponse): void {
+function embeddings(body: any, res: ServerResponse, embed: (text: string) => number[]): void {
   const inputs = Array.isArray(body.input) ? body.input : [body.input];
-  const embedding = (): number[] | string => body.encoding_format === 'base64'
-    ? Buffer.from(new Float32Array(FAKE.vector).buffer).toString('base64')
-    : [...FAKE.vector];
+  const embedding = (text: string): number[] | string => body.encoding_format === 'base64'
+    ? Buffer.from(new Float32Array(embed(text)).buffer).toString('base64')
+    : [...embed(text)];
   json(res, 200, {
     object: 'list', model: FAKE.embeddingModel, usage: FAKE.embeddingUsage,
-    data: inputs.map((_: unknown, index: number) => ({ object: 'embedding', index, embedding: embedding() })),
+    data: inputs.map((text: string, index: number) => ({ object: 'embedding', index, embedding: embedding(text) })),
   });
 }
 
-export async function startFakeOpenAI({ delayMs = 15 } = {}): Promise<FakeOpenAI> {
+export interface FakeOpenAIOptions {
+  delayMs?: number;
+  /** The vector for one embeddings input; FAKE.vector for every input by default. */
+  embed?: (text: string) => number[];
+}
+
+export async function startFakeOpenAI({ delayMs = 15, embed = () => [...FAKE.vector] }: FakeOpenAIOptions = {}): Promise<FakeOpenAI> {
   const requests: FakeOpenAI['requests'] = [];
+  const script: ScriptedAnswer[] = [];
   const server: Server = createServer((req, res) => {
     void (async () => {
       const body = await readJson(req);
       const path = (req.url ?? '').split('?')[0];
-      requests.push({ path, body });
+      requests.push({ path, body, headers: req.headers });
       await new Promise((r) => setTimeout(r, delayMs));
+      const scripted = script.shift();
+      if (scripted && 'hang' in scripted) return;
+      if (scripted) {
+        res.writeHead(scripted.status, { 'content-type': 'application/json', ...scripted.headers });
+        res.end(scripted.body === undefined ? '' : JSON.stringify(scripted.body));
+        return;
+      }
       const failure = /^error-(\d{3})$/.exec(String(body.model ?? ''));
       if (failure) {
         json(res, Number(failure[1]), { error: { message: `The fake refuses model ${body.model}.`, type: 'invalid_request_error', param: 'model', code: 'model_not_found' } });
@@ -135,7 +155,7 @@ export async function startFakeOpenAI({ delayMs = 15 } = {}): Promise<FakeOpenAI
       }
       if (path === '/v1/chat/completions') chat(body, res);
       else if (path === '/v1/responses') responses(body, res);
-      else if (path === '/v1/embeddings') embeddings(body, res);
+      else if (path === '/v1/embeddings') embeddings(body, res, embed);
       else json(res, 404, { error: { message: `no route ${path}`, type: 'invalid_request_error', param: null, code: null } });
     })().catch((err) => { res.destroy(err); });
   });
@@ -144,6 +164,7 @@ export async function startFakeOpenAI({ delayMs = 15 } = {}): Promise<FakeOpenAI
   return {
     baseURL: `http://127.0.0.1:${port}/v1`,
     requests,
+    script,
     close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }),
   };
 }
