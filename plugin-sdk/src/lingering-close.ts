@@ -30,7 +30,9 @@ export function bodyUnread(req: IncomingMessage): boolean {
 /**
  * For an answer given while the client is still sending its body (a 413 on the announced length, a 401 before
  * reading, a 503 of a full buffer): the answer goes out with `Connection: close`, and the rest of the body is read
- * and discarded until it ends, the client closes, or `limits` are reached; only then is the socket closed.
+ * and discarded until it ends, the client closes, or `limits` are reached; only then is the socket closed. Called
+ * after the answer's head went out with keep-alive (an upstream that answered before reading), the rest is read
+ * the same way and the connection then carries the next request.
  *
  * Why: Node closes a `Connection: close` socket as soon as the answer is written. Bytes that reach a closed socket
  * make the kernel answer with a reset, which discards an answer the client has not read yet and fails the client's
@@ -38,39 +40,39 @@ export function bodyUnread(req: IncomingMessage): boolean {
  * (half-close: the client reads the answer to its end), then reading for a bounded time.
  *
  * Memory: nothing is kept; each chunk is counted and dropped. A hostile client holds the connection for at most
- * `maxMs` and makes the server read at most `maxBytes`. Call it before the answer's head is written.
+ * `maxMs` and makes the server read at most `maxBytes`. Nobody else may read `req` from now on (it is resumed).
  * Safe to call twice, and a no-op when the body was read to its end or the socket is gone.
  */
 export function lingeringClose(req: IncomingMessage, res: ServerResponse, limits: LingerLimits = DEFAULT_LINGER,
   onDone?: (outcome: LingerOutcome) => void): void {
-  const socket = req.socket as (Socket & { destroySoon?: () => void; [LINGERING]?: true }) | null;
+  const socket = req.socket as (Socket & { [LINGERING]?: true }) | null;
   if (!socket || socket.destroyed || socket[LINGERING] || !bodyUnread(req)) return;
   socket[LINGERING] = true;
   if (!res.headersSent) res.shouldKeepAlive = false;
 
   let outcome: LingerOutcome | undefined;
-  let ended = false;
   let answered = false;
   let bytes = 0;
-  const settle = (how: LingerOutcome): void => {
-    if (outcome !== undefined) return;
+  const settle = (how: LingerOutcome): boolean => {
+    if (outcome !== undefined) return false;
     outcome = how;
     clearTimeout(timer);
+    socket.off('close', onClose);
     onDone?.(how);
+    return true;
   };
   const cut = (how: LingerOutcome): void => {
-    settle(how);
-    socket.destroy();
+    if (settle(how)) socket.destroy();
   };
   // All the client sent is read: closing now sends a FIN after the answer, never a reset.
   const close = (): void => {
-    settle('drained');
     if (socket.writableFinished) socket.destroy();
     else socket.once('finish', () => socket.destroy());
   };
+  const onClose = (): void => { settle('client_closed'); };
   const timer = setTimeout(() => cut('time_limit'), limits.maxMs);
   timer.unref();
-  socket.once('close', () => settle('client_closed'));
+  socket.once('close', onClose);
 
   // Reading starts now: a request stream someone reads is never "dumped" by Node, whose parser then stops handing
   // its bytes to anyone (and they could not be counted).
@@ -79,8 +81,15 @@ export function lingeringClose(req: IncomingMessage, res: ServerResponse, limits
     if (bytes > limits.maxBytes) cut('byte_limit');
   });
   req.once('end', () => {
-    ended = true;
-    if (answered) close();
+    if (!settle('drained')) return;
+    if (answered) {
+      close();
+    } else {
+      // A keep-alive answer (or one still being written): the connection is whole again, and Node's own close
+      // applies to whatever comes next.
+      Reflect.deleteProperty(socket, 'destroySoon');   // the own property: net.Socket's own method shows again
+      delete socket[LINGERING];
+    }
   });
   req.on('error', () => {});
   req.resume();
@@ -90,6 +99,6 @@ export function lingeringClose(req: IncomingMessage, res: ServerResponse, limits
   socket.destroySoon = () => {
     answered = true;
     socket.end();
-    if (ended) close();
+    if (outcome === 'drained') close();
   };
 }
