@@ -3,6 +3,7 @@
  * config, then the traffic. Ctrl+C stops them the other way round: no new requests, the gateway drains, the API
  * closes, and the temporary data directory goes.
  */
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -17,11 +18,15 @@ import { loadConfigFile } from '../../runtime/config/index.js';
 import type { DemoSettings } from './demo-command.js';
 import { startDemoApi, type DemoApi } from './demo-api.js';
 import { TENANTS } from './demo-data.js';
+import { LLM_PROJECT } from './llm-calls.js';
+import { startLlmTraffic, type LlmTraffic } from './llm-traffic.js';
 import { startTraffic, type Traffic } from './traffic.js';
 
 /** examples/demo/vigil.yaml, from dist/app/demo/. */
 export const DEMO_CONFIG = fileURLToPath(new URL('../../../examples/demo/vigil.yaml', import.meta.url));
 const BURST = 250;
+/** LLM calls a second after the history, for `--rate` requests a second through the gateway. */
+const llmRate = (rate: number): number => rate / 4;
 const STOP_SIGNALS = ['SIGINT', 'SIGTERM'] as const;
 
 /** `preferred` when it is free on 127.0.0.1, else a port the system picks. */
@@ -49,10 +54,34 @@ const shown = (file: string, cwd: string): string => {
   return rel && !rel.startsWith('..') ? rel : file;
 };
 
-function banner(o: { dashboard: string; gateway: string; api: DemoApi; config: string; dataDir: string; temporary: boolean; settings: DemoSettings; cwd: string }): string {
+/**
+ * The key of the demo's LLM project: VIGIL_DEMO_LLM_KEY when set (so that you can read the traces with it), else one
+ * made for this run that never leaves the process: the config gets only its SHA-256 (VIGIL_DEMO_LLM_KEY_SHA256).
+ */
+function llmKey(env: NodeJS.ProcessEnv): string | { error: string } {
+  const given = env.VIGIL_DEMO_LLM_KEY;
+  if (given === undefined || given === '') return `vk_${randomBytes(32).toString('base64url')}`;
+  return given.length >= 16 ? given : { error: 'VIGIL_DEMO_LLM_KEY must be at least 16 characters (it is the LLM project\'s key)' };
+}
+
+/** Whether the config declares an LLM project with this key's hash (examples/demo/vigil.yaml does, through its variable). */
+function hasLlmProject(data: unknown, keySha256: string): boolean {
+  const projects = (data as { llm?: { projects?: { key_sha256?: unknown }[] } } | null)?.llm?.projects;
+  return Array.isArray(projects) && projects.some((p) => p?.key_sha256 === keySha256);
+}
+
+interface BannerFacts {
+  dashboard: string; gateway: string; api: DemoApi; config: string; dataDir: string; temporary: boolean; settings: DemoSettings;
+  cwd: string; llm: boolean; controlPlane: string;
+}
+
+function banner(o: BannerFacts): string {
   const acme = TENANTS[0];
   const traffic = !o.settings.traffic ? 'none (--no-traffic): the gateway waits for your requests'
     : `a first burst of ${BURST} requests from ${TENANTS.length} tenants, then about ${o.settings.rate} a second (--rate N)`;
+  const llm = !o.llm ? `none: ${shown(o.config, o.cwd)} has no LLM project keyed by VIGIL_DEMO_LLM_KEY_SHA256`
+    : !o.settings.traffic ? `project ${LLM_PROJECT}, no traces (--no-traffic)`
+      : `traces of two prompt templates (support-reply, summarise-ticket), three versions each, to the project ${LLM_PROJECT}`;
   const body = JSON.stringify({ amount: 1250, currency: 'EUR', card: { number: '4242 4242 4242 4242', cvc: '123' }, customer: { email: 'you@example.com' } });
   return [
     'Vigil demo: a small shop API, the gateway in front of it with the demo policy, and its clients.',
@@ -63,6 +92,7 @@ function banner(o: { dashboard: string; gateway: string; api: DemoApi; config: s
     `  Policy    ${shown(o.config, o.cwd)}`,
     `  Data      ${o.dataDir}${o.temporary ? ' (removed on exit; --data-dir DIR keeps it)' : ''}`,
     `  Traffic   ${traffic}`,
+    `  LLM       ${llm}`,
     '',
     'Send a request of your own through the gateway: the API gets it as sent, the stored record has the card and the',
     'email masked (the dashboard\'s Requests page shows it):',
@@ -70,6 +100,13 @@ function banner(o: { dashboard: string; gateway: string; api: DemoApi; config: s
     `  curl -s ${o.gateway}/api/payments/charge -H 'Authorization: Bearer ${acme.key}' -H 'X-Tenant-Id: ${acme.id}' \\`,
     `    -H 'Content-Type: application/json' -d '${body}'`,
     '',
+    ...(o.llm ? [
+      `The LLM traces are stored redacted (emails and card numbers masked); the dashboard's LLM pages are on their way. The`,
+      `project key stays in this process: start the demo with VIGIL_DEMO_LLM_KEY=<16+ characters> to read them yourself:`,
+      '',
+      `  curl -s ${o.controlPlane}/api/v1/traces -H "X-Service-Project-Key: $VIGIL_DEMO_LLM_KEY"`,
+      '',
+    ] : []),
     'Ctrl+C stops the demo.',
     '',
   ].join('\n');
@@ -81,6 +118,13 @@ export async function runDemo(settings: DemoSettings, composition: Composition, 
   const dataDir = temporary ? mkdtempSync(join(tmpdir(), 'vigil-demo-')) : resolve(io.cwd, settings.dataDir!);
   const removeData = (): void => { if (temporary) rmSync(dataDir, { recursive: true, force: true }); };
   const [cpPort, proxyPort] = [settings.port ?? await freePort(9095), settings.proxyPort ?? await freePort(8080)];
+  const key = llmKey(io.env);
+  if (typeof key !== 'string') {
+    io.err(`vigil demo: ${key.error}\n`);
+    removeData();
+    return 2;
+  }
+  const keySha256 = createHash('sha256').update(key).digest('hex');
   const api = await startDemoApi();
   const env: NodeJS.ProcessEnv = {
     ...io.env,
@@ -88,13 +132,17 @@ export async function runDemo(settings: DemoSettings, composition: Composition, 
     VIGIL_DEMO_LISTEN: `127.0.0.1:${cpPort}`,
     VIGIL_DEMO_PROXY: `127.0.0.1:${proxyPort}`,
     VIGIL_DEMO_DATA_DIR: dataDir,
+    VIGIL_DEMO_LLM_KEY_SHA256: keySha256,
   };
 
   let runtime: Runtime;
   let announced: string | undefined;
   let gateway: string;
+  let llm = false;
   try {
-    const service = (loadConfigFile(config, env).data as { service?: { listen?: unknown } }).service;
+    const data = loadConfigFile(config, env).data;
+    const service = (data as { service?: { listen?: unknown } }).service;
+    llm = hasLlmProject(data, keySha256);
     if (!service) {
       io.err(`vigil demo: ${shown(config, io.cwd)} has no "service" section: the demo needs the gateway (service.upstream: \${VIGIL_DEMO_UPSTREAM})\n`);
       await api.close();
@@ -115,13 +163,23 @@ export async function runDemo(settings: DemoSettings, composition: Composition, 
   }
 
   const token = env.VIGIL_TOKEN ? 'sign in with $VIGIL_TOKEN' : `sign in with the token printed when ${dataDir} was first used`;
-  io.out(banner({ dashboard: announced ?? `Dashboard: ${runtime.url}/ (${token})`, gateway, api, config, dataDir, temporary, settings, cwd: io.cwd }));
+  io.out(banner({
+    dashboard: announced ?? `Dashboard: ${runtime.url}/ (${token})`, gateway, api, config, dataDir, temporary, settings, cwd: io.cwd, llm, controlPlane: runtime.url,
+  }));
 
   let traffic: Traffic | undefined;
   if (settings.traffic) {
     traffic = startTraffic({
       target: gateway, rate: settings.rate, burst: BURST,
       onBurst: ({ requests, ms }) => io.out(`First burst: ${requests} requests answered in ${(ms / 1000).toFixed(1)} s. Every gateway page has data now.\n`),
+    });
+  }
+
+  let llmTraffic: LlmTraffic | undefined;
+  if (settings.traffic && llm) {
+    llmTraffic = startLlmTraffic({
+      controlPlane: runtime.url, key, rate: llmRate(settings.rate),
+      onHistory: ({ traces }) => io.out(`LLM history: ${traces} traces of two prompt templates, three versions each, accepted.\n`),
     });
   }
 
@@ -135,7 +193,7 @@ export async function runDemo(settings: DemoSettings, composition: Composition, 
   process.off('SIGHUP', reload);
   process.on('SIGHUP', () => {});
   io.out('\nStopping the demo…\n');
-  await traffic?.stop();
+  await Promise.all([traffic?.stop(), llmTraffic?.stop()]);
   const { busyPools } = await runtime.stop();
   await api.close();
   removeData();

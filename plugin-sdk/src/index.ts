@@ -37,3 +37,4 @@ export { fileDigests } from './file-digests.js';
 export { settledWithin } from './settled-within.js';
 export { ByteBudget } from './byte-budget.js';
 export { parseListenAddress, tryParseListenAddress, listenHost, type ListenAddress } from './listen-address.js';
+export { lingeringClose, bodyUnread, DEFAULT_LINGER, type LingerLimits, type LingerOutcome } from './lingering-close.js';

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
-import { uuidv7, type Bus, type RawExchange } from '@vigil/plugin-sdk';
+import { lingeringClose, uuidv7, type Bus, type LingerLimits, type LingerOutcome, type RawExchange } from '@vigil/plugin-sdk';
 import type { Dispatcher } from 'undici';
 import type { RouteDecision } from '../../policies/merge.js';
 import { receivedPath } from '../../policies/fold-path.js';
@@ -17,6 +17,7 @@ import type { LabelDimensions } from './label-dimensions.js';
 import type { UpstreamRequestHead } from './request-headers.js';
 import { downstreamResponseHead, reasonPhrase } from './response-headers.js';
 import type { TrafficMetrics } from './traffic-metrics.js';
+import { UpstreamBody } from './upstream-body.js';
 import type { SlotTicket, SlotWaiter, UpstreamSlots } from './upstream-slots.js';
 
 /** What one exchange needs from the lane that runs it. */
@@ -39,6 +40,10 @@ export interface LaneContext {
   readonly bounds: ClientBodyBounds & { queueTimeoutMs: number };
   /** Counts and logs a request the gateway answered with its own error (or cut). */
   failed(failure: UpstreamFailure, err: unknown): void;
+  /** Bounds of the read-and-discard after an answer given before the request body was read. */
+  readonly linger: LingerLimits;
+  /** Counts how a lingering close ended. */
+  lingered(outcome: LingerOutcome): void;
   /** Counts and logs a bug: something threw that should not have. */
   report(err: unknown): void;
   /** Called exactly once per exchange, when it is over. */
@@ -173,7 +178,8 @@ export class ProxiedExchange implements Dispatcher.DispatchHandler, SlotWaiter, 
       return;
     }
     const { req } = this;
-    const body = this.upstreamBody;
+    // A streamed body goes through a stream of its own, which undici may destroy without destroying the request.
+    const body = this.upstreamBody === req ? new UpstreamBody(req) : this.upstreamBody;
     this.upstreamBody = null;
     // undici reports a request it refuses through onError, which releases the slot.
     this.lane.pool.dispatch({ path: this.target, method: req.method as Dispatcher.HttpMethod, headers: this.head!.headers, body }, this);
@@ -244,6 +250,8 @@ export class ProxiedExchange implements Dispatcher.DispatchHandler, SlotWaiter, 
     this.releaseSlot();
     if (this.done) return;
     this.responseEnded = true;
+    // The upstream answered before it read the whole body (an early 413): the client may still be sending it.
+    if (this.body !== null && !this.body.ended) this.linger();
     this.res.end();
     this.finish();
   }
@@ -272,8 +280,9 @@ export class ProxiedExchange implements Dispatcher.DispatchHandler, SlotWaiter, 
     } else {
       const body = errorBody(failure);
       this.status = failure.status;
-      // A request body not read to its end leaves the connection mid-message: it cannot carry another request.
-      if (this.lane.stopping || (this.head?.hasBody === true && this.body?.ended !== true)) res.shouldKeepAlive = false;
+      if (this.lane.stopping) res.shouldKeepAlive = false;
+      // A request body not read to its end: the client may still be sending it; the answer must reach it all the same.
+      if (this.head?.hasBody === true && this.body?.ended !== true) this.linger();
       const headers: Record<string, string | number> = { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) };
       if (failure.retryAfter !== undefined) headers['retry-after'] = failure.retryAfter;
       res.writeHead(failure.status, headers);
@@ -282,6 +291,11 @@ export class ProxiedExchange implements Dispatcher.DispatchHandler, SlotWaiter, 
     this.finish();
     // The answer is given: an upstream request in flight is of no use any more (onConnect aborts one not yet sent).
     this.abortUpstream?.(new GaveUpError(failure.code));
+  }
+
+  /** Reads and drops the rest of the request body, bounded, before the connection closes (lingering-close.ts). */
+  private linger(): void {
+    lingeringClose(this.req, this.res, this.lane.linger, (outcome) => this.lane.lingered(outcome));
   }
 
   private clientClosed(): void {

@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { Pool } from 'undici';
-import { ByteBudget, settledWithin, type Bus, type Logger } from '@vigil/plugin-sdk';
+import { ByteBudget, DEFAULT_LINGER, settledWithin, type Bus, type LingerOutcome, type Logger } from '@vigil/plugin-sdk';
 import { BodyPace } from './body-pace.js';
 import type { CopyBudget } from './bounded-copy.js';
 import type { ClientBodyLimits } from './client-body.js';
@@ -51,6 +51,7 @@ export class TrafficLane implements LaneContext {
   readonly bodyLimits: ClientBodyLimits;
   readonly sendPace: BodyPace;
   readonly bounds: ClientBodyBounds & { queueTimeoutMs: number };
+  readonly linger = DEFAULT_LINGER;
   stopping = false;
   private policy: CompiledPolicy;
   private readonly options: ProxyOptions;
@@ -170,6 +171,10 @@ export class TrafficLane implements LaneContext {
 
   report(err: unknown): void {
     this.reportError(err);
+  }
+
+  lingered(outcome: LingerOutcome): void {
+    this.metrics.lingered(outcome);
   }
 
   exchangeDone(): void {

@@ -1,4 +1,4 @@
-import type { CounterChild, HistogramChild, Metrics } from '@vigil/plugin-sdk';
+import type { Counter, CounterChild, HistogramChild, LingerOutcome, Metrics } from '@vigil/plugin-sdk';
 import { TRAFFIC_DIMENSIONS } from '../../policies/compile.js';
 
 /** Seconds; fine at the low end, where a proxied request on a local network lives. */
@@ -33,6 +33,7 @@ export class TrafficMetrics {
   private readonly durations;
   private readonly bodyCopies: Record<BodyPart, CounterChild>;
   private readonly failures;
+  private readonly lingering: Counter;
   private readonly bound = new Map<string, Map<string, (SeriesPair | undefined)[]>>();
   private readonly labelled: boolean;
 
@@ -59,6 +60,11 @@ export class TrafficMetrics {
     this.failures = metrics.counter('vigil_proxy_failures_total', {
       help: 'Requests the gateway answered with its own error (upstream unreachable, timed out, client too slow, no connection free, …), by error code.',
       labelNames: ['code'],
+    });
+    this.lingering = metrics.counter('vigil_proxy_lingering_closes_total', {
+      help: 'Connections read to their end after an answer given before the request body was read (a 503, a 408, an '
+        + 'upstream\'s early 413), by how that ended: drained, client_closed, time_limit or byte_limit.',
+      labelNames: ['outcome'],
     });
     metrics.gauge('vigil_proxy_request_buffer_bytes', {
       help: 'Bytes the request buffers hold now (service.request_buffer_memory bounds them).',
@@ -98,6 +104,10 @@ export class TrafficMetrics {
 
   failure(code: string): void {
     this.failures.labels(code).inc();
+  }
+
+  lingered(outcome: LingerOutcome): void {
+    this.lingering.labels(outcome).inc();
   }
 
   private pair(route: string, method: string, status: number): SeriesPair {

@@ -8,6 +8,7 @@ export interface ControlPlaneMetrics {
   lockouts: Counter;
   openWebsockets: Gauge;
   websocketUpgrades: Counter;
+  lingeringCloses: Counter;
 }
 
 // Route labels are route patterns (bounded by the code), never raw paths; the cap is a guard, not a budget.
@@ -43,6 +44,11 @@ export function controlPlaneMetrics(registry: MetricsRegistry): ControlPlaneMetr
       help: 'Websocket upgrade requests, by path and HTTP status (101 when upgraded).',
       labelNames: ['route', 'status'],
       maxValuesPerLabel: ROUTE_CAP,
+    }),
+    lingeringCloses: m.counter('vigil_control_plane_lingering_closes_total', {
+      help: 'Connections read to their end after an answer given before the request body was read (a 413, a 401), by how '
+        + 'that ended: drained, client_closed, time_limit or byte_limit.',
+      labelNames: ['outcome'],
     }),
   };
 }

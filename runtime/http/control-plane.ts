@@ -4,7 +4,7 @@ import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
 import Router from '@koa/router';
-import { settledWithin, type HttpRoutes, type Logger } from '@vigil/plugin-sdk';
+import { DEFAULT_LINGER, settledWithin, type HttpRoutes, type LingerLimits, type Logger } from '@vigil/plugin-sdk';
 import type { MetricsRegistry } from '../metrics/index.js';
 import { canonicalHost, HostAllowList } from './allowed-hosts.js';
 import { Authenticator } from './authentication.js';
@@ -49,6 +49,11 @@ export interface ControlPlaneOptions {
   sessionTtlMs?: number;
   /** How long `close()` waits for requests and websockets before cutting them, in ms. Default 3,000. */
   closeTimeoutMs?: number;
+  /**
+   * After an answer given before the request body was read (a 413 on the announced length), how long and how many
+   * bytes the rest is read and discarded before the connection closes. Default 5 s, 32 MiB.
+   */
+  linger?: LingerLimits;
 }
 
 export interface ControlPlane {
@@ -135,7 +140,9 @@ export async function createControlPlane(options: ControlPlaneOptions): Promise<
   let url = baseUrl(protocol, address.host, address.port);
   const allowedHosts = new HostAllowList(options.allowedHosts ?? [], address.host);
   const sites = new SiteClassifier(protocol, () => url);
-  pipeline = { authenticator, sessions, allowedHosts, sites, secure: Boolean(tls), log: options.log, metrics, onPluginError };
+  pipeline = {
+    authenticator, sessions, allowedHosts, sites, secure: Boolean(tls), log: options.log, metrics, linger: options.linger ?? DEFAULT_LINGER, onPluginError,
+  };
   registerBuiltinRoutes(table, options);
   let stylesheet: string | undefined;
   registerLoginRoutes(table, { authenticator, sessions, sites, secure: Boolean(tls), stylesheet: () => stylesheet });

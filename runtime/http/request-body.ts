@@ -14,23 +14,43 @@ export function hasBody(req: IncomingMessage): boolean {
 /**
  * Reads the body into one Buffer, refusing with 413 as soon as it would pass `limit` bytes: an announced
  * Content-Length over the limit is refused before reading anything, and a chunked body is never buffered past it.
+ * A refused body is left paused, not destroyed: the connection must live on to carry the 413 (lingering-close.ts).
  */
-export async function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   const announced = req.headers['content-length'];
-  if (announced !== undefined && Number(announced) > limit) throw bodyTooLarge(limit);
-  const chunks: Buffer[] = [];
-  let size = 0;
-  try {
-    for await (const chunk of req as AsyncIterable<Buffer>) {
+  if (announced !== undefined && Number(announced) > limit) return Promise.reject(bodyTooLarge(limit));
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const stop = (): void => {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onAbort);
+      req.off('close', onAbort);
+    };
+    function onData(chunk: Buffer): void {
       size += chunk.length;
-      if (size > limit) throw bodyTooLarge(limit);
+      if (size > limit) {
+        stop();
+        req.pause();
+        reject(bodyTooLarge(limit));
+        return;
+      }
       chunks.push(chunk);
     }
-  } catch (err) {
-    if (err instanceof HttpError) throw err;
-    throw new HttpError(400, HttpErrors.BODY_ABORTED, 'the request body ended before it was complete');
-  }
-  return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size);
+    function onEnd(): void {
+      stop();
+      resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size));
+    }
+    function onAbort(): void {
+      stop();
+      reject(new HttpError(400, HttpErrors.BODY_ABORTED, 'the request body ended before it was complete'));
+    }
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', onAbort);
+    req.on('close', onAbort);
+  });
 }
 
 /** `application/json` or any `+json` type, in UTF-8 (the only charset JSON allows on the wire). */

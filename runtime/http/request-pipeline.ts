@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { Context as KoaContext, Middleware, Next } from 'koa';
 import type Router from '@koa/router';
-import { HttpError, VigilError, type Logger } from '@vigil/plugin-sdk';
+import { bodyUnread, HttpError, lingeringClose, VigilError, type LingerLimits, type Logger } from '@vigil/plugin-sdk';
 import { assertAllowedHost, type HostAllowList } from './allowed-hosts.js';
 import type { Authenticator } from './authentication.js';
 import type { ControlPlaneMetrics } from './control-plane-metrics.js';
@@ -25,6 +25,8 @@ export interface PipelineOptions {
   secure: boolean;
   log: Logger;
   metrics: ControlPlaneMetrics;
+  /** Bounds of the read-and-discard after an answer given before the request body was read (lingering-close.ts). */
+  linger: LingerLimits;
   onPluginError?(plugin: string, err: unknown): void;
 }
 
@@ -101,8 +103,6 @@ function respondError(ctx: KoaContext, err: unknown, options: PipelineOptions): 
   if (err instanceof UnauthorizedError && err.clearSession) {
     ctx.set('Set-Cookie', clearSessionCookie(options.secure));
   }
-  // The rest of an oversize body is never read, so the connection cannot carry another request.
-  if (status === 413) ctx.set('Connection', 'close');
   ctx.status = status;
   ctx.type = 'application/json';
   const error: Record<string, string> = { code, message };
@@ -120,6 +120,11 @@ export function errorBoundary(options: PipelineOptions): Middleware {
     } catch (err) {
       respondError(ctx, err, options);
     } finally {
+      // An answer given before the body was read (413 on its announced length, 401 before reading): the client may
+      // still be sending it. Closing now would reset the connection and lose the answer; read the rest, bounded.
+      if (bodyUnread(ctx.req)) {
+        lingeringClose(ctx.req, ctx.res, options.linger, (outcome) => options.metrics.lingeringCloses.labels(outcome).inc());
+      }
       const route = routeOf(ctx)?.path ?? 'unmatched';
       const method = METHODS.has(ctx.method) ? ctx.method : 'OTHER';
       options.metrics.requests.labels(route, method, String(ctx.status)).inc();

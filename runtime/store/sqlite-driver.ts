@@ -103,7 +103,9 @@ export class SqliteDriver implements Driver {
           throw new StoreError(StoreErrors.OPEN, `store: ${filename} cannot use WAL (journal_mode is ${String(mode?.journal_mode)}); put the data directory on a local filesystem`);
         }
       }
-      await writer.exec(`PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA temp_store = ${writerTempStore}`);
+      // secure_delete: freed content is overwritten with zeros. A durable queue holds items before they are redacted
+      // (the LLM persist queue empties a payload once stored); without it, the bytes stay in free space for good.
+      await writer.exec(`PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA temp_store = ${writerTempStore}; PRAGMA secure_delete = ON`);
       if (!memory) {
         const [page] = await writer.query('PRAGMA page_size', []);
         await writer.exec(`PRAGMA wal_autocheckpoint = ${Math.max(1, Math.round(walCheckpointBytes / Number(page?.page_size)))}`);

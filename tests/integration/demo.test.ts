@@ -1,6 +1,7 @@
 // `vigil demo`, as `npm run demo` runs it: a real process with real ports. Within seconds its traffic must fill every
-// gateway page (records of several tenants, errors, usage with tokens) while nothing sensitive that the traffic
-// carries is ever stored in clear: not through the API, not in the SQLite file. Ctrl+C ends it all.
+// gateway page (records of several tenants, errors, usage with tokens) and the LLM project (both prompt templates in
+// three versions, errors, costs) while nothing sensitive that the traffic carries is ever stored in clear: not
+// through the APIs, not in the SQLite file. Ctrl+C ends it all.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -44,6 +45,8 @@ const demo = suite('vigil demo');
 const work = tempDir('vigil-demo-test-');
 const dataDir = join(work.path, 'data');
 const token = 'demo-test-token';
+/** The LLM project's key: the demo takes it from VIGIL_DEMO_LLM_KEY (else it makes one it never shows). */
+const llmKey = 'demo-test-llm-key-0123456789';
 let vigil: VigilProcess;
 let base = '';
 let ports: { control: number; proxy: number; api: number };
@@ -54,6 +57,16 @@ const api = async <T>(path: string): Promise<T> => {
   if (res.status !== 200) throw new Error(`${path}: ${res.status} ${await res.text()}`);
   return res.json() as Promise<T>;
 };
+
+/** The LLM public API, with the project key. */
+const llmApi = async <T>(path: string): Promise<T> => {
+  const res = await fetch(`${base}${path}`, { headers: { 'x-service-project-key': llmKey } });
+  if (res.status !== 200) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+  return res.json() as Promise<T>;
+};
+
+interface LlmTrace { id: string; model: string; provider: string; status: string; cost_usd: number | null; prompt_template: { name: string; version: number } | null }
+interface Templates { data: { name: string; latest_version: number; versions: { version: number; requests: number; errors: number; cost_usd: number }[] }[] }
 
 /** Every stored record, newest first, through the records API (the route is paged at 200). */
 async function allRecords(): Promise<StoredRecord[]> {
@@ -69,7 +82,7 @@ demo.before(async () => {
   const [control, proxy] = [await freePort(), await freePort()];
   base = `http://127.0.0.1:${control}`;
   vigil = spawnVigil(['demo', '--port', String(control), '--proxy-port', String(proxy), '--data-dir', dataDir, '--rate', '8'],
-    { cwd: work.path, env: { VIGIL_TOKEN: token } });
+    { cwd: work.path, env: { VIGIL_TOKEN: token, VIGIL_DEMO_LLM_KEY: llmKey } });
   const m = await waitFor(() => /the demo API at http:\/\/127\.0\.0\.1:(\d+)/.exec(vigil.stdout()), { timeoutMs: 20_000, what: 'the demo banner' })
     .catch((e) => { throw new Error(`${(e as Error).message}\nstdout: ${vigil.stdout()}\nstderr: ${vigil.stderr()}`); });
   ports = { control, proxy, api: Number(m![1]) };
@@ -85,6 +98,8 @@ demo('the banner names the dashboard, the gateway, the demo API, the data direct
   assert.match(out, `Dashboard: ${base}/ (sign in with $VIGIL_TOKEN)`);
   assert.match(out, `Gateway   http://127.0.0.1:${ports.proxy}  ->  the demo API at http://127.0.0.1:${ports.api}`);
   assert.match(out, `Data      ${dataDir}\n`);
+  assert.match(out, 'LLM       traces of two prompt templates (support-reply, summarise-ticket), three versions each, to the project shop-assistant');
+  assert.not.match(out, llmKey, 'the LLM key is never printed');
   assert.match(out, new RegExp(`curl -s http://127\\.0\\.0\\.1:${ports.proxy}/api/payments/charge -H 'Authorization: Bearer demo_acme_`));
   assert.match(out, 'Ctrl+C stops the demo.');
 });
@@ -149,14 +164,41 @@ demo('the burst is answered and the policy shows in the records: cards, emails, 
   }
 });
 
-demo('the SQLite files hold the records and no card number or email in clear', () => {
-  const files = readdirSync(dataDir).filter((f) => f.startsWith('vigil.db'));
-  assert.ok(files.includes('vigil.db'), `files: ${files}`);
-  const bytes = Buffer.concat(files.map((f) => readFileSync(join(dataDir, f))));
-  // What the scan must find, so that finding nothing else means something: stored records, in plain text.
-  assert.ok(bytes.includes('umbrella-portal/2.7'), 'the records are in the files as text');
-  assert.ok(bytes.includes('[REDACTED]'));
-  for (const s of secrets) assert.is(bytes.indexOf(s), -1, `${s} is in the SQLite files`);
+demo('within seconds: LLM traces of both templates in three versions each, with errors and costs, on several models', async () => {
+  const templates = await waitFor(async () => {
+    const t = await llmApi<Templates>('/api/v1/prompt-templates');
+    const full = ['support-reply', 'summarise-ticket'].every((name) => t.data.find((d) => d.name === name)?.versions.length === 3);
+    return full ? t : undefined;
+  }, { timeoutMs: 30_000, intervalMs: 500, what: 'both templates with three versions' });
+  console.log(`  both LLM templates had three versions after ${((Date.now() - startedAt) / 1000).toFixed(1)} s`);
+  for (const t of templates!.data) {
+    assert.equal(t.versions.map((v) => v.version), [1, 2, 3], t.name);
+    for (const v of t.versions) assert.ok(v.requests > 0 && v.cost_usd > 0, `${t.name} v${v.version}: ${JSON.stringify(v)}`);
+    assert.ok(t.versions.reduce((n, v) => n + v.errors, 0) > 0, `${t.name} has failed calls`);
+  }
+  const stats = await llmApi<{ requests: number; errors: number; cost_usd: number; tokens: { input: number } }>('/api/v1/stats?range=1h');
+  assert.ok(stats.requests >= 120 && stats.errors > 0 && stats.cost_usd > 0 && stats.tokens.input > 0, JSON.stringify(stats));
+  const failed = await llmApi<Page<LlmTrace & { error: string }>>('/api/v1/traces?status=error&limit=200');
+  assert.ok(failed.data.some((t) => t.error.startsWith('429 ')), 'a rate limit');
+  assert.ok(failed.data.some((t) => t.error === 'Request timed out.'), 'a timeout');
+  const recent = await llmApi<Page<LlmTrace>>('/api/v1/traces?limit=200');
+  assert.ok(new Set(recent.data.map((t) => t.model)).size >= 4, 'several models');
+  assert.equal([...new Set(recent.data.map((t) => t.provider))].sort(), ['anthropic', 'google', 'openai']);
+});
+
+demo('the stored LLM traces hold no email or card number in clear: the project\'s redaction masked them', async () => {
+  const traces: unknown[] = [];
+  for (let offset = 0; ; offset += 200) {
+    const page = await llmApi<Page<unknown>>(`/api/v1/traces?limit=200&offset=${offset}`);
+    traces.push(...page.data);
+    if (page.data.length < 200) break;
+  }
+  const text = JSON.stringify(traces);
+  // What the scan must find, so that finding no secret means something: customers' messages, masked where they had one.
+  assert.match(text, 'was charged twice for the same order');
+  assert.match(text, /My card \[REDACTED\] was charged twice/);
+  assert.match(text, '"customer_email":"[REDACTED]"');
+  for (const s of secrets) assert.not.ok(text.includes(s), `${s} is stored in clear in an LLM trace`);
 });
 
 demo('SIGINT stops the demo: exit 0, every port closed, no process left behind', async () => {
@@ -169,6 +211,19 @@ demo('SIGINT stops the demo: exit 0, every port closed, no process left behind',
   for (const port of Object.values(ports)) assert.is(await listening(port), false, `port ${port} still open`);
   for (const pid of children) assert.not.ok(existsSync(`/proc/${pid}`), `child ${pid} outlived the demo`);
   assert.ok(existsSync(join(dataDir, 'vigil.db')), '--data-dir is kept');
+});
+
+demo('after the stop, the SQLite files hold the records and the LLM traces, and no card number or email in clear', () => {
+  // After, not during: an LLM batch's raw items wait in the durable persist queue (its row, the write-ahead log) until
+  // they are redacted and stored; then the payload is emptied and its bytes zeroed (secure_delete).
+  const files = readdirSync(dataDir).filter((f) => f.startsWith('vigil.db'));
+  assert.ok(files.includes('vigil.db'), `files: ${files}`);
+  const bytes = Buffer.concat(files.map((f) => readFileSync(join(dataDir, f))));
+  // What the scan must find, so that finding nothing else means something: stored records and traces, in plain text.
+  assert.ok(bytes.includes('umbrella-portal/2.7'), 'the records are in the files as text');
+  assert.ok(bytes.includes('was charged twice for the same order'), 'the LLM traces are in the files as text');
+  assert.ok(bytes.includes('[REDACTED]'));
+  for (const s of secrets) assert.is(bytes.indexOf(s), -1, `${s} is in the SQLite files`);
 });
 
 demo.run();

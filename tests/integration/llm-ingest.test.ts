@@ -5,7 +5,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { randomUUID } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
-import { llmClient, postEarlyAnswer, traceItem, type Json } from '../support/llm-client.js';
+import { llmClient, traceItem, type Json } from '../support/llm-client.js';
 import { freePort, waitFor } from '../support/net.js';
 import { freshPostgresSchema, postgresAvailable } from '../support/postgres.js';
 import { tempDir } from '../support/tmp.js';
@@ -160,7 +160,7 @@ llm:
     assert.is(listed.body.data.filter((t: Json) => t.name === 'retry-me').length, 2);
   });
 
-  test('bad input: keys, media types, encodings, sizes, depth, UTF-8 and shape each get their status and code', async ({ api, base }) => {
+  test('bad input: keys, media types, encodings, sizes, depth, UTF-8 and shape each get their status and code', async ({ api }) => {
     const one = { traces: [traceItem()] };
     const code = (r: { body: Json }) => r.body.error?.code;
     let r = await api.ingest('not-a-key-0123456789', one);
@@ -193,11 +193,15 @@ llm:
     r = await api.ingest(alpha, { traces: Array.from({ length: 1001 }, () => ({ model: 'm' })) });
     assert.is(r.status, 413);
     assert.is(code(r), 'VIGIL_ERR_LLM_BATCH_TOO_LARGE');
-    // 6 MB: refused on its Content-Length, and, sent chunked, once reading passes the limit.
+    // 6 MB: refused on its Content-Length, and, sent chunked, once reading passes the limit; the client gets the 413
+    // while still uploading (tests/integration/control-plane-413.test.ts has node:http and hostile clients).
     const sixMb = Buffer.from(JSON.stringify({ traces: [traceItem({ output: 'x'.repeat(6_000_000) })] }));
-    const keyed = { 'content-type': 'application/json', 'x-service-project-key': alpha };
-    assert.is((await postEarlyAnswer(`${base}/v1/traces`, keyed, sixMb, { sendBytes: 0 })).status, 413);
-    assert.is((await postEarlyAnswer(`${base}/v1/traces`, keyed, sixMb, { chunked: true, sendBytes: 5 * 1024 * 1024 + 65_536 })).status, 413);
+    r = await api.ingest(alpha, sixMb);
+    assert.is(r.status, 413);
+    assert.is(code(r), 'VIGIL_ERR_HTTP_BODY_TOO_LARGE');
+    r = await api.send('/v1/traces', alpha, { method: 'POST', headers: { 'content-type': 'application/json' }, body: new Blob([sixMb]).stream(), duplex: 'half' } as RequestInit);
+    assert.is(r.status, 413);
+    assert.is(code(r), 'VIGIL_ERR_HTTP_BODY_TOO_LARGE');
     r = await api.ingest(alpha, Buffer.alloc(0));
     assert.is(r.status, 400);
     // gzip: a normal batch works; a bomb (64 MB of zeros in 64 KB) is refused once inflating passes the limit.

@@ -1,4 +1,3 @@
-import { connect } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { waitFor } from './net.js';
 
@@ -61,41 +60,4 @@ export function traceItem(overrides: Json = {}, bytes = 0): Json {
     if (size < bytes) item.metadata = { ...(item.metadata ?? {}), padding: 'x'.repeat(bytes - size - 30) };
   }
   return item;
-}
-
-/**
- * POST over a bare TCP socket, for bodies the server refuses before reading them all (413): the body is written in
- * 64 KiB chunks until it is all sent (or `sendBytes` of it) or the server closes, and whatever the server answered is
- * returned. fetch and node:http report EPIPE instead when the server answers and closes mid-upload. Stop at
- * `sendBytes` to keep the answer: bytes that reach a server after it closed make its kernel reset the connection,
- * which discards an answer the client has not read yet.
- */
-export function postEarlyAnswer(url: string, headers: Record<string, string>, body: Buffer, options: { chunked?: boolean; sendBytes?: number } = {}): Promise<{ status: number; text: string }> {
-  const u = new URL(url);
-  return new Promise((resolve, reject) => {
-    const socket = connect(Number(u.port), u.hostname);
-    let received = '';
-    let closed = false;
-    socket.on('data', (d) => { received += d.toString('latin1'); });
-    socket.on('error', () => { closed = true; });
-    socket.on('close', () => {
-      closed = true;
-      const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(received)?.[1] ?? 0);
-      if (!status) reject(new Error(`no HTTP answer: ${JSON.stringify(received.slice(0, 200))}`));
-      else resolve({ status, text: received.slice(received.indexOf('\r\n\r\n') + 4) });
-    });
-    socket.on('connect', async () => {
-      const framing = options.chunked ? 'transfer-encoding: chunked' : `content-length: ${body.length}`;
-      const head = [`POST ${u.pathname} HTTP/1.1`, `host: ${u.host}`, framing, 'connection: close',
-        ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`)].join('\r\n');
-      socket.write(`${head}\r\n\r\n`);
-      const end = Math.min(body.length, options.sendBytes ?? body.length);
-      for (let at = 0; at < end && !closed; at += 65_536) {
-        const piece = body.subarray(at, Math.min(end, at + 65_536));
-        const ok = socket.write(options.chunked ? Buffer.concat([Buffer.from(`${piece.length.toString(16)}\r\n`), piece, Buffer.from('\r\n')]) : piece);
-        if (!ok) await new Promise((r) => { socket.once('drain', r); socket.once('close', r); });
-      }
-      if (!closed && options.chunked && end === body.length) socket.write('0\r\n\r\n');
-    });
-  });
 }

@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -33,6 +34,26 @@ test('calling the store for a write from inside transaction() fails fast instead
   } finally {
     await store.close();
   }
+});
+
+test('content that is emptied or deleted leaves no bytes in the files (secure_delete): a queue\'s raw payloads are gone once done', async () => {
+  const dir = tempDir();
+  const store = await openStore(`sqlite:${join(dir.path, 'v.db')}`);
+  const marker = (i: number) => `raw-card-4242424242424242-${i}-`;
+  try {
+    await store.run('CREATE TABLE jobs (id INTEGER PRIMARY KEY, payload TEXT)');
+    // Payloads of several pages (overflow pages, as a batch of trace items has), then one emptied, one deleted.
+    for (let i = 1; i <= 3; i++) await store.run('INSERT INTO jobs VALUES (?, ?)', [i, marker(i).repeat(2000)]);
+    await store.run("UPDATE jobs SET payload = '' WHERE id = 1");
+    await store.run('DELETE FROM jobs WHERE id = 2');
+  } finally {
+    await store.close();
+  }
+  const bytes = Buffer.concat(readdirSync(dir.path).map((f) => readFileSync(join(dir.path, f))));
+  dir.cleanup();
+  assert.ok(bytes.includes(marker(3)), 'the kept payload is in the file');
+  assert.is(bytes.indexOf(marker(1)), -1, 'the emptied payload');
+  assert.is(bytes.indexOf(marker(2)), -1, 'the deleted payload');
 });
 
 test('UPDATE … RETURNING through query() runs on the writer and returns rows', async () => {
