@@ -20,7 +20,7 @@ export type {
   Metrics, Counter, Gauge, Histogram, CounterChild, GaugeChild, HistogramChild, MetricOptions, HistogramOptions,
 } from './metrics.js';
 export {
-  VigilError, PermanentError, HttpError, ConfigValueError, isPermanent, defineErrorCodes, errorCatalogueOf, SdkErrors,
+  VigilError, PermanentError, HttpError, ConfigValueError, isPermanent, retryAfterOf, JobDeferral, defineErrorCodes, errorCatalogueOf, SdkErrors,
 } from './errors.js';
 export type { ErrorCodeDoc, ErrorCatalogue, ErrorCodes, ErrorCodeOf } from './errors.js';
 export type { DeliveryQueue, DeliveryQueueOptions } from './delivery.js';

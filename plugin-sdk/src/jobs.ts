@@ -57,8 +57,10 @@ export interface Jobs {
    */
   every(id: string, intervalMs: number, fn: () => Promise<void> | void, options?: IntervalOptions): void;
   /**
-   * A durable queue named `<plugin>.<name>`. The handler's throw retries with backoff; a `PermanentError` (or any
-   * error with `permanent: true`) fails the job at once. Workers start with the runtime and stop before it closes.
+   * A durable queue named `<plugin>.<name>`. The handler's throw retries with backoff (at least the error's
+   * `retryAfterMs`, see `retryAfterOf`); a `PermanentError` (or any error with `permanent: true`) fails the job at
+   * once; a `JobDeferral` puts it back for its delay without spending an attempt. Workers start with the runtime and
+   * stop before it closes.
    */
   queue<P>(name: string, handler: (job: QueuedJob<P>) => Promise<void>, options?: QueueOptions): JobQueue<P>;
 }

@@ -84,6 +84,18 @@ export class JobTable {
     return r.changes > 0;
   }
 
+  /**
+   * Back to `pending`, due in `delayMs`, with the attempt it took given back (a deferral is not a failure);
+   * `payload`, when given, replaces the stored one.
+   */
+  async defer(job: ClaimedJob, owner: string, delayMs: number, payload: string | undefined): Promise<boolean> {
+    const set = payload === undefined ? '' : ', payload = ?';
+    const r = await this.store.run(
+      `UPDATE vigil_jobs SET state = 'pending', attempt = attempt - 1, run_at = ${this.now} + ?${set}, locked_by = NULL, locked_until = NULL, updated_at = ${this.now} ${this.guard}`,
+      [Math.round(delayMs), ...(payload === undefined ? [] : [payload]), job.id, owner, job.attempt]);
+    return r.changes > 0;
+  }
+
   async finish(job: ClaimedJob, owner: string, state: 'failed' | 'dead', error: string): Promise<boolean> {
     const r = await this.store.run(
       `UPDATE vigil_jobs SET state = ?, last_error = ?, locked_by = NULL, locked_until = NULL, updated_at = ${this.now} ${this.guard}`,
