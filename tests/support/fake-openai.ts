@@ -8,7 +8,9 @@
 //   POST /v1/embeddings        float arrays, or base64 of little-endian float32 when `encoding_format: "base64"` (what
 //                              openai@6 asks for by default)
 // The model name steers failures: `error-<status>` answers that status with OpenAI's error body, `stream-break` cuts
-// the stream's connection after two chunks. Answers are deterministic (fixed ids and timestamps) so that a test can
+// the stream's connection after two chunks. Tests can also script chat completions one by one (`script`, or `chat`
+// per request): a tool call with a score (named by `tool_choice`, as an LLM judge is forced to call it), a text answer
+// without a tool call, an error status with Retry-After, or a hang. `embed` gives each text its own vector. Answers are deterministic (fixed ids and timestamps) so that a test can
 // compare what the application receives with and without the wrapper. Every answer waits `delayMs` first, so that a
 // recorded latency has something to measure.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -26,10 +28,33 @@ export const FAKE = {
   created: 1_764_000_000,
 } as const;
 
+/** A scripted answer to one chat completion. */
+export type ChatScript =
+  /** A call of the forced tool (or the first offered) with `{ score, reasoning }` as its arguments. */
+  | { score: unknown; reasoning?: string }
+  /** A call of the forced tool with these raw arguments (not necessarily JSON). */
+  | { arguments: string }
+  /** A plain text answer: no tool call, whatever `tool_choice` said. */
+  | { text: string }
+  /** An error status with OpenAI's error body; `retryAfter` is sent as the Retry-After header. */
+  | { status: number; retryAfter?: string }
+  /** No answer at all, until the client gives up or the fake closes. */
+  | { hang: true };
+
+export interface FakeOpenAIOptions {
+  delayMs?: number;
+  /** Decides a chat completion's answer; undefined falls back to `script`, then to the fixed answers. */
+  chat?: (body: any) => ChatScript | undefined;
+  /** The embedding of one input text; default FAKE.vector for every text. */
+  embed?: (text: string) => number[];
+}
+
 export interface FakeOpenAI {
   /** The base URL to give openai (`…/v1`). */
   baseURL: string;
-  requests: { path: string; body: any }[];
+  requests: { path: string; body: any; headers: Record<string, string | string[] | undefined>; at: number }[];
+  /** Answers for the next chat completions, taken in order. */
+  script: ChatScript[];
   close(): Promise<void>;
 }
 
@@ -109,25 +134,54 @@ function responses(body: any, res: ServerResponse): void {
   res.end();
 }
 
-function embeddings(body: any, res: ServerResponse): void {
+function embeddings(body: any, res: ServerResponse, embed: (text: string) => number[]): void {
   const inputs = Array.isArray(body.input) ? body.input : [body.input];
-  const embedding = (): number[] | string => body.encoding_format === 'base64'
-    ? Buffer.from(new Float32Array(FAKE.vector).buffer).toString('base64')
-    : [...FAKE.vector];
+  const embedding = (text: string): number[] | string => body.encoding_format === 'base64'
+    ? Buffer.from(new Float32Array(embed(String(text))).buffer).toString('base64')
+    : [...embed(String(text))];
   json(res, 200, {
-    object: 'list', model: FAKE.embeddingModel, usage: FAKE.embeddingUsage,
-    data: inputs.map((_: unknown, index: number) => ({ object: 'embedding', index, embedding: embedding() })),
+    object: 'list', model: body.model ?? FAKE.embeddingModel, usage: FAKE.embeddingUsage,
+    data: inputs.map((text: unknown, index: number) => ({ object: 'embedding', index, embedding: embedding(String(text)) })),
   });
 }
 
-export async function startFakeOpenAI({ delayMs = 15 } = {}): Promise<FakeOpenAI> {
+/** A scripted chat completion: the judge's forced tool call, a text answer, an error, or nothing (a hang). */
+function scripted(body: any, res: ServerResponse, answer: ChatScript): void {
+  if ('hang' in answer) return;
+  if ('status' in answer) {
+    res.writeHead(answer.status, { 'content-type': 'application/json', ...(answer.retryAfter !== undefined ? { 'retry-after': answer.retryAfter } : {}) });
+    res.end(JSON.stringify({ error: { message: `The fake answers ${answer.status}.`, type: answer.status === 429 ? 'rate_limit_error' : 'server_error', param: null, code: null } }));
+    return;
+  }
+  const base = { id: 'chatcmpl-fake', object: 'chat.completion', created: FAKE.created, model: body.model ?? FAKE.model, system_fingerprint: 'fp_fake', usage: FAKE.usage };
+  if ('text' in answer) {
+    json(res, 200, { ...base, choices: [{ index: 0, logprobs: null, finish_reason: 'stop', message: { role: 'assistant', content: answer.text, refusal: null } }] });
+    return;
+  }
+  const name = body.tool_choice?.function?.name ?? body.tools?.[0]?.function?.name ?? 'submit_score';
+  const args = 'arguments' in answer ? answer.arguments : JSON.stringify({ score: answer.score, reasoning: answer.reasoning ?? 'scripted' });
+  json(res, 200, {
+    ...base,
+    choices: [{
+      index: 0, logprobs: null, finish_reason: 'tool_calls',
+      message: { role: 'assistant', content: null, refusal: null, tool_calls: [{ id: 'call_judge', type: 'function', function: { name, arguments: args } }] },
+    }],
+  });
+}
+
+export async function startFakeOpenAI({ delayMs = 15, chat: chooseChat, embed = () => [...FAKE.vector] }: FakeOpenAIOptions = {}): Promise<FakeOpenAI> {
   const requests: FakeOpenAI['requests'] = [];
+  const script: ChatScript[] = [];
   const server: Server = createServer((req, res) => {
     void (async () => {
       const body = await readJson(req);
       const path = (req.url ?? '').split('?')[0];
-      requests.push({ path, body });
-      await new Promise((r) => setTimeout(r, delayMs));
+      requests.push({ path, body, headers: req.headers, at: Date.now() });
+      if (delayMs > 0) await new Promise((r) => setTimeout(r, delayMs));
+      if (path === '/v1/chat/completions') {
+        const answer = chooseChat?.(body) ?? script.shift();
+        if (answer) { scripted(body, res, answer); return; }
+      }
       const failure = /^error-(\d{3})$/.exec(String(body.model ?? ''));
       if (failure) {
         json(res, Number(failure[1]), { error: { message: `The fake refuses model ${body.model}.`, type: 'invalid_request_error', param: 'model', code: 'model_not_found' } });
@@ -135,7 +189,7 @@ export async function startFakeOpenAI({ delayMs = 15 } = {}): Promise<FakeOpenAI
       }
       if (path === '/v1/chat/completions') chat(body, res);
       else if (path === '/v1/responses') responses(body, res);
-      else if (path === '/v1/embeddings') embeddings(body, res);
+      else if (path === '/v1/embeddings') embeddings(body, res, embed);
       else json(res, 404, { error: { message: `no route ${path}`, type: 'invalid_request_error', param: null, code: null } });
     })().catch((err) => { res.destroy(err); });
   });
@@ -144,6 +198,7 @@ export async function startFakeOpenAI({ delayMs = 15 } = {}): Promise<FakeOpenAI
   return {
     baseURL: `http://127.0.0.1:${port}/v1`,
     requests,
+    script,
     close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }),
   };
 }
