@@ -1,9 +1,10 @@
 import type { PersistedTrace, Sandboxes } from '@vigil/plugin-sdk';
+import { JsSandboxErrors } from '../../sandbox/js/errors.js';
 import type { EvalDefinition, EvalOutcome } from './types.js';
 
 const NO_COST = { method: 'custom_function', model: null, tokens_in: 0, tokens_out: 0, usd: 0 };
 /** Host-side failures that say nothing about the function: the job is retried. */
-const HOST_BUSY = new Set(['VIGIL_ERR_SANDBOX_BUSY', 'VIGIL_ERR_SANDBOX_CLOSED']);
+const HOST_BUSY = new Set<string>([JsSandboxErrors.BUSY, JsSandboxErrors.CLOSED]);
 
 const failed = (reason: string, details: Record<string, unknown>): EvalOutcome => ({ ...NO_COST, status: 'failed', score: null, reason, details });
 
