@@ -60,7 +60,7 @@ evaluators:
   backoff: 200ms
   max_attempts: 3
   providers:
-    judge: { base_url: "${ctx.fake.baseURL}", model: gpt-4o-mini, api_key: ${JUDGE_KEY}, timeout: 800ms }
+    judge: { base_url: "${ctx.fake.baseURL}", model: gpt-4o-mini, api_key_env: EVALS_JUDGE_KEY, timeout: 800ms }
   definitions:
     - id: mentions-paris
       project: shop
@@ -74,7 +74,7 @@ evaluators:
             return { score: text.includes('Paris') ? 1 : 0, reason: 'looked for Paris' };
           }
 `);
-    ctx.vigil = await startVigil(file, ctx.base, { cwd: work.path });
+    ctx.vigil = await startVigil(file, ctx.base, { cwd: work.path, env: { EVALS_JUDGE_KEY: JUDGE_KEY } });
     ctx.api = llmClient(ctx.base);
   });
 
@@ -162,6 +162,7 @@ evaluators:
     const good = await resultOf('judge', 'good');
     assert.equal({ score: good.score, status: good.status, reason: good.reason, method: good.method, cost: good.cost },
       { score: 0.8, status: 'ok', reason: 'Accurate.', method: 'llm_judge', cost: { tokens_in: 21, tokens_out: 7, usd: (21 * 0.15 + 7 * 0.6) / 1e6 } });
+    assert.ok(ctx.fake.requests.every((r) => r.headers.authorization === `Bearer ${JUDGE_KEY}`), 'the key from the environment reaches the judge');
     assert.equal(Object.keys(good).sort(), ['cost', 'created_at', 'details', 'eval_definition_id', 'id', 'latency_ms', 'method', 'model', 'reason', 'score', 'status', 'trace_id']);
     assert.type(good.latency_ms, 'number');
     const chatty = await resultOf('judge', 'chatty');
