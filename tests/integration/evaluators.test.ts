@@ -249,6 +249,23 @@ evaluators:
     assert.is((await ctx.api.get(KEY, '/api/v1/eval-results?eval_definition_id=rare')).body.data.length, 0);
   });
 
+  test('golden sets per template: set, listed, used as {{expected}}, removed', async (ctx) => {
+    const put = await post(ctx, '/api/llm/projects/shop/golden-sets/capital', { outputs: ['Paris is the capital of France.'] }, 'PUT');
+    assert.is(put.status, 200, JSON.stringify(put.body));
+    assert.equal((await dash(ctx, '/api/llm/projects/shop/golden-sets')).body.data.map((g: Json) => [g.template, g.outputs]), [['capital', ['Paris is the capital of France.']]]);
+    assert.is((await post(ctx, '/api/llm/projects/shop/golden-sets/capital', { outputs: [] }, 'PUT')).status, 400);
+    // A judge's {{expected}} is the trace's template's golden set when the trace has no metadata.expected.
+    const res = await ctx.api.ingest(KEY, { traces: [traceItem({ id: randomUUID(), prompt_template: { name: 'capital', raw: 'Capital of {{c}}?' }, output: { role: 'assistant', content: 'good' } })] });
+    await ctx.api.waitForTraces(KEY, res.body.ids);
+    const before = ctx.fake.requests.length;
+    const tried = await post(ctx, `/api/llm/projects/shop/evals/test?trace_id=${res.body.ids[0]}`, { name: 't', type: 'llm_judge', settings: { provider: 'judge', rubric: 'Expected: {{expected}} Got: {{output}}' } });
+    assert.equal([tried.status, tried.body.score], [200, 0.8], JSON.stringify(tried.body));
+    assert.match(ctx.fake.requests[before].body.messages.at(-1).content, /^Expected: Paris is the capital of France\. Got: assistant: good$/);
+    assert.equal((await dash(ctx, '/api/llm/projects/shop/golden-sets/capital', { method: 'DELETE' })).body, { deleted: 'capital' });
+    const again = await dash(ctx, '/api/llm/projects/shop/golden-sets/capital', { method: 'DELETE' });
+    assert.equal([again.status, again.body.error.code], [404, 'VIGIL_ERR_EVALUATORS_GOLDEN_SET_NOT_FOUND']);
+  });
+
   test('a live test of a definition on a chosen trace, without saving it; the public list pages and filters', async (ctx) => {
     const [latest] = (await ctx.api.get(KEY, '/api/v1/traces?limit=1')).body.data;
     const tried = await post(ctx, `/api/llm/projects/shop/evals/test?trace_id=${latest.id}`, { name: 't', type: 'custom_function', settings: { source: 'export default (t) => t.id.length / 100' } });
