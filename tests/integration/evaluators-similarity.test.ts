@@ -27,6 +27,8 @@ function embed(text: string): number[] {
 
 if (!existsSync(new URL('../../plugins/evaluators/embeddings/index.js', import.meta.url))) {
   console.log('SKIP evaluators-similarity: this build has no plugins/evaluators/embeddings module yet');
+  test.skip('semantic_similarity end to end (needs the embeddings module)', () => {});
+  test.run();
 } else {
   const work = tempDir('vigil-evals-sim-');
   let fake: FakeOpenAI;
