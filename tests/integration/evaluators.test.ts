@@ -5,7 +5,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { randomUUID } from 'node:crypto';
-import { startFakeOpenAI, type ChatScript, type FakeOpenAI } from '../support/fake-openai.js';
+import { startFakeOpenAI, type FakeOpenAI, type ScriptedAnswer } from '../support/fake-openai.js';
 import { llmClient, traceItem, type Json } from '../support/llm-client.js';
 import { freePort, waitFor } from '../support/net.js';
 import { freshPostgresSchema, postgresAvailable } from '../support/postgres.js';
@@ -16,19 +16,21 @@ const TOKEN = 'evals-dashboard-token';
 const KEY = 'evals-project-key-0123456789';
 const JUDGE_KEY = 'sk-judge-secret-never-shown';
 
-/** The judge's answer, by the text of the output it grades; `attempts` counts requests per output. */
-function judgeAnswers(attempts: Map<string, number>) {
-  return (body: any): ChatScript | undefined => {
+/** The judge's answer, by the text of the output it grades; `attempts` holds when each request came, per output. */
+function judgeAnswers(attempts: Map<string, number[]>) {
+  return (body: any): ScriptedAnswer | undefined => {
     const prompt: string = body.messages?.at(-1)?.content ?? '';
     const output = [...prompt.matchAll(/assistant: (\S+)/g)].at(-1)?.[1] ?? '';
-    const n = (attempts.get(output) ?? 0) + 1;
-    attempts.set(output, n);
+    const times = attempts.get(output) ?? [];
+    times.push(Date.now());
+    attempts.set(output, times);
+    const n = times.length;
     switch (output) {
       case 'good': return { score: 80, reasoning: 'Accurate.' };
       case 'poor': return { score: 20, reasoning: 'Wrong.' };
       case 'chatty': return { text: 'I would rate this 7 out of 10.' };
       case 'overrated': return { score: 150, reasoning: 'Beyond perfect.' };
-      case 'limited': return n === 1 ? { status: 429, retryAfter: '1' } : { score: 60 };
+      case 'limited': return n === 1 ? { status: 429, headers: { 'retry-after': '1' } } : { score: 60 };
       case 'flaky': return n === 1 ? { status: 500 } : { score: 70 };
       case 'hangs': return { hang: true };
       default: return { score: 50 };
@@ -36,7 +38,7 @@ function judgeAnswers(attempts: Map<string, number>) {
   };
 }
 
-interface Ctx { api: ReturnType<typeof llmClient>; base: string; fake: FakeOpenAI; attempts: Map<string, number>; vigil: VigilProcess }
+interface Ctx { api: ReturnType<typeof llmClient>; base: string; fake: FakeOpenAI; attempts: Map<string, number[]>; vigil: VigilProcess }
 
 function define(backend: 'sqlite' | 'postgres') {
   const test = suite<Ctx>(`evaluators (${backend})`);
@@ -173,14 +175,14 @@ evaluators:
     assert.match(over.reason, /score 150 is outside 0\.\.100/);
     const limited = await resultOf('judge', 'limited');
     assert.equal([limited.status, limited.score], ['ok', 0.6]);
-    const calls = ctx.fake.requests.filter((r) => JSON.stringify(r.body).includes('assistant: limited'));
+    const calls = ctx.attempts.get('limited')!;
     assert.is(calls.length, 2);
-    assert.ok(calls[1].at - calls[0].at >= 950, `retried ${calls[1].at - calls[0].at} ms after the 429 (Retry-After: 1)`);
+    assert.ok(calls[1] - calls[0] >= 950, `retried ${calls[1] - calls[0]} ms after the 429 (Retry-After: 1)`);
     assert.is((await resultOf('judge', 'flaky')).score, 0.7);
     const hangs = await resultOf('judge', 'hangs');
     assert.is(hangs.status, 'failed');
     assert.match(hangs.reason, /did not answer within 800 ms \(attempt 3 of 3: given up\)/);
-    assert.is(ctx.attempts.get('hangs'), 3);
+    assert.is(ctx.attempts.get('hangs')!.length, 3);
 
     // The config file's function scores every trace; one that loops is a timeout, and costs that one eval.
     assert.is((await resultOf('mentions-paris', 'Paris-is-the-capital')).score, 1);

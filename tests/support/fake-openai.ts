@@ -8,9 +8,10 @@
 //   POST /v1/embeddings        float arrays, or base64 of little-endian float32 when `encoding_format: "base64"` (what
 //                              openai@6 asks for by default)
 // The model name steers failures: `error-<status>` answers that status with OpenAI's error body, `stream-break` cuts
-// the stream's connection after two chunks. Tests can also script chat completions one by one (`script`, or `chat`
-// per request): a tool call with a score (named by `tool_choice`, as an LLM judge is forced to call it), a text answer
-// without a tool call, an error status with Retry-After, or a hang. `embed` gives each text its own vector. Answers are deterministic (fixed ids and timestamps) so that a test can
+// the stream's connection after two chunks. `script` queues one-off answers (a status with headers and body, or a
+// hang; or, for an LLM judge, a tool call with a score, a text answer without the tool call, or raw tool arguments),
+// each used by one request before the routes above; `chat` chooses a chat completion's answer per request; `embed`
+// gives each input its own vector. Answers are deterministic (fixed ids and timestamps) so that a test can
 // compare what the application receives with and without the wrapper. Every answer waits `delayMs` first, so that a
 // recorded latency has something to measure.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -28,33 +29,24 @@ export const FAKE = {
   created: 1_764_000_000,
 } as const;
 
-/** A scripted answer to one chat completion. */
+/** One scripted answer, used by the next request: a status with headers and a JSON body, or no answer at all. */
+export type ScriptedAnswer = { status: number; headers?: Record<string, string>; body?: unknown } | { hang: true } | ChatScript;
+
+/** A scripted chat completion (200, with FAKE.usage), as an LLM judge forced to call a tool may get it. */
 export type ChatScript =
-  /** A call of the forced tool (or the first offered) with `{ score, reasoning }` as its arguments. */
+  /** A call of the tool `tool_choice` names (else the first offered) with `{ score, reasoning }` as its arguments. */
   | { score: unknown; reasoning?: string }
-  /** A call of the forced tool with these raw arguments (not necessarily JSON). */
+  /** A call of that tool with these raw arguments (not necessarily JSON). */
   | { arguments: string }
   /** A plain text answer: no tool call, whatever `tool_choice` said. */
-  | { text: string }
-  /** An error status with OpenAI's error body; `retryAfter` is sent as the Retry-After header. */
-  | { status: number; retryAfter?: string }
-  /** No answer at all, until the client gives up or the fake closes. */
-  | { hang: true };
-
-export interface FakeOpenAIOptions {
-  delayMs?: number;
-  /** Decides a chat completion's answer; undefined falls back to `script`, then to the fixed answers. */
-  chat?: (body: any) => ChatScript | undefined;
-  /** The embedding of one input text; default FAKE.vector for every text. */
-  embed?: (text: string) => number[];
-}
+  | { text: string };
 
 export interface FakeOpenAI {
   /** The base URL to give openai (`…/v1`). */
   baseURL: string;
-  requests: { path: string; body: any; headers: Record<string, string | string[] | undefined>; at: number }[];
-  /** Answers for the next chat completions, taken in order. */
-  script: ChatScript[];
+  requests: { path: string; body: any; headers: Record<string, string | string[] | undefined> }[];
+  /** Answers for the next requests, first first; the routes answer once it is empty. */
+  script: ScriptedAnswer[];
   close(): Promise<void>;
 }
 
@@ -137,22 +129,16 @@ function responses(body: any, res: ServerResponse): void {
 function embeddings(body: any, res: ServerResponse, embed: (text: string) => number[]): void {
   const inputs = Array.isArray(body.input) ? body.input : [body.input];
   const embedding = (text: string): number[] | string => body.encoding_format === 'base64'
-    ? Buffer.from(new Float32Array(embed(String(text))).buffer).toString('base64')
-    : [...embed(String(text))];
+    ? Buffer.from(new Float32Array(embed(text)).buffer).toString('base64')
+    : [...embed(text)];
   json(res, 200, {
-    object: 'list', model: body.model ?? FAKE.embeddingModel, usage: FAKE.embeddingUsage,
-    data: inputs.map((text: unknown, index: number) => ({ object: 'embedding', index, embedding: embedding(String(text)) })),
+    object: 'list', model: FAKE.embeddingModel, usage: FAKE.embeddingUsage,
+    data: inputs.map((text: string, index: number) => ({ object: 'embedding', index, embedding: embedding(text) })),
   });
 }
 
-/** A scripted chat completion: the judge's forced tool call, a text answer, an error, or nothing (a hang). */
-function scripted(body: any, res: ServerResponse, answer: ChatScript): void {
-  if ('hang' in answer) return;
-  if ('status' in answer) {
-    res.writeHead(answer.status, { 'content-type': 'application/json', ...(answer.retryAfter !== undefined ? { 'retry-after': answer.retryAfter } : {}) });
-    res.end(JSON.stringify({ error: { message: `The fake answers ${answer.status}.`, type: answer.status === 429 ? 'rate_limit_error' : 'server_error', param: null, code: null } }));
-    return;
-  }
+/** A scripted chat completion: the forced tool's call, raw arguments, or a text answer. */
+function chatAnswer(body: any, res: ServerResponse, answer: ChatScript): void {
   const base = { id: 'chatcmpl-fake', object: 'chat.completion', created: FAKE.created, model: body.model ?? FAKE.model, system_fingerprint: 'fp_fake', usage: FAKE.usage };
   if ('text' in answer) {
     json(res, 200, { ...base, choices: [{ index: 0, logprobs: null, finish_reason: 'stop', message: { role: 'assistant', content: answer.text, refusal: null } }] });
@@ -169,19 +155,31 @@ function scripted(body: any, res: ServerResponse, answer: ChatScript): void {
   });
 }
 
-export async function startFakeOpenAI({ delayMs = 15, chat: chooseChat, embed = () => [...FAKE.vector] }: FakeOpenAIOptions = {}): Promise<FakeOpenAI> {
+export interface FakeOpenAIOptions {
+  delayMs?: number;
+  /** Chooses a chat completion's answer per request (before `script`); undefined lets `script` and the routes answer. */
+  chat?: (body: any) => ScriptedAnswer | undefined;
+  /** The vector for one embeddings input; FAKE.vector for every input by default. */
+  embed?: (text: string) => number[];
+}
+
+export async function startFakeOpenAI({ delayMs = 15, embed = () => [...FAKE.vector], chat: chooseChat }: FakeOpenAIOptions = {}): Promise<FakeOpenAI> {
   const requests: FakeOpenAI['requests'] = [];
-  const script: ChatScript[] = [];
+  const script: ScriptedAnswer[] = [];
   const server: Server = createServer((req, res) => {
     void (async () => {
       const body = await readJson(req);
       const path = (req.url ?? '').split('?')[0];
-      requests.push({ path, body, headers: req.headers, at: Date.now() });
-      if (delayMs > 0) await new Promise((r) => setTimeout(r, delayMs));
-      if (path === '/v1/chat/completions') {
-        const answer = chooseChat?.(body) ?? script.shift();
-        if (answer) { scripted(body, res, answer); return; }
+      requests.push({ path, body, headers: req.headers });
+      await new Promise((r) => setTimeout(r, delayMs));
+      const scripted = (path === '/v1/chat/completions' ? chooseChat?.(body) : undefined) ?? script.shift();
+      if (scripted && 'hang' in scripted) return;
+      if (scripted && 'status' in scripted) {
+        res.writeHead(scripted.status, { 'content-type': 'application/json', ...scripted.headers });
+        res.end(scripted.body === undefined ? '' : JSON.stringify(scripted.body));
+        return;
       }
+      if (scripted) { chatAnswer(body, res, scripted); return; }
       const failure = /^error-(\d{3})$/.exec(String(body.model ?? ''));
       if (failure) {
         json(res, Number(failure[1]), { error: { message: `The fake refuses model ${body.model}.`, type: 'invalid_request_error', param: 'model', code: 'model_not_found' } });

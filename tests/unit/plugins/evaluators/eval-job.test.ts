@@ -93,7 +93,7 @@ test('a slot held for an earlier attempt is not used by a retry: it reserves aga
 test('a provider failure is thrown for the queue to retry, until the last attempt stores a failed result', async () => {
   now += 10_000;
   events.length = 0;
-  fake.script.push({ status: 503, retryAfter: '2' });
+  fake.script.push({ status: 503, headers: { 'retry-after': '2' } });
   const err = await jobs.run(job({ p: 'p1', d: 'judge', t: trace.id }, 2)).then(() => null, (e) => e);
   assert.instance(err, ProviderUnavailable);
   assert.is(err.retryAfterMs, 2000);

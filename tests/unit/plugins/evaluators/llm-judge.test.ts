@@ -100,7 +100,7 @@ test('a score that is not a number, and arguments that are not JSON, are failed 
 });
 
 test('429 with Retry-After throws ProviderUnavailable carrying the wait, for the queue to honour', async () => {
-  fake.script.push({ status: 429, retryAfter: '7' });
+  fake.script.push({ status: 429, headers: { 'retry-after': '7' } });
   const err = await judge(deps(), definition(), trace, '').then(() => null, (e) => e);
   assert.instance(err, ProviderUnavailable);
   assert.is(err.retryAfterMs, 7000);
@@ -150,7 +150,7 @@ test('the openai npm client reads the scripted answers as OpenAI\'s own (the fak
   assert.equal([call.function.name, JSON.parse(call.function.arguments)], ['submit_score', { score: 42, reasoning: 'ok' }]);
   const text = await client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'grade' }] });
   assert.is(text.choices[0].message.content, 'no tool');
-  fake.script.push({ status: 429, retryAfter: '3' });
+  fake.script.push({ status: 429, headers: { 'retry-after': '3' } });
   const err = await client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'grade' }] }).then(() => null, (e) => e);
   assert.is(err.status, 429);
   assert.is(err.headers.get('retry-after'), '3');
