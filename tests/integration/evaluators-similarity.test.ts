@@ -65,7 +65,7 @@ evaluators:
 
   test('the best cosine with a golden output, method openai, embedding tokens on the result; golden texts embedded once', async () => {
     const api = llmClient(base);
-    const outputs = ['Paris is the capital of France.', 'Yellow fruit: bananas.', 'Something else entirely.'];
+    const outputs = ['Paris is the capital of France.', 'Yellow fruit are bananas.', 'Something else entirely.'];
     const res = await api.ingest(KEY, { traces: outputs.map((content) => traceItem({ id: randomUUID(), output: { role: 'assistant', content } })) });
     const results: Json[] = await waitFor(async () => {
       const r = await api.get(KEY, '/api/v1/eval-results?eval_definition_id=close-to-golden');
