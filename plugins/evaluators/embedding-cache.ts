@@ -29,6 +29,8 @@ function decode(text: string): Float32Array {
 export class EmbeddingCache {
   private readonly table: string;
   private readonly memory = new Map<string, CachedEmbedding>();
+  /** Golden texts being embedded now, so that evals running at once wait for one request instead of each making theirs. */
+  private readonly inflight = new Map<string, { job: Promise<CachedEmbedding[]>; index: number }>();
 
   constructor(private readonly store: Store, private readonly now: () => number = Date.now) {
     this.table = store.table('embeddings');
@@ -58,6 +60,41 @@ export class EmbeddingCache {
       }
     }
     return found;
+  }
+
+  /**
+   * The embeddings of `texts` by text hash: from memory or the store, else from `embed` (called once for the texts
+   * no other eval is embedding at the moment), which are then saved. `tokens` counts what this call embedded.
+   */
+  async resolve(texts: readonly string[], method: EmbeddingMethod, model: string, embed: (texts: string[]) => Promise<CachedEmbedding[]>): Promise<{ byHash: Map<string, CachedEmbedding>; tokens: number }> {
+    const found = await this.lookup(texts, method, model);
+    const mine: string[] = [];
+    const waits: Promise<void>[] = [];
+    for (const text of new Set(texts)) {
+      const hash = textHash(text);
+      if (found.has(hash)) continue;
+      const pending = this.inflight.get(this.key(hash, method, model));
+      if (pending) waits.push(pending.job.then((all) => { found.set(hash, all[pending.index]); }));
+      else mine.push(text);
+    }
+    let tokens = 0;
+    if (mine.length) {
+      const keys = mine.map((t) => this.key(textHash(t), method, model));
+      const job = embed(mine).then(async (all) => {
+        await this.save(mine.map((text, i) => ({ text, vector: all[i].vector, tokens: all[i].tokens })), method, model);
+        return all;
+      });
+      keys.forEach((key, index) => this.inflight.set(key, { job, index }));
+      try {
+        const all = await job;
+        mine.forEach((text, i) => found.set(textHash(text), all[i]));
+        tokens = all.reduce((n, e) => n + e.tokens, 0);
+      } finally {
+        for (const key of keys) this.inflight.delete(key);
+      }
+    }
+    await Promise.all(waits);
+    return { byHash: found, tokens };
   }
 
   async save(entries: readonly { text: string; vector: Float32Array; tokens: number }[], method: EmbeddingMethod, model: string): Promise<void> {

@@ -47,20 +47,16 @@ export async function similarity(deps: SimilarityDeps, definition: EvalDefinitio
   const output = plainText(trace.trace.output);
   if (output.trim() === '') return { ...base, status: 'failed', score: null, reason: 'the trace has no output text to compare', tokens_in: 0, usd: 0, details: { kind: 'no_output' } };
 
-  let tokens = 0;
+  let tokens: number;
   let vectors: Float32Array[];
   let outVector: Float32Array;
   try {
-    const cached = await deps.cache.lookup(golden, method, model);
-    const missing = [...new Set(golden.filter((g) => !cached.has(textHash(g))))];
-    const embedded = await embedder.embed([output, ...missing]);
-    outVector = embedded[0].vector;
-    tokens = embedded.reduce((n, e) => n + e.tokens, 0);
-    const fresh = missing.map((text, i) => ({ text, vector: embedded[i + 1].vector, tokens: embedded[i + 1].tokens }));
-    await deps.cache.save(fresh, method, model);
-    const byHash = new Map(cached);
-    for (const f of fresh) byHash.set(textHash(f.text), { vector: f.vector, tokens: f.tokens });
-    vectors = golden.map((g) => byHash.get(textHash(g))!.vector);
+    // The golden set first (cached, or embedded once however many evals need it now), then the output.
+    const gold = await deps.cache.resolve(golden, method, model, (texts) => embedder.embed(texts));
+    const [out] = await embedder.embed([output]);
+    outVector = out.vector;
+    tokens = gold.tokens + out.tokens;
+    vectors = golden.map((g) => gold.byHash.get(textHash(g))!.vector);
   } catch (err) {
     if (err instanceof ProviderUnavailable) throw err;
     return embeddingFailure(err, method, model);

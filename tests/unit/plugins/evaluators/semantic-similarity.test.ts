@@ -76,7 +76,7 @@ test('the score is the best cosine against the golden outputs; golden embeddings
   // The output and three golden texts: 6 + 6 + 6 + 3 words.
   assert.is(first.tokens_in, 21);
   assert.is(first.usd, 21 * 0.02 / 1e6);
-  assert.equal(embedder.asked, [['the capital of France is Paris', ...GOLDEN]]);
+  assert.equal(embedder.asked, [GOLDEN, ['the capital of France is Paris']]);
 
   // A new process (a new cache) finds the golden vectors in the store: only the output is embedded and paid for.
   const other = standInEmbedder();
@@ -87,10 +87,19 @@ test('the score is the best cosine against the golden outputs; golden embeddings
   assert.is(second.details!.closest, 2);
 });
 
+test('evals running at once embed a new golden set once between them', async () => {
+  const embedder = standInEmbedder('openai', 'concurrent-model');
+  const golden = ['One golden answer', 'Another golden answer'];
+  const shared = deps(embedder);
+  const outs = await Promise.all(['a', 'b', 'c'].map((x) => similarity(shared, definition(golden), trace(`answer ${x}`), golden)));
+  assert.is(embedder.asked.filter((texts) => texts.includes('One golden answer')).length, 1);
+  assert.equal(outs.map((o) => o.tokens_in).sort(), [2, 2, 8], 'the golden tokens are the result\'s that embedded them');
+});
+
 test('the cache is per method and model: another embedder embeds the golden set again', async () => {
   const local = standInEmbedder('glove-sif', 'wink-100d');
   const r = await similarity(deps(local), definition(GOLDEN), trace('Paris'), GOLDEN);
-  assert.equal(local.asked[0].length, 4);
+  assert.equal(local.asked.map((t) => t.length), [3, 1]);
   assert.equal([r.method, r.usd], ['glove-sif', 0]);
 });
 
