@@ -4,7 +4,7 @@ import { definitionProblem } from './definition-check.js';
 import type { DefinitionStore } from './definitions.js';
 import type { EvalEnqueuer } from './enqueue-hook.js';
 import { definitionFromConfig, EvaluatorsErrors, projectNotFound } from './errors.js';
-import type { ResultStore } from './results-store.js';
+import type { DefinitionStats, ResultStore } from './results-store.js';
 import { sampleTrace } from './sample-trace.js';
 import type { DefinitionInput, EvalDefinition, EvalOutcome } from './types.js';
 
@@ -95,7 +95,7 @@ export function registerDefinitionRoutes(http: HttpRoutes, deps: DefinitionRoute
     return result;
   };
 
-  const describe = (def: EvalDefinition, stats?: Awaited<ReturnType<ResultStore['perDefinition']>> extends Map<string, infer V> ? V : never) => ({
+  const describe = (def: EvalDefinition, stats?: DefinitionStats) => ({
     id: def.id, name: def.name, type: def.type, sample_rate: def.sample_rate, template: def.template, versions: def.versions,
     settings: def.settings, source: def.source, rate_per_minute: deps.ratePerMinute(def.project_id),
     created_at: iso(def.created_at), updated_at: iso(def.updated_at),

@@ -20,6 +20,16 @@ type ResultRow = {
   details: string | null; created_at: number | string;
 };
 
+/** A definition's results so far, as the dashboard lists them. */
+export interface DefinitionStats {
+  results: number;
+  failed: number;
+  avg_score: number | null;
+  method: string;
+  cost_usd: number;
+  last_at: number | null;
+}
+
 type GroupRow = { definition_id: string; method: string; status: string; n: number; total: number | null; tokens_in: number | null; tokens_out: number | null; usd: number | null };
 
 /** Better methods first: a definition's scores count in averages under the method with most results, ties to the better. */
@@ -160,11 +170,11 @@ export class ResultStore {
   }
 
   /** Per definition of a project: results, failures, average (as `summary` counts it), cost so far, last result. */
-  async perDefinition(projectId: string): Promise<Map<string, { results: number; failed: number; avg_score: number | null; method: string; cost_usd: number; last_at: number | null }>> {
+  async perDefinition(projectId: string): Promise<Map<string, DefinitionStats>> {
     const summary = await this.summary({ project_id: projectId });
     const rows = await this.store.query<{ definition_id: string; n: number; usd: number | null; last_at: number | null }>(
       `SELECT definition_id, COUNT(*) AS n, SUM(cost_usd) AS usd, MAX(created_at) AS last_at FROM ${this.table} WHERE project_id = ? GROUP BY definition_id`, [projectId]);
-    const out = new Map<string, { results: number; failed: number; avg_score: number | null; method: string; cost_usd: number; last_at: number | null }>();
+    const out = new Map<string, DefinitionStats>();
     for (const r of rows) {
       const s = summary.by_definition.find((d) => d.eval_definition_id === r.definition_id);
       out.set(r.definition_id, {
