@@ -5,9 +5,6 @@ import { inScope } from './evaluate.js';
 import { sampled } from './sampling.js';
 import type { EvalDefinition } from './types.js';
 
-/** Enqueues running at once: PostgreSQL takes them in parallel; SQLite queues them behind its one writer anyway. */
-const PARALLEL = 16;
-
 export interface EnqueueCounters {
   enqueued(n: number): void;
   sampledOut(n: number): void;
@@ -48,12 +45,9 @@ export class EvalEnqueuer {
     return this.enqueueAll(traces.filter((t) => inScope(definition, t)).map((t) => ({ p: definition.project_id, d: definition.id, t: t.id })));
   }
 
+  /** In multi-row inserts: the persist stage waits for this hook, so a batch's jobs cost a few round trips, not one each. */
   private async enqueueAll(jobs: EvalJobPayload[]): Promise<number> {
-    let done = 0;
-    for (let i = 0; i < jobs.length; i += PARALLEL) {
-      const ids = await Promise.all(jobs.slice(i, i + PARALLEL).map((j) => this.queue.enqueue(j, { dedupeKey: `${j.p}:${j.d}:${j.t}` })));
-      done += ids.filter((id) => id !== null).length;
-    }
+    const done = await this.queue.enqueueMany(jobs.map((j) => ({ payload: j, options: { dedupeKey: `${j.p}:${j.d}:${j.t}` } })));
     if (done) this.counters.enqueued(done);
     return done;
   }

@@ -37,6 +37,23 @@ export class JobTable {
     return rows.length ? Number(rows[0].id) : null;
   }
 
+  /** Inserts several jobs of one queue; `runAt` undefined is now. Resolves to how many were inserted. */
+  async enqueueMany(queue: string, jobs: readonly { payload: string; runAt?: number; dedupeKey?: string }[], maxAttempts: number): Promise<number> {
+    let inserted = 0;
+    // Five parameters a row: 400 rows stay well under both backends' parameter limits.
+    for (let i = 0; i < jobs.length; i += 400) {
+      const chunk = jobs.slice(i, i + 400);
+      const row = `(?, ?, 'pending', 0, ?, COALESCE(?, ${this.now}), ?, ${this.now}, ${this.now})`;
+      const rows = await this.store.query<{ id: number }>(
+        `INSERT INTO vigil_jobs (queue, payload, state, attempt, max_attempts, run_at, dedupe_key, created_at, updated_at)
+         VALUES ${chunk.map(() => row).join(', ')} ON CONFLICT DO NOTHING RETURNING id`,
+        chunk.flatMap((j) => [queue, j.payload, maxAttempts, j.runAt ?? null, j.dedupeKey ?? null]),
+      );
+      inserted += rows.length;
+    }
+    return inserted;
+  }
+
   /**
    * Moves up to `limit` due jobs to `running` for `owner` until `timeoutMs` from now. PostgreSQL locks the chosen rows
    * with SKIP LOCKED so concurrent workers take different jobs; SQLite picks and updates them in one statement,

@@ -55,6 +55,20 @@ function define(kind: BackendKind) {
     assert.match(await payloadOf(failed), /bob@example\.com/);
   });
 
+  test('enqueueMany inserts many jobs at once, skipping dedupe keys that are open or repeated, and they run', async (ctx) => {
+    const queues = make(ctx);
+    const seen: number[] = [];
+    const q = queues.queue<{ n: number }>('t.many', async (job) => { seen.push(job.payload.n); }, { pollMs: 20 });
+    await q.enqueue({ n: 0 }, { dedupeKey: 'k0', runAt: Date.now() + 60_000 });
+    const jobs = Array.from({ length: 1000 }, (_, i) => ({ payload: { n: i + 1 }, options: { dedupeKey: `k${i % 900}` } }));
+    assert.is(await q.enqueueMany(jobs), 899, 'k0 is open already; k0..k99 come twice');
+    assert.is(await q.enqueueMany([]), 0);
+    assert.match((await rejection(() => q.enqueueMany([{ payload: { n: 1 }, options: { runAt: Number.NaN } }]))).message, /runAt/);
+    await queues.start();
+    await waitFor(async () => (await q.stats()).done === 899, { what: '899 done', timeoutMs: 20_000 });
+    assert.is(new Set(seen).size, 899);
+  });
+
   test('a JobDeferral puts the job back for its delay with a new payload, and spends no attempt', async (ctx) => {
     const queues = make(ctx);
     const seen: QueuedJob<{ n: number }>[] = [];
