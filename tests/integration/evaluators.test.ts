@@ -38,7 +38,7 @@ function judgeAnswers(attempts: Map<string, number[]>) {
   };
 }
 
-interface Ctx { api: ReturnType<typeof llmClient>; base: string; fake: FakeOpenAI; attempts: Map<string, number[]>; vigil: VigilProcess }
+interface Ctx { api: ReturnType<typeof llmClient>; base: string; fake: FakeOpenAI; attempts: Map<string, number[]>; vigil: VigilProcess; config(extra?: string): string }
 
 function define(backend: 'sqlite' | 'postgres') {
   const test = suite<Ctx>(`evaluators (${backend})`);
@@ -51,7 +51,7 @@ function define(backend: 'sqlite' | 'postgres') {
     const port = await freePort();
     ctx.base = `http://127.0.0.1:${port}`;
     if (backend === 'postgres') schema = await freshPostgresSchema('evaluators');
-    const file = writeConfig(work.path, `data_dir: ${work.path}/data
+    ctx.config = (extra = '') => writeConfig(work.path, `data_dir: ${work.path}/data
 ${schema ? `storage: { url: "${schema.url}" }\n` : ''}control_plane: { listen: 127.0.0.1:${port}, token: ${TOKEN} }
 llm:
   persist: { backoff: 100ms }
@@ -75,8 +75,8 @@ evaluators:
             if (text.includes('loops')) for (;;) {}
             return { score: text.includes('Paris') ? 1 : 0, reason: 'looked for Paris' };
           }
-`);
-    ctx.vigil = await startVigil(file, ctx.base, { cwd: work.path, env: { EVALS_JUDGE_KEY: JUDGE_KEY } });
+${extra}`);
+    ctx.vigil = await startVigil(ctx.config(), ctx.base, { cwd: work.path, env: { EVALS_JUDGE_KEY: JUDGE_KEY } });
     ctx.api = llmClient(ctx.base);
   });
 
@@ -282,6 +282,21 @@ evaluators:
     const metrics = await (await fetch(`${ctx.base}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } })).text();
     assert.match(metrics, /vigil_evaluators_results_total\{type="llm_judge",status="failed"\} 3/);
     assert.match(metrics, /vigil_sandbox_failures_total\{sandbox="js",reason="timeout"\} \d/);
+  });
+
+  test('a reload (SIGHUP) applies the file\'s definitions; one the file drops stays, managed by the API', async (ctx) => {
+    const listed = async () => new Map<string, Json>((await dash(ctx, '/api/llm/projects/shop/evals')).body.data.map((d: Json) => [d.id, d]));
+    ctx.config(`    - { id: from-reload, project: shop, name: From reload, type: custom_function, sample_rate: 0.5, settings: { source: "export default () => 1" } }
+`);
+    ctx.vigil.proc.kill('SIGHUP');
+    const added = await waitFor(async () => (await listed()).get('from-reload'), { what: 'the reloaded definition' });
+    assert.equal([added.source, added.sample_rate], ['config', 0.5]);
+    assert.is((await dash(ctx, '/api/llm/projects/shop/evals/from-reload', { method: 'DELETE' })).status, 409);
+    ctx.config();
+    ctx.vigil.proc.kill('SIGHUP');
+    await waitFor(async () => (await listed()).get('from-reload')?.source === 'store', { what: 'the dropped definition demoted' });
+    assert.is((await dash(ctx, '/api/llm/projects/shop/evals/from-reload', { method: 'DELETE' })).status, 200);
+    assert.is((await listed()).get('mentions-paris')?.source, 'config');
   });
 
   return test;
