@@ -290,7 +290,7 @@ ${extra}`);
 `);
     ctx.vigil.proc.kill('SIGHUP');
     const added = await waitFor(async () => (await listed()).get('from-reload'), { what: 'the reloaded definition' });
-    assert.equal([added.source, added.sample_rate], ['config', 0.5]);
+    assert.equal([added!.source, added!.sample_rate], ['config', 0.5]);
     assert.is((await dash(ctx, '/api/llm/projects/shop/evals/from-reload', { method: 'DELETE' })).status, 409);
     ctx.config();
     ctx.vigil.proc.kill('SIGHUP');
