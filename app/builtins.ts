@@ -11,6 +11,7 @@ const loaders: Record<string, () => Promise<{ default: PluginDefinition }>> = {
   proxy: () => import('../plugins/proxy/index.js'),
   ui: () => import('../plugins/ui/index.js'),
   llm: () => import('../plugins/llm/index.js'),
+  evaluators: () => import('../plugins/evaluators/index.js'),
 };
 
 export async function loadBuiltins(): Promise<PluginDefinition[]> {

@@ -110,6 +110,32 @@ export function isPermanent(err: unknown): boolean {
 }
 
 /**
+ * The least delay before a failed job or delivery is tried again, when the failure said so (a provider's 429 or 503
+ * with `Retry-After`): an error's `retryAfterMs`, a finite number of ms ≥ 0; undefined otherwise. A queue waits for
+ * the longer of this and its own backoff, and the attempt still counts.
+ */
+export function retryAfterOf(err: unknown): number | undefined {
+  const ms = (err as { retryAfterMs?: unknown } | null)?.retryAfterMs;
+  return typeof ms === 'number' && Number.isFinite(ms) && ms >= 0 ? ms : undefined;
+}
+
+/**
+ * Thrown by a queue handler to put its job back, due in `delayMs`, without spending an attempt: waiting for a rate
+ * limit's slot is not a failure. `payload`, when given, replaces the job's payload (to remember what was reserved).
+ * The queue neither logs it as a failure nor counts it as a plugin error.
+ */
+export class JobDeferral extends Error {
+  readonly delayMs: number;
+  readonly payload?: unknown;
+  constructor(delayMs: number, options?: { payload?: unknown; reason?: string }) {
+    super(options?.reason ?? `deferred by ${Math.round(delayMs)} ms`);
+    this.name = 'JobDeferral';
+    this.delayMs = Number.isFinite(delayMs) && delayMs > 0 ? delayMs : 0;
+    if (options && 'payload' in options) this.payload = options.payload;
+  }
+}
+
+/**
  * An HTTP error for route handlers: becomes `{ error: { code, message } }` with this status. `headers` go out with the
  * error response (a 429's `Retry-After`, say); every other header the handler set is dropped.
  */

@@ -20,7 +20,7 @@ export type {
   Metrics, Counter, Gauge, Histogram, CounterChild, GaugeChild, HistogramChild, MetricOptions, HistogramOptions,
 } from './metrics.js';
 export {
-  VigilError, PermanentError, HttpError, ConfigValueError, isPermanent, defineErrorCodes, errorCatalogueOf, SdkErrors,
+  VigilError, PermanentError, HttpError, ConfigValueError, isPermanent, retryAfterOf, JobDeferral, defineErrorCodes, errorCatalogueOf, SdkErrors,
 } from './errors.js';
 export type { ErrorCodeDoc, ErrorCatalogue, ErrorCodes, ErrorCodeOf } from './errors.js';
 export type { DeliveryQueue, DeliveryQueueOptions } from './delivery.js';
@@ -31,7 +31,10 @@ export type {
   RawExchange, GovernedRecord, GovernedRecordJson, StorableRecord, CaptureService, GovernTask, GovernResult, TelemetryPolicy,
 } from './gateway.js';
 export { recordJson, governedRecordJson } from './gateway.js';
-export type { PersistedTrace, PromptVersionChange, EvalEnqueueHook, LlmService } from './llm.js';
+export type {
+  PersistedTrace, PromptVersionChange, EvalEnqueueHook, LlmService, LlmProjectRef, RecentTracesQuery, EvalResult, EvalResultEvent,
+  EvalScoreScope, EvalScoreSummary, EvalResultsQuery, EvalScoreSource,
+} from './llm.js';
 export { uuidv7 } from './ids.js';
 export { fileDigests } from './file-digests.js';
 export { settledWithin } from './settled-within.js';

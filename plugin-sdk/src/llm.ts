@@ -41,8 +41,114 @@ export interface PromptVersionChange {
  */
 export type EvalEnqueueHook = (traces: readonly PersistedTrace[]) => Promise<void> | void;
 
+/** A project as other plugins see it. */
+export interface LlmProjectRef {
+  id: string;
+  name: string;
+}
+
+/** Which stored traces `recentTraces` returns, newest first. */
+export interface RecentTracesQuery {
+  template?: string;
+  version?: number;
+  /** At most 10,000. */
+  limit: number;
+}
+
+/** One eval result, as `GET /api/v1/eval-results` answers it (times there are ISO 8601). */
+export interface EvalResult {
+  id: string;
+  eval_definition_id: string;
+  trace_id: string;
+  /** 0..1; null when the eval failed. */
+  score: number | null;
+  status: 'ok' | 'failed';
+  /** The judge's reasoning, the function's reason, or why the eval failed. */
+  reason: string | null;
+  /** What produced the score: `llm_judge`, `custom_function`, or the embedder (`openai`, `glove-sif`, `lexical`). */
+  method: string;
+  /** The eval's own cost (judge or embedding tokens), never part of the application's cost. */
+  cost: { tokens_in: number; tokens_out: number; usd: number | null };
+  latency_ms: number;
+  created_at: string;
+}
+
+/** On `llm.eval.result`: a result as stored, with what alert rules group by. Times are epoch ms. */
+export interface EvalResultEvent extends Omit<EvalResult, 'created_at'> {
+  created_at: number;
+  project_id: string;
+  eval_definition_name: string;
+  eval_type: string;
+  template: string | null;
+  version: number | null;
+  trace_created_at: number;
+}
+
+/** Traces an eval-score question covers: a project's, by template and version, and created in [from, to). */
+export interface EvalScoreScope {
+  project_id: string;
+  template?: string;
+  version?: number;
+  /** Epoch ms, the traces' created_at. */
+  from?: number;
+  to?: number;
+  /** Only this definition's results. */
+  eval_definition_id?: string;
+}
+
+/** Averages of ok results. Scores of different methods are never averaged together (see plugins/evaluators). */
+export interface EvalScoreSummary {
+  /** The mean over every definition in scope, each counted under its one method; null without ok results. */
+  avg_score: number | null;
+  /** Ok results averaged into `avg_score`. */
+  samples: number;
+  failed: number;
+  /** The evals' own cost in scope (judge and embedding tokens), apart from the application's. */
+  cost: { tokens_in: number; tokens_out: number; usd: number };
+  by_definition: {
+    eval_definition_id: string;
+    name: string;
+    type: string;
+    method: string;
+    avg_score: number | null;
+    samples: number;
+    failed: number;
+    /** Ok results of other methods, not averaged with these. */
+    other_methods: { method: string; avg_score: number; samples: number }[];
+  }[];
+}
+
+export interface EvalResultsQuery {
+  eval_definition_id?: string;
+  trace_id?: string;
+  status?: 'ok' | 'failed';
+  /** Epoch ms: results made at or after it. */
+  since?: number;
+  limit: number;
+  offset: number;
+}
+
+/** What the evaluators plugin hands the `llm` plugin, so the public API shows eval results and scores. */
+export interface EvalScoreSource {
+  /** Results of a project, newest first. */
+  results(projectId: string, query: EvalResultsQuery): Promise<EvalResult[]>;
+  summary(scope: EvalScoreScope): Promise<EvalScoreSummary>;
+  /** Average score per slot of `stepMs` from `scope.from` (slot = floor((created_at - from) / stepMs)), as `avg_score` counts it. */
+  series(scope: EvalScoreScope & { from: number; to: number }, stepMs: number): Promise<Map<number, number>>;
+}
+
 /** What the `llm` plugin offers other plugins. */
 export interface LlmService {
   /** Adds a hook called after each persisted batch; returns its removal. */
   onPersisted(hook: EvalEnqueueHook): () => void;
+  /** A project by name, or undefined. */
+  project(name: string): Promise<LlmProjectRef | undefined>;
+  /** A stored trace of the project, or undefined (never sent, not persisted yet, past retention). */
+  trace(projectId: string, traceId: string): Promise<PersistedTrace | undefined>;
+  /** Stored traces of the project, newest first. */
+  recentTraces(projectId: string, query: RecentTracesQuery): Promise<PersistedTrace[]>;
+  /** USD for tokens of `model` by the llm plugin's price table (`llm.prices` over the shipped one); null when unpriced. */
+  price(model: string, tokens: { input: number; output: number }): number | null;
+  /** Registers the source of eval results and scores for the public API (one at a time); returns its removal. */
+  provideEvalScores(source: EvalScoreSource): () => void;
 }

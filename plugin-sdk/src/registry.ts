@@ -1,5 +1,5 @@
 import type { CaptureService, GovernedRecordJson, RawExchange } from './gateway.js';
-import type { LlmService, PersistedTrace, PromptVersionChange } from './llm.js';
+import type { EvalResultEvent, LlmService, PersistedTrace, PromptVersionChange } from './llm.js';
 
 /**
  * Payload types of bus topics. Plugins add theirs by declaration merging:
@@ -22,6 +22,8 @@ export interface Topics {
   'llm.trace.persisted': PersistedTrace;
   /** A prompt template got a new version (N+1): published inline by the persist stage, for `prompt_version_change` rules. */
   'llm.prompt_version_change': PromptVersionChange;
+  /** An eval result was stored (the evaluators plugin), for alert rules on eval scores. */
+  'llm.eval.result': EvalResultEvent;
   /** Free for tests. */
   [topic: `test.${string}`]: unknown;
 }

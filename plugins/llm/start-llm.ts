@@ -2,6 +2,7 @@ import { parseByteSize, parseDuration, type PluginContext } from '@vigil/plugin-
 import type { PolicyService } from '../../policies/policy-service.js';
 import { registerPublicApi } from './api/register.js';
 import { EvalHooks } from './eval-hooks.js';
+import { EvalScores } from './eval-scores.js';
 import { GroupCommit } from './group-commit.js';
 import { createIngestPipeline, type PersistPayload } from './ingest-pipeline.js';
 import { registerIngestRoute } from './ingest-route.js';
@@ -18,6 +19,7 @@ import { ProjectStore } from './project-store.js';
 import { registerProjectRoutes } from './projects-routes.js';
 import { PromptVersions } from './prompt-versions.js';
 import { deleteExpired } from './retention.js';
+import { TraceReader } from './trace-reader.js';
 import type { LlmConfig } from './types.js';
 import { UsageBook } from './usage-book.js';
 
@@ -103,12 +105,24 @@ export async function startLlm(ctx: PluginContext, config: LlmConfig, policy: Po
   registerProjectKeyAuth(ctx.http, (key) => projects.byKey(key));
   registerIngestRoute(ctx.http, pipeline, maxBodyBytes);
   registerProjectRoutes(ctx.http, ctx.store, projects, () => maxBodyBytes);
-  registerPublicApi(ctx.http, ctx.store);
+  const scores = new EvalScores();
+  registerPublicApi(ctx.http, ctx.store, scores);
   // The OTLP and Langfuse-compatible routes hand their mapped items to the same pipeline.
   registerLangfuseAuth(ctx.http, (key) => projects.byKey(key));
   registerOtlpRoutes(ctx.http, pipeline, maxBodyBytes);
   registerLangfuseRoutes(ctx.http, ctx.store, pipeline, { maxBodyBytes, version: ctx.runtime.version, scores: langfuseScores });
-  ctx.services.provide('llm', { onPersisted: (hook) => hooks.add(hook) });
+  const reader = new TraceReader(ctx.store);
+  ctx.services.provide('llm', {
+    onPersisted: (hook) => hooks.add(hook),
+    project: async (name) => {
+      const row = await projectStore.get(name);
+      return row ? { id: row.id, name: row.name } : undefined;
+    },
+    trace: (projectId, traceId) => reader.trace(projectId, traceId),
+    recentTraces: (projectId, query) => reader.recent(projectId, query),
+    price: (model, tokens) => prices.cost(model, tokens),
+    provideEvalScores: (source) => scores.provide(source),
+  });
 
   return {
     start() {

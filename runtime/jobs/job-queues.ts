@@ -76,19 +76,33 @@ export function createJobQueues(store: StoreBackend, options: JobQueuesOptions):
       const worker = new QueueWorker<P>(table, name, handler, settings, { owner, log, contain, plugin: opts.plugin });
       workers.set(name, worker as unknown as QueueWorker<never>);
       if (started && !stopping) worker.start();
+      const check = (eo: EnqueueOptions) => {
+        if (eo.runAt !== undefined && (typeof eo.runAt !== 'number' || !Number.isFinite(eo.runAt))) {
+          throw new JobsError(JobsErrors.OPTION, `jobs: runAt of a job for queue "${name}" must be epoch milliseconds, got ${JSON.stringify(eo.runAt)}`);
+        }
+        if (eo.dedupeKey !== undefined && typeof eo.dedupeKey !== 'string') {
+          throw new JobsError(JobsErrors.OPTION, `jobs: dedupeKey of a job for queue "${name}" must be a string`);
+        }
+      };
       return {
         async enqueue(payload: P, eo: EnqueueOptions = {}) {
           const text = serialise(name, payload);
-          if (eo.runAt !== undefined && (typeof eo.runAt !== 'number' || !Number.isFinite(eo.runAt))) {
-            throw new JobsError(JobsErrors.OPTION, `jobs: runAt of a job for queue "${name}" must be epoch milliseconds, got ${JSON.stringify(eo.runAt)}`);
-          }
-          if (eo.dedupeKey !== undefined && typeof eo.dedupeKey !== 'string') {
-            throw new JobsError(JobsErrors.OPTION, `jobs: dedupeKey of a job for queue "${name}" must be a string`);
-          }
+          check(eo);
           await ensureJobTables(store);
           const id = await table.enqueue(name, text, settings.maxAttempts, eo.runAt === undefined ? undefined : Math.round(eo.runAt), eo.dedupeKey);
           if (id !== null && (eo.runAt === undefined || eo.runAt <= Date.now())) worker.wake();
           return id;
+        },
+        async enqueueMany(jobs) {
+          const rows = jobs.map(({ payload, options = {} }) => {
+            check(options);
+            return { payload: serialise(name, payload), ...(options.runAt !== undefined ? { runAt: Math.round(options.runAt) } : {}), ...(options.dedupeKey !== undefined ? { dedupeKey: options.dedupeKey } : {}) };
+          });
+          if (!rows.length) return 0;
+          await ensureJobTables(store);
+          const n = await table.enqueueMany(name, rows, settings.maxAttempts);
+          if (n && rows.some((r) => r.runAt === undefined || r.runAt <= Date.now())) worker.wake();
+          return n;
         },
         stats: () => ensureJobTables(store).then(() => table.stats(name)),
       };

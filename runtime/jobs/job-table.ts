@@ -37,6 +37,23 @@ export class JobTable {
     return rows.length ? Number(rows[0].id) : null;
   }
 
+  /** Inserts several jobs of one queue; `runAt` undefined is now. Resolves to how many were inserted. */
+  async enqueueMany(queue: string, jobs: readonly { payload: string; runAt?: number; dedupeKey?: string }[], maxAttempts: number): Promise<number> {
+    let inserted = 0;
+    // Five parameters a row: 400 rows stay well under both backends' parameter limits.
+    for (let i = 0; i < jobs.length; i += 400) {
+      const chunk = jobs.slice(i, i + 400);
+      const row = `(?, ?, 'pending', 0, ?, COALESCE(?, ${this.now}), ?, ${this.now}, ${this.now})`;
+      const rows = await this.store.query<{ id: number }>(
+        `INSERT INTO vigil_jobs (queue, payload, state, attempt, max_attempts, run_at, dedupe_key, created_at, updated_at)
+         VALUES ${chunk.map(() => row).join(', ')} ON CONFLICT DO NOTHING RETURNING id`,
+        chunk.flatMap((j) => [queue, j.payload, maxAttempts, j.runAt ?? null, j.dedupeKey ?? null]),
+      );
+      inserted += rows.length;
+    }
+    return inserted;
+  }
+
   /**
    * Moves up to `limit` due jobs to `running` for `owner` until `timeoutMs` from now. PostgreSQL locks the chosen rows
    * with SKIP LOCKED so concurrent workers take different jobs; SQLite picks and updates them in one statement,
@@ -81,6 +98,18 @@ export class JobTable {
     const r = await this.store.run(
       `UPDATE vigil_jobs SET state = 'pending', run_at = ${this.now} + ?, last_error = ?, locked_by = NULL, locked_until = NULL, updated_at = ${this.now} ${this.guard}`,
       [delayMs, error, job.id, owner, job.attempt]);
+    return r.changes > 0;
+  }
+
+  /**
+   * Back to `pending`, due in `delayMs`, with the attempt it took given back (a deferral is not a failure);
+   * `payload`, when given, replaces the stored one.
+   */
+  async defer(job: ClaimedJob, owner: string, delayMs: number, payload: string | undefined): Promise<boolean> {
+    const set = payload === undefined ? '' : ', payload = ?';
+    const r = await this.store.run(
+      `UPDATE vigil_jobs SET state = 'pending', attempt = attempt - 1, run_at = ${this.now} + ?${set}, locked_by = NULL, locked_until = NULL, updated_at = ${this.now} ${this.guard}`,
+      [Math.round(delayMs), ...(payload === undefined ? [] : [payload]), job.id, owner, job.attempt]);
     return r.changes > 0;
   }
 

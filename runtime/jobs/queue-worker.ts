@@ -1,4 +1,4 @@
-import { isPermanent, settledWithin, type Logger, type QueuedJob } from '@vigil/plugin-sdk';
+import { isPermanent, JobDeferral, retryAfterOf, settledWithin, type Logger, type QueuedJob } from '@vigil/plugin-sdk';
 import { backoffDelay } from './backoff.js';
 import { JobsError, JobsErrors, errorText } from './errors.js';
 import type { ClaimedJob, JobTable } from './job-table.js';
@@ -142,6 +142,10 @@ export class QueueWorker<P> {
       try {
         await this.runHandler({ id: job.id, queue: job.queue, payload, attempt: job.attempt });
       } catch (err) {
+        if (err instanceof JobDeferral) {
+          await this.defer(job, err, fields);
+          return;
+        }
         await this.recordFailure(job, err, fields);
         try { this.ctx.contain?.(err, { queue: this.name, job: job.id, plugin }); } catch { /* the hook must not break the worker */ }
         return;
@@ -155,6 +159,19 @@ export class QueueWorker<P> {
     }
   }
 
+  private async defer(job: ClaimedJob, deferral: JobDeferral, fields: Record<string, unknown>): Promise<void> {
+    let payload: string | undefined;
+    if (deferral.payload !== undefined) {
+      try {
+        payload = JSON.stringify(deferral.payload);
+      } catch (err) {
+        await this.recordFailure(job, new JobsError(JobsErrors.PAYLOAD, `jobs: the payload of a deferral cannot be stored as JSON: ${errorText(err)}`), fields);
+        return;
+      }
+    }
+    await this.table.defer(job, this.ctx.owner, deferral.delayMs, payload);
+  }
+
   private async recordFailure(job: ClaimedJob, err: unknown, fields: Record<string, unknown>): Promise<void> {
     const { log, owner } = this.ctx;
     const text = errorText(err);
@@ -165,7 +182,7 @@ export class QueueWorker<P> {
       await this.table.finish(job, owner, 'dead', text);
       log.error('jobs: job is dead after its last attempt', { ...fields, maxAttempts: job.maxAttempts, err });
     } else {
-      const delayMs = backoffDelay(job.attempt, this.settings.backoffMs, this.settings.maxBackoffMs);
+      const delayMs = Math.max(backoffDelay(job.attempt, this.settings.backoffMs, this.settings.maxBackoffMs), retryAfterOf(err) ?? 0);
       await this.table.retry(job, owner, delayMs, text);
       log.warn('jobs: job failed; will retry', { ...fields, delayMs, err });
     }

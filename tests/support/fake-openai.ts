@@ -9,7 +9,9 @@
 //                              openai@6 asks for by default)
 // The model name steers failures: `error-<status>` answers that status with OpenAI's error body, `stream-break` cuts
 // the stream's connection after two chunks. `script` queues one-off answers (a status with headers and body, or a
-// hang), each used by one request before the routes above; `embed` gives each input its own vector. Answers are deterministic (fixed ids and timestamps) so that a test can
+// hang; or, for an LLM judge, a tool call with a score, a text answer without the tool call, or raw tool arguments),
+// each used by one request before the routes above; `chat` chooses a chat completion's answer per request; `embed`
+// gives each input its own vector. Answers are deterministic (fixed ids and timestamps) so that a test can
 // compare what the application receives with and without the wrapper. Every answer waits `delayMs` first, so that a
 // recorded latency has something to measure.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -28,7 +30,16 @@ export const FAKE = {
 } as const;
 
 /** One scripted answer, used by the next request: a status with headers and a JSON body, or no answer at all. */
-export type ScriptedAnswer = { status: number; headers?: Record<string, string>; body?: unknown } | { hang: true };
+export type ScriptedAnswer = { status: number; headers?: Record<string, string>; body?: unknown } | { hang: true } | ChatScript;
+
+/** A scripted chat completion (200, with FAKE.usage), as an LLM judge forced to call a tool may get it. */
+export type ChatScript =
+  /** A call of the tool `tool_choice` names (else the first offered) with `{ score, reasoning }` as its arguments. */
+  | { score: unknown; reasoning?: string }
+  /** A call of that tool with these raw arguments (not necessarily JSON). */
+  | { arguments: string }
+  /** A plain text answer: no tool call, whatever `tool_choice` said. */
+  | { text: string };
 
 export interface FakeOpenAI {
   /** The base URL to give openai (`…/v1`). */
@@ -126,13 +137,33 @@ function embeddings(body: any, res: ServerResponse, embed: (text: string) => num
   });
 }
 
+/** A scripted chat completion: the forced tool's call, raw arguments, or a text answer. */
+function chatAnswer(body: any, res: ServerResponse, answer: ChatScript): void {
+  const base = { id: 'chatcmpl-fake', object: 'chat.completion', created: FAKE.created, model: body.model ?? FAKE.model, system_fingerprint: 'fp_fake', usage: FAKE.usage };
+  if ('text' in answer) {
+    json(res, 200, { ...base, choices: [{ index: 0, logprobs: null, finish_reason: 'stop', message: { role: 'assistant', content: answer.text, refusal: null } }] });
+    return;
+  }
+  const name = body.tool_choice?.function?.name ?? body.tools?.[0]?.function?.name ?? 'submit_score';
+  const args = 'arguments' in answer ? answer.arguments : JSON.stringify({ score: answer.score, reasoning: answer.reasoning ?? 'scripted' });
+  json(res, 200, {
+    ...base,
+    choices: [{
+      index: 0, logprobs: null, finish_reason: 'tool_calls',
+      message: { role: 'assistant', content: null, refusal: null, tool_calls: [{ id: 'call_judge', type: 'function', function: { name, arguments: args } }] },
+    }],
+  });
+}
+
 export interface FakeOpenAIOptions {
   delayMs?: number;
+  /** Chooses a chat completion's answer per request (before `script`); undefined lets `script` and the routes answer. */
+  chat?: (body: any) => ScriptedAnswer | undefined;
   /** The vector for one embeddings input; FAKE.vector for every input by default. */
   embed?: (text: string) => number[];
 }
 
-export async function startFakeOpenAI({ delayMs = 15, embed = () => [...FAKE.vector] }: FakeOpenAIOptions = {}): Promise<FakeOpenAI> {
+export async function startFakeOpenAI({ delayMs = 15, embed = () => [...FAKE.vector], chat: chooseChat }: FakeOpenAIOptions = {}): Promise<FakeOpenAI> {
   const requests: FakeOpenAI['requests'] = [];
   const script: ScriptedAnswer[] = [];
   const server: Server = createServer((req, res) => {
@@ -141,13 +172,14 @@ export async function startFakeOpenAI({ delayMs = 15, embed = () => [...FAKE.vec
       const path = (req.url ?? '').split('?')[0];
       requests.push({ path, body, headers: req.headers });
       await new Promise((r) => setTimeout(r, delayMs));
-      const scripted = script.shift();
+      const scripted = (path === '/v1/chat/completions' ? chooseChat?.(body) : undefined) ?? script.shift();
       if (scripted && 'hang' in scripted) return;
-      if (scripted) {
+      if (scripted && 'status' in scripted) {
         res.writeHead(scripted.status, { 'content-type': 'application/json', ...scripted.headers });
         res.end(scripted.body === undefined ? '' : JSON.stringify(scripted.body));
         return;
       }
+      if (scripted) { chatAnswer(body, res, scripted); return; }
       const failure = /^error-(\d{3})$/.exec(String(body.model ?? ''));
       if (failure) {
         json(res, Number(failure[1]), { error: { message: `The fake refuses model ${body.model}.`, type: 'invalid_request_error', param: 'model', code: 'model_not_found' } });

@@ -3,20 +3,10 @@ import { PROJECT_KEY_SCHEME, projectOf } from '../project-auth.js';
 import { pageOf, pageProperties, parseSince, sinceProperty } from './query-params.js';
 
 /**
- * Eval results and alert events: their routes, auth and shapes exist now; the eval stage and the alerts plugin (the
- * next issues) fill them. Parameters are checked already, so a client written today keeps working.
+ * Alert events: the route, auth and shape exist now; the alerts plugin (the next issue) fills it. Parameters are
+ * checked already, so a client written today keeps working.
  */
 export function registerEmptyListRoutes(http: HttpRoutes): void {
-  http.route({
-    method: 'GET', path: '/api/v1/eval-results', auth: PROJECT_KEY_SCHEME, tags: ['llm'],
-    summary: 'Scored eval results of the key\'s project (score 0..1, cost, eval definition)',
-    query: { type: 'object', properties: { eval_definition_id: { type: 'string' }, since: sinceProperty, ...pageProperties } },
-    handler(ctx) {
-      projectOf(ctx);
-      if (typeof ctx.query.since === 'string') parseSince(ctx.query.since);
-      return { data: [], ...pageOf(ctx.query) };
-    },
-  });
   http.route({
     method: 'GET', path: '/api/v1/alert-events', auth: PROJECT_KEY_SCHEME, tags: ['llm'],
     summary: 'Fired alerts of the key\'s project, with status and delivery state',

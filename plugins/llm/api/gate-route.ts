@@ -1,4 +1,5 @@
 import { HttpError, type HttpRoutes, type Store } from '@vigil/plugin-sdk';
+import type { EvalScores } from '../eval-scores.js';
 import { LlmErrors } from '../errors.js';
 import { PROJECT_KEY_SCHEME, projectOf } from '../project-auth.js';
 import { DEFAULT_MIN_SAMPLES, judge, THRESHOLDS, type Thresholds } from './gate.js';
@@ -6,7 +7,7 @@ import { callStats } from './version-stats.js';
 
 const thresholdProps = Object.fromEntries(THRESHOLDS.map((t) => [t, { type: 'number' }]));
 
-export function registerGateRoute(http: HttpRoutes, store: Store): void {
+export function registerGateRoute(http: HttpRoutes, store: Store, scores: EvalScores): void {
   const versions = store.table('prompt_versions');
   http.route({
     method: 'GET', path: '/api/v1/gate', auth: PROJECT_KEY_SCHEME, tags: ['llm'],
@@ -21,6 +22,7 @@ export function registerGateRoute(http: HttpRoutes, store: Store): void {
         baseline: { type: 'string', pattern: '^(previous|[1-9][0-9]{0,8})$', default: 'previous' },
         candidate: { type: 'string', pattern: '^(latest|[1-9][0-9]{0,8})$', default: 'latest' },
         min_samples: { type: 'integer', minimum: 1, default: DEFAULT_MIN_SAMPLES },
+        eval_definition_id: { type: 'string', description: 'min_score and max_score_drop use this eval definition\'s scores only.' },
         ...thresholdProps,
       },
     },
@@ -35,7 +37,14 @@ export function registerGateRoute(http: HttpRoutes, store: Store): void {
       if (!known.includes(candidate)) throw new HttpError(400, LlmErrors.GATE, `template "${template}" has no version ${candidate}; it has ${known.join(', ')}`);
       const baseline = q.baseline === undefined || q.baseline === 'previous' ? known.filter((v) => v < candidate).pop() ?? null : Number(q.baseline);
       if (baseline !== null && !known.includes(baseline)) throw new HttpError(400, LlmErrors.GATE, `template "${template}" has no version ${baseline}; it has ${known.join(', ')}`);
-      const statsOf = (v: number) => callStats(store, 'project_id = ? AND template = ? AND version = ?', [project.id, template, v]);
+      const definition = typeof q.eval_definition_id === 'string' ? { eval_definition_id: q.eval_definition_id } : {};
+      const statsOf = async (v: number) => {
+        const [stats, evals] = await Promise.all([
+          callStats(store, 'project_id = ? AND template = ? AND version = ?', [project.id, template, v]),
+          scores.summary({ project_id: project.id, template, version: v, ...definition }),
+        ]);
+        return { ...stats, avg_score: evals.avg_score };
+      };
       const thresholds: Thresholds = {};
       for (const t of THRESHOLDS) if (q[t] !== undefined) thresholds[t] = Number(q[t]);
       return judge(template,

@@ -1,15 +1,18 @@
 import type { HttpRoutes, Store } from '@vigil/plugin-sdk';
+import type { EvalScores } from '../eval-scores.js';
 import { registerEmptyListRoutes } from './empty-lists-routes.js';
+import { registerEvalResultsRoute } from './eval-results-route.js';
 import { registerGateRoute } from './gate-route.js';
 import { registerStatsRoute } from './stats-route.js';
 import { registerTemplateRoutes } from './templates-routes.js';
 import { registerTraceRoutes } from './traces-routes.js';
 
 /** The public REST API under /api/v1, authenticated by the project key; every answer is the key's project's only. */
-export function registerPublicApi(http: HttpRoutes, store: Store): void {
+export function registerPublicApi(http: HttpRoutes, store: Store, scores: EvalScores): void {
   registerTraceRoutes(http, store);
-  registerTemplateRoutes(http, store);
-  registerStatsRoute(http, store);
+  registerTemplateRoutes(http, store, scores);
+  registerStatsRoute(http, store, scores);
+  registerEvalResultsRoute(http, scores);
   registerEmptyListRoutes(http);
-  registerGateRoute(http, store);
+  registerGateRoute(http, store, scores);
 }

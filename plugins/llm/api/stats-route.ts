@@ -1,4 +1,5 @@
 import type { HttpRoutes, Store } from '@vigil/plugin-sdk';
+import type { EvalScores } from '../eval-scores.js';
 import { PROJECT_KEY_SCHEME, projectOf } from '../project-auth.js';
 import { callStats, iso } from './version-stats.js';
 
@@ -12,12 +13,19 @@ export const STATS_RANGES = {
 
 type SeriesRow = Record<string, number | string | null>;
 
-export function registerStatsRoute(http: HttpRoutes, store: Store): void {
+export function registerStatsRoute(http: HttpRoutes, store: Store, scores: EvalScores): void {
   const traces = store.table('traces');
   http.route({
     method: 'GET', path: '/api/v1/stats', auth: PROJECT_KEY_SCHEME, tags: ['llm'],
     summary: 'Aggregate statistics of the key\'s project over a range: requests, errors, latency percentiles, tokens, cost, eval score, and a time series',
-    query: { type: 'object', properties: { range: { enum: Object.keys(STATS_RANGES), default: '24h', description: 'Ending now; the series step is 1 min, 15 min, 1 h or 6 h.' } } },
+    description: 'Eval scores are of the traces made in the range; `eval` holds the evals\' own cost (judge and embedding tokens), never part of `cost_usd`.',
+    query: {
+      type: 'object',
+      properties: {
+        range: { enum: Object.keys(STATS_RANGES), default: '24h', description: 'Ending now; the series step is 1 min, 15 min, 1 h or 6 h.' },
+        eval_definition_id: { type: 'string', description: 'Eval scores of this definition only.' },
+      },
+    },
     async handler(ctx) {
       const project = projectOf(ctx);
       const name = String(ctx.query.range ?? '24h') as keyof typeof STATS_RANGES;
@@ -26,7 +34,8 @@ export function registerStatsRoute(http: HttpRoutes, store: Store): void {
       const from = to - ms;
       const where = 'project_id = ? AND created_at >= ? AND created_at < ?';
       const params = [project.id, from, to];
-      const total = await callStats(store, where, params);
+      const scope = { project_id: project.id, from, to, ...(typeof ctx.query.eval_definition_id === 'string' ? { eval_definition_id: ctx.query.eval_definition_id } : {}) };
+      const [total, evals] = await Promise.all([callStats(store, where, params), scores.summary(scope)]);
       const first = from - (from % step);
       const rows = await store.query<SeriesRow>(
         // Integer literals, not parameters: a bound JavaScript number past 32 bits is a REAL to SQLite, and the
@@ -35,6 +44,7 @@ export function registerStatsRoute(http: HttpRoutes, store: Store): void {
            SUM(total_tokens) AS tokens, SUM(cost_usd) AS cost, AVG(latency_ms) AS avg_latency
          FROM ${traces} WHERE ${where} GROUP BY (created_at - ${first}) / ${step}`, params);
       const bySlot = new Map(rows.map((r) => [Math.floor(Number(r.slot)), r]));
+      const scoreBySlot = await scores.series({ ...scope, from: first }, step);
       const series = [];
       for (let t = first, slot = 0; t < to; t += step, slot++) {
         const r = bySlot.get(slot);
@@ -42,7 +52,7 @@ export function registerStatsRoute(http: HttpRoutes, store: Store): void {
         const errors = Number(r?.errors ?? 0);
         series.push({
           time: iso(t), requests, errors, error_rate: requests ? errors / requests : 0, tokens: Number(r?.tokens ?? 0),
-          cost_usd: Number(r?.cost ?? 0), avg_latency_ms: r?.avg_latency == null ? null : Number(r.avg_latency), avg_score: null,
+          cost_usd: Number(r?.cost ?? 0), avg_latency_ms: r?.avg_latency == null ? null : Number(r.avg_latency), avg_score: scoreBySlot.get(slot) ?? null,
         });
       }
       return {
@@ -51,7 +61,8 @@ export function registerStatsRoute(http: HttpRoutes, store: Store): void {
         latency_ms: { p50: total.p50_latency_ms, p95: total.p95_latency_ms, p99: total.p99_latency_ms },
         tokens: { input: total.input_tokens, output: total.output_tokens, total: total.total_tokens },
         cost_usd: total.cost_usd,
-        eval_score_avg: null,
+        eval_score_avg: evals.avg_score,
+        eval: { score_avg: evals.avg_score, samples: evals.samples, failed: evals.failed, cost: evals.cost, by_definition: evals.by_definition },
         series,
       };
     },

@@ -6,7 +6,7 @@ export interface CallStats {
   errors: number;
   /** errors / requests; 0 without requests. */
   error_rate: number;
-  /** Average eval score (0..1); null until evaluations exist (the eval stage fills it). */
+  /** Average eval score (0..1): null here; the routes fill it from the evaluators' scores (eval-scores.ts). */
   avg_score: number | null;
   p50_latency_ms: number | null;
   p95_latency_ms: number | null;

@@ -1,6 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { PermanentError, type QueuedJob } from '@vigil/plugin-sdk';
+import { JobDeferral, PermanentError, type QueuedJob } from '@vigil/plugin-sdk';
 import { createJobQueues, JobsErrors, listJobs } from '../../../../runtime/jobs/index.js';
 import type { JobQueues } from '../../../../runtime/jobs/index.js';
 import type { StoreBackend } from '../../../../runtime/store/index.js';
@@ -53,6 +53,64 @@ function define(kind: BackendKind) {
     const payloadOf = async (id: number) => (await ctx.store.query<{ payload: string }>('SELECT payload FROM vigil_jobs WHERE id = ?', [id]))[0].payload;
     assert.is(await payloadOf(done), 'null');
     assert.match(await payloadOf(failed), /bob@example\.com/);
+  });
+
+  test('enqueueMany inserts many jobs at once, skipping dedupe keys that are open or repeated, and they run', async (ctx) => {
+    const queues = make(ctx);
+    const seen: number[] = [];
+    const q = queues.queue<{ n: number }>('t.many', async (job) => { seen.push(job.payload.n); }, { pollMs: 20 });
+    await q.enqueue({ n: 0 }, { dedupeKey: 'k0', runAt: Date.now() + 60_000 });
+    const jobs = Array.from({ length: 1000 }, (_, i) => ({ payload: { n: i + 1 }, options: { dedupeKey: `k${i % 900}` } }));
+    assert.is(await q.enqueueMany(jobs), 899, 'k0 is open already; k0..k99 come twice');
+    assert.is(await q.enqueueMany([]), 0);
+    assert.match((await rejection(() => q.enqueueMany([{ payload: { n: 1 }, options: { runAt: Number.NaN } }]))).message, /runAt/);
+    await queues.start();
+    await waitFor(async () => (await q.stats()).done === 899, { what: '899 done', timeoutMs: 20_000 });
+    assert.is(new Set(seen).size, 899);
+  });
+
+  test('a JobDeferral puts the job back for its delay with a new payload, and spends no attempt', async (ctx) => {
+    const queues = make(ctx);
+    const seen: QueuedJob<{ n: number }>[] = [];
+    const q = queues.queue<{ n: number }>('t.defer', async (job) => {
+      seen.push(job);
+      if (job.payload.n < 3) throw new JobDeferral(150, { payload: { n: job.payload.n + 1 } });
+    }, { pollMs: 20, maxAttempts: 1 });
+    await queues.start();
+    const id = (await q.enqueue({ n: 1 }))!;
+    await waitFor(async () => (await q.stats()).done === 1, { what: 'done after two deferrals' });
+    assert.equal(seen.map((j) => [j.payload.n, j.attempt]), [[1, 1], [2, 1], [3, 1]], 'one attempt, though maxAttempts is 1');
+    // Two waits of 150 ms each (the database clock; allow its rounding).
+    const row = await jobRow(ctx.store, id);
+    assert.equal({ state: row.state, attempt: row.attempt, lastError: row.lastError }, { state: 'done', attempt: 1, lastError: null });
+  });
+
+  test('a JobDeferral whose payload is not JSON fails the job instead of looping', async (ctx) => {
+    const queues = make(ctx);
+    const q = queues.queue<null>('t.defer-bad', async () => {
+      const payload: Record<string, unknown> = {};
+      payload.self = payload;
+      throw new JobDeferral(10, { payload });
+    }, { pollMs: 20, maxAttempts: 1 });
+    await queues.start();
+    const id = (await q.enqueue(null))!;
+    await waitFor(async () => (await q.stats()).dead === 1, { what: 'dead' });
+    assert.match((await jobRow(ctx.store, id)).lastError ?? '', /payload of a deferral/);
+  });
+
+  test('a failure carrying retryAfterMs waits at least that long, longer than the backoff', async (ctx) => {
+    const queues = make(ctx);
+    const q = queues.queue<null>('t.retry-after', async (job) => {
+      if (job.attempt === 1) throw Object.assign(new Error('429'), { retryAfterMs: 1500 });
+    }, { pollMs: 20, backoffMs: 10 });
+    await queues.start();
+    const id = (await q.enqueue(null))!;
+    const waiting = (await waitFor(async () => {
+      const r = await jobRow(ctx.store, id);
+      return r.state === 'pending' && r.attempt === 1 ? r : null;
+    }, { what: 'first failure recorded' }))!;
+    const delay = waiting.runAt - waiting.updatedAt;
+    assert.ok(delay >= 1490 && delay <= 1510, `retry scheduled ${delay} ms after the failure`);
   });
 
   test('a failing job is retried after an exponential backoff, then succeeds', async (ctx) => {

@@ -1,0 +1,95 @@
+import { isPermanent, JobDeferral, type EvalResultEvent, type LlmService, type Logger, type PersistedTrace, type QueuedJob } from '@vigil/plugin-sdk';
+import type { DefinitionStore } from './definitions.js';
+import type { RateLimiter } from './rate-limit.js';
+import type { ResultStore, StoredResult } from './results-store.js';
+import type { EvalDefinition, EvalOutcome } from './types.js';
+
+/** A queued eval: project, definition and trace ids, and the rate slot it holds once it reserved one. */
+export interface EvalJobPayload {
+  p: string;
+  d: string;
+  t: string;
+  /** Epoch ms of the reserved start, valid for the attempt that reserved it (a retry reserves again). */
+  slot?: number;
+  slot_attempt?: number;
+}
+
+/** A slot this close is waited for in the handler; a later one puts the job back in the queue until then. */
+const MAX_SLEEP_MS = 2_000;
+
+export interface EvalJobDeps {
+  llm: Pick<LlmService, 'trace'>;
+  definitions: Pick<DefinitionStore, 'cached'>;
+  results: Pick<ResultStore, 'write'>;
+  rate: Pick<RateLimiter, 'reserve'>;
+  evaluate(definition: EvalDefinition, trace: PersistedTrace): Promise<EvalOutcome>;
+  maxAttempts: number;
+  publish(event: EvalResultEvent): void;
+  log: Logger;
+  counters: { result(type: string, status: string): void; deferred(): void };
+  now?: () => number;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * The eval queue's handler. First the project's rate: the job reserves a start slot once per attempt and waits for
+ * it (in the handler when it is near, else deferred in the queue, spending no attempt). Then it evaluates and stores
+ * the result. A provider failure is thrown for the queue to retry (its Retry-After honoured) until the last attempt,
+ * which stores a failed result instead, so no eval stays pending for ever. A definition or trace deleted meanwhile
+ * ends the job without a result (a definition changed or deleted in another process, within 5 s).
+ */
+export class EvalJobs {
+  private readonly now: () => number;
+
+  constructor(private readonly deps: EvalJobDeps) {
+    this.now = deps.now ?? Date.now;
+  }
+
+  async run(job: QueuedJob<EvalJobPayload>): Promise<void> {
+    const p = job.payload;
+    let slot = p.slot_attempt === job.attempt ? p.slot : undefined;
+    if (slot === undefined) slot = await this.deps.rate.reserve(p.p);
+    const wait = slot - this.now();
+    if (wait > MAX_SLEEP_MS) {
+      this.deps.counters.deferred();
+      throw new JobDeferral(wait, { payload: { ...p, slot, slot_attempt: job.attempt }, reason: 'waiting for the project\'s eval rate' });
+    }
+    if (wait > 0) await sleep(wait);
+
+    // The project's list as the enqueue hook reads it (cached 5 s): one query less per eval.
+    const definition = (await this.deps.definitions.cached(p.p)).find((d) => d.id === p.d);
+    if (!definition) return;
+    const trace = await this.deps.llm.trace(p.p, p.t);
+    if (!trace) return;
+    const started = performance.now();
+    let outcome: EvalOutcome;
+    try {
+      outcome = await this.deps.evaluate(definition, trace);
+    } catch (err) {
+      if (job.attempt < this.deps.maxAttempts && !isPermanent(err)) throw err;
+      outcome = {
+        status: 'failed', score: null, method: definition.type === 'semantic_similarity' ? 'none' : definition.type, model: null,
+        tokens_in: 0, tokens_out: 0, usd: null,
+        reason: `${(err as Error).message} (attempt ${job.attempt} of ${this.deps.maxAttempts}: given up)`, details: { kind: 'gave_up', attempts: job.attempt },
+      };
+    }
+    await this.record(definition, trace, outcome, performance.now() - started);
+  }
+
+  /** Stores an outcome and publishes it; also used by re-runs and tests that evaluate outside the queue. */
+  async record(definition: EvalDefinition, trace: PersistedTrace, outcome: EvalOutcome, latencyMs: number): Promise<StoredResult> {
+    const stored = await this.deps.results.write({
+      ...outcome, project_id: definition.project_id, definition_id: definition.id, trace_id: trace.id, trace_created_at: trace.created_at,
+      template: trace.template, version: trace.version, latency_ms: Math.round(latencyMs * 1000) / 1000, created_at: this.now(),
+    });
+    this.deps.counters.result(definition.type, outcome.status);
+    this.deps.publish({
+      id: stored.id, eval_definition_id: definition.id, eval_definition_name: definition.name, eval_type: definition.type, trace_id: trace.id,
+      project_id: definition.project_id, score: outcome.score, status: outcome.status, reason: outcome.reason, method: outcome.method,
+      cost: { tokens_in: outcome.tokens_in, tokens_out: outcome.tokens_out, usd: outcome.usd }, latency_ms: stored.latency_ms,
+      created_at: stored.created_at, template: trace.template, version: trace.version, trace_created_at: trace.created_at,
+    });
+    return stored;
+  }
+}

@@ -1,0 +1,42 @@
+import type { Migration } from '@vigil/plugin-sdk';
+
+/**
+ * The evaluators' tables. One statement list serves both stores. Times are epoch ms; JSON is TEXT.
+ *
+ * - definitions: per project; `source` is `config` for definitions the config file declares (the file wins).
+ * - results: one per (definition, trace): a re-run replaces the earlier result, and a retried job cannot add a second.
+ *   The trace's template, version and created_at are copied in, so prompt-version and time-range scores need no
+ *   other plugin's table.
+ * - golden_sets: expected outputs per (project, template), for semantic_similarity definitions without their own.
+ * - embeddings: golden-set embeddings, computed once, keyed by the text's SHA-256, the method and the model; the
+ *   vector is base64 of little-endian float32.
+ * - rate: per project, when the next eval job may start (epoch ms, fractional): every process reserves its slots on
+ *   this one row, so the rate holds across processes (rate-limit.ts).
+ */
+export const evaluatorsMigrations: Migration[] = [
+  {
+    version: 1,
+    name: 'definitions, results, golden sets, embedding cache, rate',
+    up: `
+      CREATE TABLE evaluators_definitions (
+        project_id TEXT NOT NULL, id TEXT NOT NULL, name TEXT NOT NULL, type TEXT NOT NULL, sample_rate DOUBLE PRECISION NOT NULL,
+        template TEXT, version_min INTEGER, version_max INTEGER, settings TEXT NOT NULL, source TEXT NOT NULL,
+        created_at BIGINT NOT NULL, updated_at BIGINT NOT NULL, PRIMARY KEY (project_id, id));
+      CREATE TABLE evaluators_results (
+        id TEXT PRIMARY KEY, project_id TEXT NOT NULL, definition_id TEXT NOT NULL, trace_id TEXT NOT NULL,
+        trace_created_at BIGINT NOT NULL, template TEXT, version INTEGER, score DOUBLE PRECISION, status TEXT NOT NULL,
+        reason TEXT, method TEXT NOT NULL, model TEXT, tokens_in BIGINT NOT NULL, tokens_out BIGINT NOT NULL,
+        cost_usd DOUBLE PRECISION, latency_ms DOUBLE PRECISION NOT NULL, details TEXT, created_at BIGINT NOT NULL);
+      CREATE UNIQUE INDEX evaluators_results_trace ON evaluators_results (project_id, definition_id, trace_id);
+      CREATE INDEX evaluators_results_time ON evaluators_results (project_id, created_at);
+      CREATE INDEX evaluators_results_trace_time ON evaluators_results (project_id, trace_created_at);
+      CREATE INDEX evaluators_results_version ON evaluators_results (project_id, template, version);
+      CREATE TABLE evaluators_golden_sets (
+        project_id TEXT NOT NULL, template TEXT NOT NULL, outputs TEXT NOT NULL, updated_at BIGINT NOT NULL,
+        PRIMARY KEY (project_id, template));
+      CREATE TABLE evaluators_embeddings (
+        text_hash TEXT NOT NULL, method TEXT NOT NULL, model TEXT NOT NULL, vector TEXT NOT NULL, tokens BIGINT NOT NULL,
+        created_at BIGINT NOT NULL, PRIMARY KEY (text_hash, method, model));
+      CREATE TABLE evaluators_rate (project_id TEXT PRIMARY KEY, next_at DOUBLE PRECISION NOT NULL);`,
+  },
+];

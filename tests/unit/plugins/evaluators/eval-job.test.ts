@@ -1,0 +1,119 @@
+// The eval queue's handler with the real stores (SQLite), the real rate and a judge behind the local fake OpenAI
+// server: it waits for its rate slot without spending attempts, retries a provider failure until the last attempt,
+// then stores a failed result; every stored result is published for the alerts.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { JobDeferral, type EvalResultEvent, type PersistedTrace, type QueuedJob, type Store } from '@vigil/plugin-sdk';
+import { DefinitionStore } from '../../../../plugins/evaluators/definitions.js';
+import { EmbeddingCache } from '../../../../plugins/evaluators/embedding-cache.js';
+import { ProviderUnavailable } from '../../../../plugins/evaluators/errors.js';
+import { EvalJobs, type EvalJobPayload } from '../../../../plugins/evaluators/eval-job.js';
+import { evaluate, type EvaluateDeps } from '../../../../plugins/evaluators/evaluate.js';
+import { GoldenSets } from '../../../../plugins/evaluators/golden-sets.js';
+import { evaluatorsMigrations } from '../../../../plugins/evaluators/migrations.js';
+import { RateLimiter } from '../../../../plugins/evaluators/rate-limit.js';
+import { ResultStore } from '../../../../plugins/evaluators/results-store.js';
+import { openStore, type StoreBackend } from '../../../../runtime/store/index.js';
+import { startFakeOpenAI, type FakeOpenAI } from '../../../support/fake-openai.js';
+import { tempDir } from '../../../support/tmp.js';
+
+const quiet = { debug() {}, info() {}, warn() {}, error() {}, child() { return quiet; } };
+const dir = tempDir('vigil-evals-job-');
+let backend: StoreBackend;
+let store: Store;
+let fake: FakeOpenAI;
+let now = 1_800_000_000_000;
+const events: EvalResultEvent[] = [];
+let reserved = 0;
+let jobs: EvalJobs;
+let results: ResultStore;
+
+const trace: PersistedTrace = {
+  id: '0190c000-0000-7000-8000-000000000001', created_at: 1_799_999_000_000, project_id: 'p1', model: 'gpt-4o', status: 'ok', latency_ms: 5,
+  cost_usd: 0.002, template: 'answer', version: 2,
+  trace: { input: [{ role: 'user', content: 'Capital of France?' }], output: { role: 'assistant', content: 'Paris.' } },
+};
+
+test.before(async () => {
+  fake = await startFakeOpenAI({ delayMs: 0 });
+  backend = await openStore(`sqlite:${dir.path}/vigil.db`);
+  store = backend.forPlugin('evaluators');
+  await store.migrate(evaluatorsMigrations);
+  const definitions = new DefinitionStore(store);
+  await definitions.create('p1', { id: 'judge', name: 'Judge', type: 'llm_judge', settings: { provider: 'judge', rubric: 'Grade {{output}}' } });
+  results = new ResultStore(store);
+  const limiter = new RateLimiter(store, () => 60, () => now);
+  const deps: EvaluateDeps = {
+    sandboxes: { loadFunction: () => Promise.reject(new Error('no functions here')) },
+    golden: new GoldenSets(store),
+    judge: { provider: () => ({ name: 'judge', baseUrl: fake.baseURL, model: 'gpt-4o-mini', timeoutMs: 1000 }), price: () => 0.5 },
+    similarity: { embedder: () => Promise.reject(new Error('none')), cosine: () => 0, cache: new EmbeddingCache(store), price: () => null },
+  };
+  jobs = new EvalJobs({
+    llm: { trace: async (_p, id) => (id === trace.id ? trace : undefined) }, definitions, results,
+    rate: { reserve: (p) => { reserved++; return limiter.reserve(p); } },
+    evaluate: (def, t) => evaluate(deps, def, t), maxAttempts: 3, log: quiet, now: () => now,
+    publish: (e) => events.push(e), counters: { result() {}, deferred() {} },
+  });
+});
+test.after(async () => { await fake.close(); await backend.close(); dir.cleanup(); });
+
+const job = (payload: EvalJobPayload, attempt = 1): QueuedJob<EvalJobPayload> => ({ id: 7, queue: 'evaluators.eval', payload, attempt });
+const stored = async () => (await results.list('p1', { limit: 10, offset: 0 }));
+
+test('a slot far ahead defers the job with the slot in its payload; back in time, it runs without reserving again', async () => {
+  // Three evals of the project already hold the next three seconds.
+  for (let i = 0; i < 3; i++) await new RateLimiter(store, () => 60, () => now).reserve('p1');
+  reserved = 0;
+  const first = await jobs.run(job({ p: 'p1', d: 'judge', t: trace.id })).then(() => null, (e) => e);
+  assert.instance(first, JobDeferral);
+  assert.is(first.delayMs, 3000);
+  assert.equal(first.payload, { p: 'p1', d: 'judge', t: trace.id, slot: now + 3000, slot_attempt: 1 });
+  assert.is(reserved, 1);
+  assert.is(fake.requests.length, 0, 'the judge was not called early');
+
+  now += 3000;
+  fake.script.push({ score: 90, reasoning: 'Right.' });
+  await jobs.run(job(first.payload));
+  assert.is(reserved, 1, 'the slot it held was used');
+  const [r] = await stored();
+  assert.equal([r.score, r.status, r.reason, r.cost.usd], [0.9, 'ok', 'Right.', 0.5]);
+  assert.equal(events.map((e) => [e.eval_definition_id, e.eval_definition_name, e.eval_type, e.score, e.template, e.version, e.trace_created_at, e.project_id]),
+    [['judge', 'Judge', 'llm_judge', 0.9, 'answer', 2, trace.created_at, 'p1']]);
+});
+
+test('a slot held for an earlier attempt is not used by a retry: it reserves again', async () => {
+  now += 10_000;
+  reserved = 0;
+  fake.script.push({ score: 10 });
+  await jobs.run(job({ p: 'p1', d: 'judge', t: trace.id, slot: now - 5000, slot_attempt: 1 }, 2));
+  assert.is(reserved, 1);
+});
+
+test('a provider failure is thrown for the queue to retry, until the last attempt stores a failed result', async () => {
+  now += 10_000;
+  events.length = 0;
+  fake.script.push({ status: 503, headers: { 'retry-after': '2' } });
+  const err = await jobs.run(job({ p: 'p1', d: 'judge', t: trace.id }, 2)).then(() => null, (e) => e);
+  assert.instance(err, ProviderUnavailable);
+  assert.is(err.retryAfterMs, 2000);
+  assert.is(events.length, 0);
+  now += 10_000;
+  fake.script.push({ status: 500 });
+  await jobs.run(job({ p: 'p1', d: 'judge', t: trace.id }, 3));
+  const [r] = await stored();
+  assert.equal([r.status, r.score, (r.details as { kind: string }).kind], ['failed', null, 'gave_up']);
+  assert.match(r.reason!, /answered 500: .*\(attempt 3 of 3: given up\)/);
+  assert.is(events.length, 1);
+  assert.is((await stored()).length, 1, 'one result per (definition, trace): the latest');
+});
+
+test('a deleted definition or trace ends the job without a result', async () => {
+  now += 10_000;
+  events.length = 0;
+  await jobs.run(job({ p: 'p1', d: 'gone', t: trace.id }));
+  await jobs.run(job({ p: 'p1', d: 'judge', t: '0190c000-0000-7000-8000-00000000dead' }));
+  assert.is(events.length, 0);
+});
+
+test.run();
