@@ -55,7 +55,8 @@ if (chromiumAvailable('e2e first run')) {
       for (const r of ['/api/payments/**', '/v1/chat/completions', '/api/search']) assert.ok(routes.includes(r), `top routes: ${routes}`);
 
       await page.goto(new URL('/gateway/requests?route=%2Fapi%2Fpayments%2F**&status=2xx', link).href);
-      await page.locator('table tbody tr a.request-link').first().click();
+      // A charge carries the card; refunds, under the same rule, carry none.
+      await page.locator('table tbody tr', { hasText: '/api/payments/charge' }).first().locator('a.request-link').click();
       await page.waitForURL(/\/gateway\/requests\/[0-9a-f-]{36}$/);
       await page.waitForSelector('text=What the policy did');
       const body = await page.locator('main').textContent() ?? '';
