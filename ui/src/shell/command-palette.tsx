@@ -1,7 +1,7 @@
 // The command palette (Ctrl+K, ⌘K on Apple): type to find a page, an action, or a record by its id. A modal
 // dialog with a combobox over a listbox: the arrow keys move, Enter opens, Escape closes and focus returns.
 import type { ComponentChild } from 'preact';
-import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { areas, systemPages } from '../areas/index.js';
 import type { CommandContext, RecordHit } from '../areas/types.js';
 import { Icon } from '../components/icon.js';
@@ -84,7 +84,10 @@ export function CommandPalette() {
   const simpleMode = settings.value.simple_mode;
 
   const restoreFocus = useRef<(() => void) | undefined>(undefined);
-  useEffect(() => {
+  // A layout effect: the dialog opens and its input takes focus in the same task as the render that Ctrl+K caused,
+  // so what is typed right after Ctrl+K lands in the search. A plain effect waits for a frame, and on a busy machine
+  // the first keystrokes went to the page behind.
+  useLayoutEffect(() => {
     const d = dialog.current;
     if (!d) return;
     if (open && !d.open) {
