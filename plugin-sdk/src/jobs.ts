@@ -25,6 +25,11 @@ export interface QueueOptions {
    * processing, such as data a handler redacts before storing it. Failed and dead jobs keep theirs. Default false.
    */
   dropPayloadWhenDone?: boolean;
+  /**
+   * At stop, run the jobs already due before returning (within the stop's timeout), instead of leaving them for the
+   * next start: for work a client was already told is accepted, whose payload should not wait on disk. Default false.
+   */
+  drainOnStop?: boolean;
 }
 
 export type JobState = 'pending' | 'running' | 'done' | 'failed' | 'dead';

@@ -87,6 +87,8 @@ export async function startLlm(ctx: PluginContext, config: LlmConfig, policy: Po
     pollMs: 100,
     // Queued items are not redacted yet: their copy in the queue goes once they are stored.
     dropPayloadWhenDone: true,
+    // Every item in it was answered 202: a stop finishes them, so that none waits on disk unredacted until a restart.
+    drainOnStop: true,
   });
   const usage = new UsageBook(ctx.store);
   const pipeline = createIngestPipeline({

@@ -58,6 +58,7 @@ export function createJobQueues(store: StoreBackend, options: JobQueuesOptions):
       doneRetentionMs,
       failedRetentionMs,
       dropPayloadWhenDone: o.dropPayloadWhenDone === true,
+      drainOnStop: o.drainOnStop === true,
     };
     if (settings.concurrency < 1 || settings.maxAttempts < 1) {
       throw new JobsError(JobsErrors.OPTION, `jobs: queue "${name}" needs concurrency and maxAttempts of at least 1`);

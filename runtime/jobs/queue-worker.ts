@@ -16,6 +16,8 @@ export interface WorkerSettings {
   failedRetentionMs: number;
   /** Empty the payload of a job that is done. */
   dropPayloadWhenDone: boolean;
+  /** At stop, run the jobs already due before returning. */
+  drainOnStop: boolean;
 }
 
 export interface WorkerContext {
@@ -72,11 +74,22 @@ export class QueueWorker<P> {
 
   /** Stops claiming and waits up to `timeoutMs` for running handlers; unfinished jobs return to the queue when their lease ends. */
   async stop(timeoutMs: number): Promise<boolean> {
+    if (this.running && this.settings.drainOnStop) await this.drain(Date.now() + timeoutMs);
     this.running = false;
     if (this.timer) { clearTimeout(this.timer); this.timer = null; }
     await this.pumping;
     if (this.inflight.size === 0) return true;
     return settledWithin(Promise.allSettled([...this.inflight]), timeoutMs, { unref: true });
+  }
+
+  /** Claims and runs due jobs until none is left or the deadline passes (jobs waiting out a backoff are not due). */
+  private async drain(deadline: number): Promise<void> {
+    while (Date.now() < deadline) {
+      this.wake();
+      await this.pumping;
+      if (this.inflight.size === 0) return;
+      await settledWithin(Promise.allSettled([...this.inflight]), Math.max(0, deadline - Date.now()), { unref: true });
+    }
   }
 
   private arm(): void {

@@ -303,6 +303,26 @@ function define(kind: BackendKind) {
     assert.equal(await q.stats(), { pending: 1, running: 0, done: 1, failed: 0, dead: 0 });
   });
 
+  test('drainOnStop: stop runs the jobs already due before it returns, one queue only, within its timeout', async (ctx) => {
+    const queues = make(ctx);
+    let drained = 0;
+    let other = 0;
+    // A slow poll, so that nothing would be claimed before stop() without the drain.
+    const q = queues.queue('t.drain', async () => { await sleep(5); drained++; }, { pollMs: 60_000, drainOnStop: true });
+    const plain = queues.queue('t.plain', async () => { other++; }, { pollMs: 60_000 });
+    void plain;
+    await queues.start();
+    await sleep(50);
+    // Enqueued by another process (not started here), so this worker's wake-up on a local enqueue does not see them.
+    const producer = make(ctx, 'w2');
+    await producer.queue('t.drain', async () => {}).enqueueMany(Array.from({ length: 12 }, () => ({ payload: {} })));
+    await producer.queue('t.plain', async () => {}).enqueue({});
+    await queues.stop();
+    assert.is(drained, 12);
+    assert.equal(await q.stats(), { pending: 0, running: 0, done: 12, failed: 0, dead: 0 });
+    assert.is(other, 0, 'the other queue stops as before: its job waits for the next start');
+  });
+
   test('stop(timeoutMs) waits no longer than it is given for a stuck handler', async (ctx) => {
     const log = recordingLog();
     const queues = createJobQueues(ctx.store, { owner: 'w1', log });
