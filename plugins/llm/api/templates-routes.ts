@@ -1,70 +1,19 @@
-import { HttpError, type HttpRoutes, type Store } from '@vigil/plugin-sdk';
-import { LlmErrors } from '../errors.js';
+import type { HttpRoutes, Store } from '@vigil/plugin-sdk';
 import { PROJECT_KEY_SCHEME, projectOf } from '../project-auth.js';
 import { pageOf, pageProperties } from './query-params.js';
-import { unifiedDiff } from './unified-diff.js';
-import { callStats, iso, type CallStats } from './version-stats.js';
-
-type VersionRow = { template: string; version: number; hash: string; text: string; created_at: number };
-
-/** One version's stats as the API shows them: times as ISO 8601. */
-function shown(stats: CallStats) {
-  return { ...stats, first_seen: iso(stats.first_seen), last_seen: iso(stats.last_seen) };
-}
+import { listTemplates, versionDetail, versionQuery } from './templates-query.js';
 
 export function registerTemplateRoutes(http: HttpRoutes, store: Store): void {
-  const versions = store.table('prompt_versions');
-  const statsOf = (projectId: string, template: string, version: number) =>
-    callStats(store, 'project_id = ? AND template = ? AND version = ?', [projectId, template, version]);
-
   http.route({
     method: 'GET', path: '/api/v1/prompt-templates', auth: PROJECT_KEY_SCHEME, tags: ['llm'],
     summary: 'Prompt templates of the key\'s project, each version with its stats (requests, eval score, p95, error rate, cost, first and last seen)',
     query: { type: 'object', properties: { ...pageProperties } },
-    async handler(ctx) {
-      const project = projectOf(ctx);
-      const { limit, offset } = pageOf(ctx.query);
-      const names = await store.query<{ template: string }>(
-        `SELECT DISTINCT template FROM ${versions} WHERE project_id = ? ORDER BY template LIMIT ? OFFSET ?`, [project.id, limit, offset]);
-      const data = [];
-      for (const { template } of names) {
-        const rows = await store.query<VersionRow>(
-          `SELECT version, hash, created_at FROM ${versions} WHERE project_id = ? AND template = ? ORDER BY version`, [project.id, template]);
-        const list = [];
-        for (const r of rows) {
-          list.push({ version: Number(r.version), hash: r.hash, created_at: iso(Number(r.created_at)), ...shown(await statsOf(project.id, template, Number(r.version))) });
-        }
-        data.push({ name: template, latest_version: list.length ? list[list.length - 1].version : null, versions: list });
-      }
-      return { data, limit, offset };
-    },
+    handler: (ctx) => listTemplates(store, projectOf(ctx).id, pageOf(ctx.query)),
   });
-
   http.route({
     method: 'GET', path: '/api/v1/prompt-templates/:name/versions/:n', auth: PROJECT_KEY_SCHEME, tags: ['llm'],
-    summary: 'One prompt version: its normalised text, its stats, and a unified diff against the version before it',
-    async handler(ctx) {
-      const project = projectOf(ctx);
-      const n = Number(ctx.params.n);
-      const notFound = () => new HttpError(404, LlmErrors.VERSION_NOT_FOUND,
-        `the project has no version ${JSON.stringify(ctx.params.n)} of prompt template ${JSON.stringify(ctx.params.name)}`);
-      if (!Number.isInteger(n) || n < 1) throw notFound();
-      const rows = await store.query<VersionRow>(
-        `SELECT version, hash, text, created_at FROM ${versions} WHERE project_id = ? AND template = ? AND version IN (?, ?)`,
-        [project.id, ctx.params.name, n, n - 1]);
-      const current = rows.find((r) => Number(r.version) === n);
-      if (!current) throw notFound();
-      const previous = rows.find((r) => Number(r.version) === n - 1);
-      return {
-        template: ctx.params.name,
-        version: n,
-        hash: current.hash,
-        created_at: iso(Number(current.created_at)),
-        text: current.text,
-        previous_version: previous ? n - 1 : null,
-        diff: previous ? unifiedDiff(previous.text, current.text, { from: `${ctx.params.name} v${n - 1}`, to: `${ctx.params.name} v${n}` }) : null,
-        stats: shown(await statsOf(project.id, ctx.params.name, n)),
-      };
-    },
+    summary: 'One prompt version: its normalised text, its stats, and a unified diff against the version before it (or `against`)',
+    query: versionQuery,
+    handler: (ctx) => versionDetail(store, projectOf(ctx).id, ctx.params.name, ctx.params.n, ctx.query.against === undefined ? undefined : Number(ctx.query.against)),
   });
 }
