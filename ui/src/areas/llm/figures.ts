@@ -4,16 +4,18 @@ import { formatLatency, formatPercent } from '../../format/numbers.js';
 import type { ThresholdName } from './llm-api.js';
 
 const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: 2 });
+const cents = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: 4 });
 
 /**
- * USD as a bill shows it from a cent up ($1,234.56), and below a cent with two significant digits ($0.00042): one LLM
- * call often costs less than a cent, and `$0.00` would hide it.
+ * USD as a bill shows it from a dollar up ($1,234.56), to the hundredth of a cent below ($0.0252), and below a cent
+ * with two significant digits ($0.00042): one LLM call often costs less than a cent, and `$0.00` would hide it.
  */
 export function formatUsd(amount: number | null | undefined): string {
   if (amount === null || amount === undefined || !Number.isFinite(amount)) return '—';
   if (amount === 0) return '$0';
   const abs = Math.abs(amount);
-  if (abs >= 0.01) return usd.format(amount);
+  if (abs >= 1) return usd.format(amount);
+  if (abs >= 0.01) return cents.format(amount);
   const digits = Math.min(10, 1 - Math.floor(Math.log10(abs)));
   return `${amount < 0 ? '-' : ''}$${abs.toFixed(digits)}`;
 }

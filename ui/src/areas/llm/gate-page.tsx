@@ -70,7 +70,8 @@ function GateFormCard({ project, templates, form }: { project: string; templates
           </Select>
         </div>
         <fieldset class="gate-thresholds">
-          <legend class="field-label">Thresholds {noneSet && <span class="field-hint">: none set, so the gate checks its defaults (the placeholders)</span>}</legend>
+          <legend class="field-label">Thresholds</legend>
+          <p class="field-hint gate-thresholds-hint">{noneSet ? 'None set: the gate checks its defaults, shown greyed.' : 'Empty fields are not checked.'}</p>
           {THRESHOLDS.map((t) => {
             const info = THRESHOLD_INFO[t];
             const fallback = noneSet ? DEFAULT_THRESHOLDS[t] : undefined;
@@ -178,7 +179,6 @@ function Gate({ project }: { project: Project }) {
   }
   return (
     <div class="gate-layout">
-      <GateFormCard project={project.name} templates={list} form={form} />
       <div class="stack">
         {!list.some((t) => t.name === form.template) && (
           <div class="notice" role="status">{project.name} has no template "{form.template}". Choose one of its templates.</div>
@@ -191,6 +191,7 @@ function Gate({ project }: { project: Project }) {
           <p class="muted gate-cli-note">Add <code class="inline-code">--markdown</code> for a table to post on the pull request. Exit codes: 0 pass, 1 fail, 3 too few samples, 2 no answer.</p>
         </Card>
       </div>
+      <GateFormCard project={project.name} templates={list} form={form} />
     </div>
   );
 }

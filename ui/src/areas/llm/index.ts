@@ -55,7 +55,7 @@ export const llm: Area = {
     {
       path: '/llm/projects',
       title: 'Projects',
-      icon: 'settings',
+      icon: 'key',
       keywords: ['project keys', 'api key', 'rotate', 'budget', 'limits', 'redaction', 'retention', 'create project'],
       load: () => import('./projects-page.js'),
     },

@@ -47,7 +47,7 @@ function ProjectTable({ projects }: { projects: Project[] }) {
             <tr key={p.name}>
               <th scope="row"><Link href={`/llm/projects/${encodeURIComponent(p.name)}`} class="project-link">{p.name}</Link></th>
               <td>{p.source === 'config' ? <Badge title="Declared in llm.projects of the config file, which wins: read-only here">config file</Badge> : <Badge tone="accent">dashboard or CLI</Badge>}</td>
-              <td class="keys-cell">
+              <td class="keys-cell nowrap">
                 {p.keys.length === 0 ? <span class="muted">none: rotate to get one</span> : p.keys.map((k) => (
                   <code key={k.hint} class="inline-code" title={k.expires_at ? `Stops working at ${k.expires_at}` : 'Active'}>{k.hint}{k.expires_at ? ' (expiring)' : ''}</code>
                 ))}
@@ -58,9 +58,11 @@ function ProjectTable({ projects }: { projects: Project[] }) {
               </td>
               <td class="align-end numeric">{formatUsd(p.usage.cost_usd)}</td>
               <td><Budget p={p} /></td>
-              <td class="nowrap row-links">
-                <Link href={`/llm?project=${encodeURIComponent(p.name)}`}>Traces</Link>
-                <Link href={`/llm/projects/${encodeURIComponent(p.name)}`}>Settings</Link>
+              <td class="nowrap">
+                <span class="row-links">
+                  <Link href={`/llm?project=${encodeURIComponent(p.name)}`}>Traces</Link>
+                  <Link href={`/llm/projects/${encodeURIComponent(p.name)}`}>Settings</Link>
+                </span>
               </td>
             </tr>
           ))}

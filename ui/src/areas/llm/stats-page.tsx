@@ -36,7 +36,8 @@ function Figures({ s, range }: { s: StatsAnswer; range: StatsRange }) {
       <Stat label="Tokens" value={formatCompact(s.tokens.total)} detail={`${formatCompact(s.tokens.input)} in · ${formatCompact(s.tokens.output)} out`} />
       <Stat label="Cost (USD)" value={formatUsd(s.cost_usd)} tone={s.cost_usd > 0 ? 'accent' : 'neutral'}
         detail={s.requests ? `${formatUsd(s.cost_usd / s.requests)} a call on average` : 'no calls'} />
-      <Stat label="Eval score" value={formatScore(s.eval_score_avg)} detail={s.eval_score_avg === null ? 'scores come with evaluations' : 'average of the scored calls'} />
+      <Stat label="Eval score" value={s.eval_score_avg === null ? '—' : formatScore(s.eval_score_avg)}
+        detail={s.eval_score_avg === null ? 'no evals yet: scores come with evaluations' : 'average of the scored calls'} />
     </Stats>
   );
 }

@@ -55,7 +55,6 @@ function TraceRow({ t, now, search, project }: { t: Trace; now: number; search: 
       <td class="trace-cell">
         <Link href={tracePath(project, t.id)} class="trace-link">
           <span class="trace-name">{t.name ?? t.model}</span>
-          {t.name && <span class="trace-sub">{t.model}</span>}
         </Link>
       </td>
       <td>
@@ -63,8 +62,8 @@ function TraceRow({ t, now, search, project }: { t: Trace; now: number; search: 
           <Badge tone={t.status === 'error' ? 'danger' : 'success'}>{t.status === 'error' ? 'error' : 'ok'}</Badge>
         </Link>
       </td>
-      <td><Link href={filter('model', t.model)} class="filter-link" title={`Only ${t.model}`}><code>{t.model}</code></Link></td>
-      <td>
+      <td class="nowrap"><Link href={filter('model', t.model)} class="filter-link" title={`Only ${t.model}`}><code>{t.model}</code></Link></td>
+      <td class="nowrap">
         {tpl ? (
           <Link href={`/llm${filterSearch(filterSearch(search, 'template', tpl.name), 'version', String(tpl.version))}`} class="filter-link" title={`Only ${tpl.name} version ${tpl.version}`}>
             <code>{tpl.name}</code> <Badge tone="accent">v{tpl.version}</Badge>
@@ -76,7 +75,7 @@ function TraceRow({ t, now, search, project }: { t: Trace; now: number; search: 
         {t.tokens ? <span title={`${t.tokens.input ?? 0} in, ${t.tokens.output ?? 0} out`}>{formatCompact(t.tokens.input ?? 0)} → {formatCompact(t.tokens.output ?? 0)}</span> : <span class="muted">—</span>}
       </td>
       <td class="align-end numeric">{t.cost_usd === null ? <span class="muted">—</span> : formatUsd(t.cost_usd)}</td>
-      <td>{t.user_id ? <Link href={filter('user_id', t.user_id)} class="filter-link" title={`Only ${t.user_id}'s calls`}>{t.user_id}</Link> : <span class="muted">—</span>}</td>
+      <td class="nowrap">{t.user_id ? <Link href={filter('user_id', t.user_id)} class="filter-link" title={`Only ${t.user_id}'s calls`}>{t.user_id}</Link> : <span class="muted">—</span>}</td>
       <td class="align-end numeric">{masked ? <span class="masked" title={`${masked} values masked before storage`}>{masked}</span> : <span class="muted">0</span>}</td>
     </tr>
   );
