@@ -22,7 +22,7 @@ import type { PageProps } from '../types.js';
 import { formatUsd } from './figures.js';
 import { DETECTORS, projectApi, type Project, type ProjectList, type RotatedKey } from './llm-api.js';
 import { KeyOnce } from './onboarding.js';
-import { draftOf, effectiveText, settingsOf, type DraftField, type SettingsDraft } from './settings-form.js';
+import { draftOf, effectiveText, fieldOfProblem, settingsOf, type DraftField, type SettingsDraft } from './settings-form.js';
 
 const GRACE = [
   { value: '0', label: 'Now', description: 'The old key stops working now' },
@@ -133,7 +133,8 @@ function Settings({ p, onSaved }: { p: Project; onSaved(): void }) {
   };
   const detect = draft.detect ?? p.effective.redact.detect;
   const toggle = (kind: string) => {
-    const next = detect.includes(kind) ? detect.filter((k) => k !== kind) : DETECTORS.filter((k) => k === kind || detect.includes(k));
+    // In the page's order whatever order they were stored in, so a saved list reads as the form shows it.
+    const next = DETECTORS.filter((k) => (k === kind ? !detect.includes(k) : detect.includes(k)));
     setDraft((d) => ({ ...d, detect: next }));
     setSaved(false);
   };
@@ -150,7 +151,10 @@ function Settings({ p, onSaved }: { p: Project; onSaved(): void }) {
       announce(`Settings of ${p.name} saved.`);
       onSaved();
     } catch (err) {
-      setError(err as ApiError);
+      // A problem the server names by its key path goes on its field.
+      const onField = fieldOfProblem((err as ApiError).message);
+      if ((err as ApiError).kind === 'bad_request' && onField) setProblems({ [onField.field]: onField.text });
+      else setError(err as ApiError);
     } finally {
       setBusy(false);
     }

@@ -119,3 +119,16 @@ export function effectiveText(e: EffectiveSettings): Record<'budget' | 'sampleRa
     retention: formatRetention(e.retentionMs),
   };
 }
+
+/** The server's 400 for settings names the key path (`settings.redact.json_fields.0: …`): the form field it belongs to. */
+export function fieldOfProblem(message: string): { field: DraftField; text: string } | null {
+  const m = /^settings\.([a-z_.0-9]+): (.*)$/s.exec(message);
+  if (!m) return null;
+  const fields: [RegExp, DraftField][] = [
+    [/^redact\.json_fields/, 'jsonFields'], [/^retention/, 'retention'], [/^limits\.body_bytes/, 'bodyBytes'],
+    [/^limits\.items_per_batch/, 'itemsPerBatch'], [/^limits\.items_per_month/, 'itemsPerMonth'],
+    [/^budget\.monthly_usd/, 'monthlyUsd'], [/^budget\.over_budget_sample_rate/, 'sampleRate'],
+  ];
+  const hit = fields.find(([re]) => re.test(m[1]));
+  return hit ? { field: hit[1], text: m[2] } : null;
+}

@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { draftOf, effectiveText, formatBytes, formatRetention, settingsOf, type SettingsDraft } from '../../../../../ui/src/areas/llm/settings-form.js';
+import { draftOf, effectiveText, fieldOfProblem, formatBytes, formatRetention, settingsOf, type SettingsDraft } from '../../../../../ui/src/areas/llm/settings-form.js';
 
 const empty = draftOf({});
 
@@ -42,6 +42,12 @@ test('the settings in force read as words', () => {
   assert.is(formatBytes(900), '900 B');
   assert.is(formatRetention(86_400_000), '1 day');
   assert.is(formatRetention(36 * 3_600_000), '36 h');
+});
+
+test('the server\'s problem goes on the field its key path names', () => {
+  assert.equal(fieldOfProblem('settings.redact.json_fields.0: "$.a[": unclosed "[" at offset 3'), { field: 'jsonFields', text: '"$.a[": unclosed "[" at offset 3' });
+  assert.equal(fieldOfProblem('settings.limits.body_bytes: 9999999999 bytes is more than llm.max_body_bytes (5242880)')?.field, 'bodyBytes');
+  assert.is(fieldOfProblem('a project named "x" exists already'), null);
 });
 
 test.run();
