@@ -23,7 +23,7 @@ import { projectApi, tracePath, type Project, type TemplateList, type Trace, typ
 import { ProjectPage } from './project-frame.js';
 import { NoTracesYet } from './onboarding.js';
 import {
-  FILTER_LABELS, filterSearch, isFiltered, pageSearch, projectSearch, readTracesView, traceCursor, tracesApiPath,
+  FILTER_LABELS, filterSearch, isFiltered, pageRows, pageSearch, projectSearch, readTracesView, traceCursor, tracesApiPath,
   type Since, type TraceFilter, type TracesView,
 } from './traces-query.js';
 
@@ -166,13 +166,13 @@ function TraceList({ project }: { project: Project }) {
   const setFilter = (name: TraceFilter | 'since', value: string | null) => go(filterSearch(search, name, value));
   const traces = useResource<TracePage>(tracesApiPath(project.name, search), 'the traces');
   const page = traces.data;
-  const rows = page?.data ?? [];
+  const { rows, older } = pageRows(view, page?.data ?? []);
   // Whether the project has any trace at all decides between "nothing matches" and "send your first".
   const ever = useResource<TracePage>(page && rows.length === 0 ? projectApi(project.name, '/traces?limit=1') : null, 'the latest trace');
 
   // Pages up to the newest traces are the newest page: shown under its own URL, where it is live.
   useEffect(() => {
-    if (view.after && page && page.data.length < page.limit) go(pageSearch(search, {}), { replace: true });
+    if (view.after && page && pageRows(view, page.data).newest) go(pageSearch(search, {}), { replace: true });
   }, [page]);
 
   const refresh = useMemo(() => throttle(() => { traces.reload(); ever.reload(); }, LIVE_REFRESH_MS), [traces.reload, ever.reload]);
@@ -244,7 +244,7 @@ function TraceList({ project }: { project: Project }) {
             {arrived && <span class="pager-news" role="status">Newer traces arrived</span>}
             <button type="button" class="button button-secondary button-small" disabled={newest} onClick={() => turn({})}>Newest</button>
             <button type="button" class="button button-secondary button-small" disabled={newest} onClick={() => turn({ after: traceCursor(rows[0]) })}>Newer</button>
-            <button type="button" class="button button-secondary button-small" disabled={rows.length < page.limit}
+            <button type="button" class="button button-secondary button-small" disabled={!older}
               onClick={() => turn({ before: traceCursor(rows[rows.length - 1]) })}>Older</button>
           </nav>
         </Card>

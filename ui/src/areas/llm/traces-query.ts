@@ -58,8 +58,11 @@ export function readTracesView(search: string): TracesView {
 /** Whether any filter narrows the list (the time aside). */
 export const isFiltered = (view: TracesView): boolean => Object.keys(view.filters).length > 0;
 
-/** The dashboard API path of the project's traces for the view in the URL. */
-export function tracesApiPath(project: string, search: string, limit = PAGE_SIZE): string {
+/**
+ * The dashboard API path of the project's traces for the view in the URL. It asks for one trace more than a page
+ * holds: whether that one exists says if there is an older page (or, going newer, a newer one).
+ */
+export function tracesApiPath(project: string, search: string, limit = PAGE_SIZE + 1): string {
   const v = readTracesView(search);
   const q = new URLSearchParams();
   for (const name of TRACE_FILTERS) if (v.filters[name] !== undefined) q.set(name, v.filters[name]!);
@@ -68,6 +71,18 @@ export function tracesApiPath(project: string, search: string, limit = PAGE_SIZE
   if (v.after) q.set('after', v.after);
   q.set('limit', String(limit));
   return projectApi(project, `/traces?${q}`);
+}
+
+/**
+ * The rows of a page from the API's answer (one more than a page, see tracesApiPath), and whether pages lie beyond
+ * it: `older` for the Older button, `newest` when nothing is newer (an `after` page that reached the top).
+ */
+export function pageRows<T>(view: TracesView, data: readonly T[], size = PAGE_SIZE): { rows: T[]; older: boolean; newest: boolean } {
+  if (view.after) {
+    // Newest first: the extra trace is the newest one, past the page's top.
+    return data.length > size ? { rows: data.slice(1), older: true, newest: false } : { rows: [...data], older: true, newest: true };
+  }
+  return { rows: data.slice(0, size), older: data.length > size, newest: view.before === null };
 }
 
 /** The cursor of a trace, for `before=` (the last of a page) or `after=` (the first). */
