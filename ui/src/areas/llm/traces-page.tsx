@@ -107,7 +107,7 @@ function AddFilter({ onAdd }: { onAdd(name: TraceFilter, value: string): void })
     <form class="add-filter" onSubmit={submit} aria-label="Add a filter">
       <label class="sr-only" for={`${id}-field`}>Filter by</label>
       <select id={`${id}-field`} class="input" value={field} onChange={(e) => setField((e.currentTarget as HTMLSelectElement).value as typeof field)}>
-        {FREE_FILTERS.map((f) => <option key={f} value={f}>{FILTER_LABELS[f]}</option>)}
+        {FREE_FILTERS.map((f) => <option key={f} value={f}>{FILTER_LABELS[f]} is</option>)}
       </select>
       <label class="sr-only" for={`${id}-value`}>{FILTER_LABELS[field]} is exactly</label>
       <input id={`${id}-value`} class="input" value={value} placeholder={field === 'model' ? 'gpt-4o-mini' : field === 'tag' ? 'beta' : 'exact value'}
