@@ -266,6 +266,36 @@ if (chromiumAvailable('e2e llm pages')) {
     await w.context.close();
   });
 
+  s('no page of the area puts the dashboard token or a project key in the HTML, a link or storage; the keyboard alone filters', async (ctx) => {
+    const w = await open(ctx, `/llm?project=${PROJECT}`);
+    const { page } = w;
+    const paths = [`/llm?project=${PROJECT}`, `/llm/traces/${ctx.ids[0]}?project=${PROJECT}`, `/llm/prompts?project=${PROJECT}`,
+      `/llm/prompts/support-reply?project=${PROJECT}`, `/llm/stats?project=${PROJECT}`, `/llm/gate?project=${PROJECT}`, '/llm/projects', `/llm/projects/${PROJECT}`];
+    for (const path of paths) {
+      await page.goto(`${ctx.d.url}${path}`);
+      await page.waitForSelector('h1[data-page-title]');
+      await page.waitForLoadState('networkidle');
+      const html = await page.content();
+      for (const secret of [ctx.d.token, ctx.key]) assert.not.ok(html.includes(secret), `${path}: a secret in the page`);
+      const leaks = await page.evaluate((secrets) => [
+        ...[...document.querySelectorAll('a[href]')].map((a) => (a as HTMLAnchorElement).href),
+        ...Object.values(localStorage), ...Object.values(sessionStorage),
+      ].filter((v) => secrets.some((x) => v.includes(x)) || v.includes('token=')), [ctx.d.token, ctx.key]);
+      assert.equal(leaks, [], path);
+    }
+    // The status filter by keyboard: Tab into the radio group, an arrow key chooses.
+    await page.goto(`${ctx.d.url}/llm?project=${PROJECT}`);
+    await page.waitForSelector('table.traces-table');
+    await page.focus('[role="radio"][aria-label="Every call"]');
+    await page.keyboard.press('ArrowRight');
+    await page.waitForURL((u) => u.searchParams.get('status') === 'ok');
+    await page.keyboard.press('ArrowRight');
+    await page.waitForURL((u) => u.searchParams.get('status') === 'error');
+    await page.waitForFunction(() => document.querySelectorAll('table.traces-table tbody tr').length === 6);
+    assert.equal(w.problems, []);
+    await w.context.close();
+  });
+
   s('the gate: the verdict and each check are GET /api/v1/gate\'s for the same question; the command line asks it without the key', async (ctx) => {
     const w = await open(ctx, `/llm/gate?project=${PROJECT}&template=support-reply`);
     const { page } = w;
