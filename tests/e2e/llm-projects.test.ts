@@ -81,16 +81,17 @@ if (chromiumAvailable('e2e llm projects')) {
     await page.click('button:has-text("I have saved the key")');
     await page.waitForURL((u) => u.pathname === '/llm' && u.searchParams.get('project') === 'checkout-bot');
     await page.waitForSelector('text=No traces in checkout-bot yet');
+    assert.is(await page.locator('.toolbar').count(), 0, 'no filters before there is anything to filter');
     assert.not.ok((await page.content()).includes(key), 'the key is gone from the page');
     const blocks = await page.locator('.code-block pre').allTextContents();
     assert.match(blocks[0], new RegExp(`^curl -X POST ${d.url.replace(/\./g, '\\.')}/v1/traces`));
     assert.match(blocks[0], /-H "X-Service-Project-Key: \$VIGIL_PROJECT_KEY"/);
-    assert.match(blocks[1], /createClient\(\{ url: 'http:\/\/127\.0\.0\.1:\d+', projectKey: process\.env\.VIGIL_PROJECT_KEY \}\)/);
+    assert.match(blocks[1], new RegExp(`createClient\\(\\{\\n  url: '${d.url.replace(/\./g, '\\.')}',\\n  projectKey: process\\.env\\.VIGIL_PROJECT_KEY,\\n\\}\\)`));
     assert.equal(await axeViolations(page), []);
     await page.screenshot({ path: `${SHOTS}/llm-no-traces-1440.png`, fullPage: true });
 
     // The curl's body, sent with the key the page showed: the trace appears without a reload.
-    const body = blocks[0].match(/-d '(.*)'$/m)![1];
+    const body = blocks[0].match(/-d '([\s\S]*)'$/)![1];
     const sent = await fetch(`${d.url}/v1/traces`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-service-project-key': key }, body });
     assert.is(sent.status, 202);
     await page.waitForSelector('table.traces-table tbody tr', { timeout: 15_000 });

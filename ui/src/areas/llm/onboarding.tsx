@@ -101,18 +101,19 @@ export function NoProjectYet({ onCreated }: { onCreated(): void }) {
   );
 }
 
-/** `curl` sending one trace to this control plane with the key from the environment. */
+/** `curl` sending one trace to this control plane with the key from the environment; one field group a line. */
 export function curlExample(origin: string): string {
-  const item = {
-    model: 'gpt-4o-mini', name: 'hello', latency_ms: 420, tokens: { input: 12, output: 3 },
-    input: [{ role: 'user', content: 'Say hello' }], output: { role: 'assistant', content: 'Hello!' },
-    prompt_template: { name: 'greeting', raw: 'Say hello' },
-  };
   return [
     `curl -X POST ${origin}/v1/traces \\`,
     '  -H "X-Service-Project-Key: $VIGIL_PROJECT_KEY" \\',
     '  -H "Content-Type: application/json" \\',
-    `  -d '${JSON.stringify({ traces: [item] })}'`,
+    `  -d '{"traces": [{`,
+    '        "model": "gpt-4o-mini", "name": "hello", "latency_ms": 420,',
+    '        "tokens": {"input": 12, "output": 3},',
+    '        "input": [{"role": "user", "content": "Say hello"}],',
+    '        "output": {"role": "assistant", "content": "Hello!"},',
+    '        "prompt_template": {"name": "greeting", "raw": "Say hello"}',
+    "      }]}'",
   ].join('\n');
 }
 
@@ -122,7 +123,10 @@ export function nodeExample(origin: string): string {
     "import OpenAI from 'openai';",
     "import { createClient } from '@vigil/llm-client';",
     '',
-    `const vigil = createClient({ url: '${origin}', projectKey: process.env.VIGIL_PROJECT_KEY });`,
+    'const vigil = createClient({',
+    `  url: '${origin}',`,
+    '  projectKey: process.env.VIGIL_PROJECT_KEY,',
+    '});',
     'const openai = vigil.wrapOpenAI(new OpenAI());   // every call is now traced',
   ].join('\n');
 }

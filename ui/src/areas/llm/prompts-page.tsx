@@ -37,7 +37,7 @@ function TemplateCard({ t, project }: { t: Template; project: string }) {
   const latest = t.latest_version;
   const previous = t.versions.length > 1 ? t.versions[t.versions.length - 2].version : undefined;
   return (
-    <Card title={t.name} padded={false}
+    <Card title={t.name} padded={false} class="template-card"
       description={`${t.versions.length} ${t.versions.length === 1 ? 'version' : 'versions'} · ${formatInteger(calls)} calls`}
       actions={<>
         {latest !== null && previous !== undefined && (

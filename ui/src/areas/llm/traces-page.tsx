@@ -189,10 +189,11 @@ function TraceList({ project }: { project: Project }) {
     window.scrollTo({ top: 0 });
   };
   const filtered = isFiltered(view) || view.since !== 'all';
+  const never = rows.length === 0 && ever.data?.data.length === 0;
   const now = Date.now();
   return (
     <>
-      <Filters project={project.name} view={view} set={setFilter} />
+      {!never && <Filters project={project.name} view={view} set={setFilter} />}
       {traces.error && <ErrorState error={traces.error} onRetry={traces.reload} />}
       {traces.loading && <Loading label="Loading the traces" lines={8} />}
       {page && rows.length === 0 && (
