@@ -47,10 +47,10 @@ const viewOptions = [
 ];
 
 /** A trace's input or output: a conversation when it reads as one, with a switch to the JSON. */
-export function Exchange({ value, role, label }: { value: unknown; role: 'user' | 'assistant'; label: string }) {
+export function Exchange({ value, role, label, missing = 'Not recorded.' }: { value: unknown; role: 'user' | 'assistant'; label: string; missing?: string }) {
   const messages = toConversation(value, role);
   const [view, setView] = useState<'conversation' | 'json'>('conversation');
-  if (value === null || value === undefined) return <p class="muted">Not recorded.</p>;
+  if (value === null || value === undefined) return <p class="muted">{missing}</p>;
   if (!messages) return <JsonView value={value} label={label} />;
   return (
     <div class="exchange">

@@ -112,10 +112,11 @@ export default function TracePage({ params }: PageProps) {
           <Card title="The call"><Facts t={t} project={project} /></Card>
           <div class="detail-grid">
             <Card title="Input" description="What was sent to the model">
-              <Exchange value={t.input} role="user" label="Input" />
+              <Exchange value={t.input} role="user" label="Input" missing="Not recorded: the client sent no input." />
             </Card>
             <Card title="Output" description="What the model answered">
-              <Exchange value={t.output} role="assistant" label="Output" />
+              <Exchange value={t.output} role="assistant" label="Output"
+                missing={t.status === 'error' ? 'No answer: the call failed (the error is above).' : 'Not recorded: the client sent no output.'} />
             </Card>
           </div>
           {t.prompt_template?.variables !== undefined && (
