@@ -4,6 +4,7 @@
 // reads; filters and paging live in the URL; a new trace appears live; the palette finds a trace by id; the diff shows
 // the changed lines; the gate's verdict is GET /api/v1/gate's. No console error, no CSP violation, axe clean, usable
 // at 375 px. Screenshots go to /tmp/vigil-shots/.
+import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -11,6 +12,7 @@ import type { Browser, Page } from 'playwright-core';
 import { axeViolations, chromiumAvailable, launchChromium, watchedPage, type Watched } from './browser.js';
 import { startDashboard, type Dashboard } from '../support/dashboard.js';
 import { llmTraffic, publicApi, sendTraces, waitForTraces, type LlmTraffic } from '../support/llm-traffic.js';
+import { vigilBin } from '../support/paths.js';
 
 const SHOTS = '/tmp/vigil-shots';
 const PROJECT = 'checkout-bot';
@@ -26,6 +28,18 @@ const tableRows = (page: Page, table: string): Promise<string[][]> =>
 const rowIds = (page: Page): Promise<string[]> => page.locator('table.traces-table tbody tr').evaluateAll((rows) => rows.map((r) => (r as HTMLElement).dataset.id ?? ''));
 const statValue = async (page: Page, label: string): Promise<string> =>
   (await page.locator(`.stat:has(dt:text-is("${label}")) dd.stat-value`).textContent())?.trim() ?? '';
+
+/** Runs a command line in a POSIX shell, as a CI step does. */
+function runShell(command: string, env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn('sh', ['-c', command], { env: { ...process.env, NO_COLOR: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => { stdout += d; });
+    child.stderr.on('data', (d) => { stderr += d; });
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
 
 /** Axe clean, nothing wider than the screen at 375 px, and screenshots at 1440 and 375. */
 async function finished(w: Watched, shot: string): Promise<void> {
@@ -320,6 +334,11 @@ if (chromiumAvailable('e2e llm pages')) {
       '  --baseline 1 \\', '  --candidate 2 \\', '  --max-error-rate 0.1 \\', '  --min-samples 20',
     ].join('\n'));
     assert.not.ok((await page.content()).includes(ctx.key), 'no project key on the page');
+    // The command, run as CI would run it (the key in its environment): it fails, as the page says.
+    const cli = await runShell(command.replace(/^vigil /, `"${process.execPath}" "${vigilBin}" `), { VIGIL_PROJECT_KEY: ctx.key });
+    assert.is(cli.code, 1, cli.stdout + cli.stderr);
+    assert.match(cli.stdout, /FAIL/);
+    assert.match(cli.stdout, /max_error_rate/);
     await finished(w, 'llm-gate');
 
     // The defaults: v3 against v2 passes on the default checks (fewer errors, faster), 12 and 25 calls < 30 → no verdict.
