@@ -46,7 +46,7 @@ const FREE_FILTERS = ['model', 'user_id', 'session_id', 'tag'] as const satisfie
 
 function TraceRow({ t, now, search, project }: { t: Trace; now: number; search: string; project: string }) {
   const at = Date.parse(t.created_at);
-  const masked = countMarkers([t.input, t.output, t.metadata, t.error]);
+  const masked = countMarkers([t.input, t.output, t.metadata, t.error, t.prompt_template?.variables]);
   const filter = (name: TraceFilter, value: string) => `/llm${filterSearch(search, name, value)}`;
   const tpl = t.prompt_template;
   return (
