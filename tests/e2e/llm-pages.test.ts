@@ -326,8 +326,8 @@ if (chromiumAvailable('e2e llm pages')) {
     await page.waitForFunction((reason) => document.querySelector('.verdict-reason')?.textContent === reason, api.reason);
     assert.is(await page.locator('.verdict-title').textContent(), 'Fail');
     const checks = await tableRows(page, 'table.checks-table');
-    assert.equal(checks.map((r) => [r[0], r[5]]), api.checks.map((c) => [`Highest error rate${c.metric}`, c.pass ? 'pass' : 'fail']));
-    assert.equal(checks[0].slice(1, 5), ['4%', '20%', '20%', '≤ 10%']);
+    assert.equal(checks.map((r) => [r[0], r[1]]), api.checks.map((c) => [`Highest error rate${c.metric}`, c.pass ? 'pass' : 'fail']));
+    assert.equal(checks[0].slice(2, 6), ['4%', '20%', '20%', '≤ 10%']);
     const command = await page.locator('.code-block pre').textContent() ?? '';
     assert.is(command, [
       'vigil gate \\', `  --url ${ctx.d.url} \\`, '  --key "$VIGIL_PROJECT_KEY" \\', '  --template support-reply \\',

@@ -128,26 +128,26 @@ function Verdict({ v, project }: { v: GateVerdict; project: string }) {
       {v.checks.length > 0 && (
         <div class="table-wrap" role="region" aria-label="The gate's checks" tabIndex={0}>
           <table class="table checks-table">
-            <caption class="sr-only">Each check of the gate: the two versions' values, what is held against the threshold, and the result</caption>
+            <caption class="sr-only">Each check of the gate: its result, the two versions' values, and what is held against the threshold</caption>
             <thead>
               <tr>
                 <th scope="col">Check</th>
+                <th scope="col">Result</th>
                 <th scope="col" class="align-end">Baseline</th>
                 <th scope="col" class="align-end">Candidate</th>
                 <th scope="col" class="align-end">Measured</th>
                 <th scope="col" class="align-end">Threshold</th>
-                <th scope="col">Result</th>
               </tr>
             </thead>
             <tbody>
               {v.checks.map((c) => (
                 <tr key={c.metric} data-metric={c.metric}>
                   <th scope="row">{THRESHOLD_INFO[c.metric].label}<span class="check-metric">{c.metric}</span></th>
+                  <td>{c.pass === null ? <Badge tone="warning">no value</Badge> : c.pass ? <Badge tone="success">pass</Badge> : <Badge tone="danger">fail</Badge>}</td>
                   <td class="align-end numeric">{formatMetric(c.metric, c.baseline)}</td>
                   <td class="align-end numeric">{formatMetric(c.metric, c.candidate)}</td>
                   <td class="align-end numeric">{formatCheckValue(c.metric, c.value)}</td>
                   <td class="align-end numeric">{formatThreshold(c.metric, c.threshold)}</td>
-                  <td>{c.pass === null ? <Badge tone="warning">no value</Badge> : c.pass ? <Badge tone="success">pass</Badge> : <Badge tone="danger">fail</Badge>}</td>
                 </tr>
               ))}
             </tbody>
