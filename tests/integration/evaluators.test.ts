@@ -93,7 +93,7 @@ ${extra}`);
   test('providers are listed without their keys; the config file\'s definition is there and cannot be changed', async (ctx) => {
     const providers = await dash(ctx, '/api/llm/eval-providers');
     assert.is(providers.status, 200);
-    assert.equal(providers.body.data, [{ name: 'judge', base_url: ctx.fake.baseURL, model: 'gpt-4o-mini', has_key: true }]);
+    assert.equal(providers.body.data, [{ name: 'judge', base_url: ctx.fake.baseURL, model: 'gpt-4o-mini', has_key: true, key_env: 'EVALS_JUDGE_KEY' }]);
     const list = await dash(ctx, '/api/llm/projects/shop/evals');
     assert.is(list.status, 200);
     assert.equal(list.body.data.map((d: Json) => [d.id, d.source, d.type, d.rate_per_minute]), [['mentions-paris', 'config', 'custom_function', 6000]]);

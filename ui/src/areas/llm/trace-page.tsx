@@ -17,6 +17,7 @@ import { countMarkers } from './chat-messages.js';
 import { Exchange, MarkedText } from './conversation.js';
 import { formatUsd } from './figures.js';
 import { projectApi, templatePath, type Trace } from './llm-api.js';
+import { TraceEvals } from './trace-evals.js';
 import { filterSearch } from './traces-query.js';
 
 function Fact({ term, children }: { term: string; children: ComponentChildren }) {
@@ -124,6 +125,7 @@ export default function TracePage({ params }: PageProps) {
               <JsonView value={t.prompt_template.variables} label="Template variables" />
             </Card>
           )}
+          {project && <TraceEvals project={project} traceId={t.id} />}
           <Card title="Metadata">
             {t.metadata === null ? <p class="muted">None sent.</p> : <JsonView value={t.metadata} label="Metadata" />}
           </Card>
