@@ -5,12 +5,16 @@ import { Card } from '../../components/card.js';
 import { useResource } from '../../data/use-resource.js';
 import { formatLatency } from '../../format/numbers.js';
 import { Link } from '../../shell/router.js';
+import { shellInfo } from '../../shell/shell-info.js';
 import { EVAL_TYPE_LABEL, evalsPath, type EvalDefinitionList, type EvalResultPage } from './evals-api.js';
 import { formatUsd } from './figures.js';
 import { projectApi } from './llm-api.js';
 
+/** Whether the evaluators plugin runs here (its routes exist only then). */
+export const evaluatorsOn = (): boolean => shellInfo.value?.plugins.includes('evaluators') ?? false;
+
 export function TraceEvals({ project, traceId }: { project: string; traceId: string }) {
-  const results = useResource<EvalResultPage>(projectApi(project, `/eval-results?trace_id=${encodeURIComponent(traceId)}&limit=200`), 'the trace\'s eval results');
+  const results = useResource<EvalResultPage>(!evaluatorsOn() ? null : projectApi(project, `/eval-results?trace_id=${encodeURIComponent(traceId)}&limit=200`), 'the trace\'s eval results');
   const definitions = useResource<EvalDefinitionList>(results.data?.data.length ? projectApi(project, '/evals') : null, 'the eval definitions');
   if (!results.data || results.data.data.length === 0) return null;
   const byId = new Map((definitions.data?.data ?? []).map((d) => [d.id, d]));
