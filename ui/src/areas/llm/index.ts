@@ -45,6 +45,13 @@ export const llm: Area = {
       load: () => import('./stats-page.js'),
     },
     {
+      path: '/llm/evals',
+      title: 'Evals',
+      icon: 'check',
+      keywords: ['evaluations', 'evals', 'llm judge', 'custom function', 'semantic similarity', 'score', 'rubric', 'golden set', 'quality'],
+      load: () => import('./evals-page.js'),
+    },
+    {
       path: '/llm/gate',
       title: 'CI gate',
       icon: 'policy',
