@@ -35,6 +35,10 @@ export interface DashboardOptions {
   rules?: string;
   /** Enable the LLM plugin: `true` for `llm: {}`, or the section's YAML body (indented by two spaces). */
   llm?: boolean | string;
+  /** More top-level YAML for the config (an `evaluators:` section, say). */
+  extra?: string;
+  /** Environment variables of the `vigil run` process (a judge provider's `api_key_env`, say). */
+  env?: Record<string, string>;
 }
 
 /** The policy of the e2e runs: a tenant label, masked credentials and card numbers, metered tokens. */
@@ -65,11 +69,11 @@ control_plane:
   token: ${E2E_TOKEN}
 ui: {}
 capture: { batch_delay: 5ms${options.pricing ? `, pricing: ${JSON.stringify(options.pricing)}` : ''} }
-${options.rules ?? RULES}${options.llm ? (options.llm === true ? 'llm: {}\n' : `llm:\n${options.llm}\n`) : ''}${upstream ? `service: { upstream: http://127.0.0.1:${upstream.port}, listen: 127.0.0.1:${gw} }\n` : ''}`);
+${options.rules ?? RULES}${options.llm ? (options.llm === true ? 'llm: {}\n' : `llm:\n${options.llm}\n`) : ''}${upstream ? `service: { upstream: http://127.0.0.1:${upstream.port}, listen: 127.0.0.1:${gw} }\n` : ''}${options.extra ?? ''}`);
   let vigil: VigilProcess;
   try {
     await options.seed?.(`sqlite:${join(dir.path, 'data', 'vigil.db')}`);
-    vigil = await startVigil(config, url);
+    vigil = await startVigil(config, url, options.env ? { env: options.env } : undefined);
   } catch (err) {
     upstream?.close();
     dir.cleanup();
