@@ -94,7 +94,7 @@ if (chromiumAvailable('e2e llm evals')) {
     await page.click('button:text-is("Test")');
     const trial = page.locator('[aria-label="Test result"]');
     await trial.waitFor();
-    assert.match(await trial.textContent() ?? '', /score \d\.\d\d on trace [0-9a-f]{8}/);
+    assert.match(await trial.textContent() ?? '', /score \d\.\d\d on trace …[0-9a-f]{12}/);
     assert.match(await trial.textContent() ?? '', /\d+ characters/);
     await page.click('button:text-is("Create")');
     await page.waitForURL((u) => u.searchParams.has('definition') && !u.searchParams.has('edit'));
@@ -144,6 +144,7 @@ if (chromiumAvailable('e2e llm evals')) {
     await page.click('button:text-is("Test")');
     await page.locator('[aria-label="Test result"]:has-text("score 0.80")').waitFor();
     assert.match(await page.locator('[aria-label="Test result"]').textContent() ?? '', /The reply names the order/);
+    await page.evaluate(() => window.scrollTo(0, 0));
     await page.screenshot({ path: `${SHOTS}/llm-evals-judge-form-1440.png`, fullPage: true });
     await page.click('button:text-is("Create")');
     await page.waitForURL((u) => u.searchParams.has('definition') && !u.searchParams.has('edit'));

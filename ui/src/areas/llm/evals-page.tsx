@@ -115,7 +115,7 @@ function Results({ project, d, onChanged }: { project: string; d: EvalDefinition
     } catch (err) { setError(err as ApiError); }
   };
   return (
-    <Card title={`Results of ${d.name}`} class="eval-results-card"
+    <Card title={`Results of ${d.name}`} class="evals-card eval-results-card"
       description={list.length ? `The newest ${formatInteger(list.length)} results${list.length === RESULTS_SHOWN ? ` (of ${formatInteger(d.stats.results)})` : ''}` : 'No results yet'}
       actions={<>
         <button type="button" class="button button-secondary button-small" onClick={results.reload}>Refresh</button>
@@ -147,7 +147,7 @@ function Results({ project, d, onChanged }: { project: string; d: EvalDefinition
               {failures.slice(0, 50).map((r) => (
                 <li key={r.id} class="eval-result">
                   <div class="eval-result-head">
-                    <Link href={tracePath(project, r.trace_id)}>Trace <code class="inline-code">{r.trace_id.slice(0, 8)}</code></Link>
+                    <Link href={tracePath(project, r.trace_id)}>Trace <code class="inline-code">…{r.trace_id.slice(-12)}</code></Link>
                     <span class="muted" title={formatDateTime(Date.parse(r.created_at))}>{formatAgo(Date.parse(r.created_at))}</span>
                   </div>
                   <p class="eval-result-reason">{r.reason ?? 'no reason given'}</p>
@@ -166,7 +166,7 @@ function TrialResult({ trial }: { trial: EvalTrial }) {
     <div class="eval-trial" role="status" aria-label="Test result">
       <p>
         {trial.status === 'ok' ? <Badge tone="success">score {trial.score?.toFixed(2)}</Badge> : <Badge tone="danger">failed</Badge>}{' '}
-        on {trial.sample_trace ? 'a built-in sample trace' : <>trace <code class="inline-code">{trial.trace_id?.slice(0, 8)}</code></>}
+        on {trial.sample_trace ? 'a built-in sample trace' : <>trace <code class="inline-code">…{trial.trace_id?.slice(-12)}</code></>}
         <span class="muted"> · {trial.method} · {formatLatency(trial.latency_ms)}{trial.cost.usd ? ` · ${formatUsd(trial.cost.usd)}` : ''}</span>
       </p>
       {trial.reason && <p class="eval-result-reason"><span class="eval-result-label">{trial.status === 'ok' ? 'Reason' : 'Why'}:</span> {trial.reason}</p>}
@@ -282,7 +282,7 @@ function DefinitionForm({ project, providers, editing, onSaved, onCancel }: {
           <select id={`${id}-trace`} class="input" value={traceId} onChange={(e) => setTraceId((e.currentTarget as HTMLSelectElement).value)} aria-describedby={`${id}-trace-hint`}>
             <option value="">The latest trace in scope</option>
             {(traces.data?.data ?? []).map((t) => (
-              <option key={t.id} value={t.id}>{t.id.slice(0, 8)} · {t.prompt_template ? `${t.prompt_template.name} v${t.prompt_template.version}` : t.model} · {t.status}</option>
+              <option key={t.id} value={t.id}>…{t.id.slice(-12)} · {t.prompt_template ? `${t.prompt_template.name} v${t.prompt_template.version}` : t.model} · {t.status}</option>
             ))}
           </select>
         </Field>
@@ -290,7 +290,7 @@ function DefinitionForm({ project, providers, editing, onSaved, onCancel }: {
         {error && <ErrorState error={error} compact />}
         <div class="form-actions">
           <button type="button" class="button button-secondary" disabled={busy !== undefined} onClick={() => void test()}>{busy === 'test' ? 'Testing…' : 'Test'}</button>
-          <button type="submit" class="button" disabled={busy !== undefined}>{busy === 'save' ? 'Saving…' : editing ? 'Save changes' : 'Create'}</button>
+          <button type="submit" class="button button-primary" disabled={busy !== undefined}>{busy === 'save' ? 'Saving…' : editing ? 'Save changes' : 'Create'}</button>
           <button type="button" class="button button-secondary" onClick={onCancel}>Cancel</button>
         </div>
       </form>
@@ -314,11 +314,11 @@ function Evals({ project }: { project: Project }) {
   const formOpen = mode === 'new' || editing !== undefined;
   return (
     <div class="stack">
-      <Card title="Definitions" padded={false}
+      <Card title="Definitions" padded={false} class="evals-card"
         description={`${defs.length} ${defs.length === 1 ? 'definition' : 'definitions'} · judge providers: ${providers.data.data.map((p) => `${p.name} (key ${providerKeyText(p)})`).join(', ') || 'none declared'}`}
         actions={<>
           {current && current.source === 'store' && <button type="button" class="button button-secondary button-small" onClick={() => go({ edit: current.id })}>Edit {current.name}</button>}
-          <button type="button" class="button button-small" onClick={() => go({ edit: 'new' })}>New definition</button>
+          <button type="button" class="button button-primary button-small" onClick={() => go({ edit: 'new' })}>New definition</button>
         </>}>
         {defs.length ? <DefinitionsTable project={project.name} list={defs} selected={selected} /> : (
           <EmptyState icon="policy" title="No eval definitions yet" compact>
