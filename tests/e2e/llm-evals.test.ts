@@ -177,6 +177,15 @@ if (chromiumAvailable('e2e llm evals')) {
     const rows = await page.locator('section:has(h2:text-is("support-reply")) table.versions-table tbody tr')
       .evaluateAll((trs) => trs.map((r) => [...r.querySelectorAll('th, td')].map((c) => c.textContent?.trim() ?? '')));
     assert.equal(rows.map((r) => r[2]), [...support.versions].reverse().map((v) => v.avg_score?.toFixed(2)));
+    // One definition's scores alone: the judge's, as the API gives them with eval_definition_id.
+    await page.selectOption('label:text-is("Eval score of") + select', { label: 'Helpful (LLM judge)' });
+    await page.waitForURL((u) => u.searchParams.has('eval'));
+    const judgeId = new URL(page.url()).searchParams.get('eval')!;
+    const judged = await publicApi<typeof api>(ctx.d.url, ctx.key, `/api/v1/prompt-templates?eval_definition_id=${encodeURIComponent(judgeId)}`);
+    const expected = [...judged.data.find((t) => t.name === 'support-reply')!.versions].reverse().map((v) => v.avg_score?.toFixed(2));
+    assert.equal(expected, ['0.80', '0.80', '0.80']);
+    await page.waitForFunction((want) => [...document.querySelectorAll('section:has(h2) table.versions-table')].some((t) =>
+      JSON.stringify([...t.querySelectorAll('tbody tr')].map((r) => r.querySelectorAll('th, td')[2]?.textContent?.trim())) === want), JSON.stringify(expected));
     await finished(w, 'llm-evals-prompts');
     await w.context.close();
   });

@@ -10,8 +10,11 @@ import { useLive } from '../../data/live.js';
 import { useResource } from '../../data/use-resource.js';
 import { formatInteger, formatLatency, formatPercent } from '../../format/numbers.js';
 import { formatAgo, formatDateTime } from '../../format/time.js';
-import { Link } from '../../shell/router.js';
-import { useMemo, useEffect } from 'preact/hooks';
+import { here, Link, navigate } from '../../shell/router.js';
+import { withParams } from '../../shell/url-state.js';
+import { EVAL_TYPE_LABEL, type EvalDefinitionList } from './evals-api.js';
+import { evaluatorsOn } from './trace-evals.js';
+import { useEffect, useId, useMemo } from 'preact/hooks';
 import { throttle } from '../../data/throttle.js';
 import { formatScore, formatUsd } from './figures.js';
 import { projectApi, templatePath, type Project, type Template, type TemplateList } from './llm-api.js';
@@ -95,8 +98,29 @@ function TemplateCard({ t, project }: { t: Template; project: string }) {
   );
 }
 
+/**
+ * Whose scores the Eval score column shows: every definition's results together, or one definition's (its
+ * `eval_definition_id`), so a judge's and a function's scores are compared each on its own. In the URL as `eval`.
+ */
+function ScoreSource({ project, value }: { project: string; value: string }) {
+  const id = useId();
+  const defs = useResource<EvalDefinitionList>(evaluatorsOn() ? projectApi(project, '/evals') : null, 'the eval definitions');
+  if (!defs.data?.data.length) return null;
+  const onChange = (e: Event) => navigate(here.value.path + withParams(here.value.search, { eval: (e.currentTarget as HTMLSelectElement).value || null }));
+  return (
+    <div class="project-picker">
+      <label for={id} class="project-picker-label">Eval score of</label>
+      <select id={id} class="input" value={value} onChange={onChange}>
+        <option value="">All definitions</option>
+        {defs.data.data.map((d) => <option key={d.id} value={d.id}>{d.name} ({EVAL_TYPE_LABEL[d.type]})</option>)}
+      </select>
+    </div>
+  );
+}
+
 function Templates({ project }: { project: Project }) {
-  const list = useResource<TemplateList>(projectApi(project.name, '/prompt-templates?limit=200'), 'the prompt templates');
+  const evalId = new URLSearchParams(here.value.search).get('eval') ?? '';
+  const list = useResource<TemplateList>(projectApi(project.name, `/prompt-templates?limit=200${evalId ? `&eval_definition_id=${encodeURIComponent(evalId)}` : ''}`), 'the prompt templates');
   const refresh = useMemo(() => throttle(list.reload, LIVE_REFRESH_MS), [list.reload]);
   useEffect(() => () => refresh.cancel(), [refresh]);
   useLive('llm.trace', (data) => { if ((data as { project?: string }).project === project.name) refresh(); });
@@ -121,7 +145,8 @@ function Templates({ project }: { project: Project }) {
 
 export default function PromptsPage() {
   return (
-    <ProjectPage title="Prompts" subtitle="Each prompt template's versions, by the hash of their normalised text, compared side by side.">
+    <ProjectPage title="Prompts" subtitle="Each prompt template's versions, by the hash of their normalised text, compared side by side."
+      actions={(project) => <ScoreSource project={project.name} value={new URLSearchParams(here.value.search).get('eval') ?? ''} />}>
       {(project) => <Templates key={project.name} project={project} />}
     </ProjectPage>
   );
