@@ -14,6 +14,8 @@ export interface ProviderView {
   base_url: string;
   model: string;
   has_key: boolean;
+  /** The environment variable's name the key comes from (never its value); null when the config holds the key or none. */
+  key_env: string | null;
 }
 
 export interface DefinitionRouteDeps {

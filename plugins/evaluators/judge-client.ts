@@ -7,6 +7,8 @@ export interface ResolvedProvider {
   baseUrl: string;
   model: string;
   apiKey?: string;
+  /** The environment variable the key was read from (its name only), when the config named one instead of a key. */
+  keyEnv?: string;
   timeoutMs: number;
   price?: { input: number; output: number };
 }

@@ -27,7 +27,8 @@ const RESTART_KEYS = ['concurrency', 'max_attempts', 'backoff', 'timeout'] as co
 function resolveProviders(config: EvaluatorsConfig, env: NodeJS.ProcessEnv): Map<string, ResolvedProvider> {
   return new Map(Object.entries(config.providers).map(([name, p]) => {
     const apiKey = p.api_key ?? (p.api_key_env ? env[p.api_key_env] : undefined);
-    return [name, { name, baseUrl: p.base_url, model: p.model, ...(apiKey ? { apiKey } : {}), timeoutMs: parseDuration(p.timeout), ...(p.price ? { price: p.price } : {}) }];
+    const keyEnv = p.api_key === undefined && p.api_key_env ? p.api_key_env : undefined;
+    return [name, { name, baseUrl: p.base_url, model: p.model, ...(apiKey ? { apiKey } : {}), ...(keyEnv ? { keyEnv } : {}), timeoutMs: parseDuration(p.timeout), ...(p.price ? { price: p.price } : {}) }];
   }));
 }
 
@@ -138,7 +139,7 @@ export async function startEvaluators(ctx: PluginContext, config: EvaluatorsConf
     series: (scope, step) => results.series(scope, step),
   });
 
-  const providerViews = (): ProviderView[] => [...providers.values()].map((p) => ({ name: p.name, base_url: p.baseUrl, model: p.model, has_key: p.apiKey !== undefined }));
+  const providerViews = (): ProviderView[] => [...providers.values()].map((p) => ({ name: p.name, base_url: p.baseUrl, model: p.model, has_key: p.apiKey !== undefined, key_env: p.keyEnv ?? null }));
   registerDefinitionRoutes(ctx.http, { llm, definitions, results, enqueuer, providers: providerViews, ratePerMinute, evaluate: run });
   registerResultRoutes(ctx.http, llm, results, golden);
 

@@ -87,6 +87,11 @@ export const LlmErrors = defineErrorCodes('LLM', {
     meaning: '(400) The `since` parameter is neither epoch milliseconds, an ISO 8601 date-time nor a duration.',
     action: 'Write it as 1700000000000, 2026-11-25T10:00:00Z, or a duration such as 30m.',
   },
+  CURSOR: {
+    meaning: '(400) A `before` or `after` paging cursor of a trace list is not `<created_at ms>.<trace id>`.',
+    action: 'Build the cursor from the last (before) or first (after) trace of the page you have: its created_at in ' +
+      'epoch milliseconds, a dot, and its id.',
+  },
   GATE: {
     meaning: '(400) The gate cannot compare what was asked: the template has no versions, or a version number is not one ' +
       'of its versions.',

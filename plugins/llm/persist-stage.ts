@@ -22,6 +22,8 @@ export interface PersistDeps {
   governJson(value: unknown, rules: JsonGovernance): unknown;
   hooks: EvalHooks;
   publish(trace: PersistedTrace): void;
+  /** Once per batch that stored anything: tells the dashboard's open pages (live-events.ts). */
+  announce?(project: LlmProject, stored: number): void;
   counters: { stored(n: number): void; duplicate(n: number): void; dead(n: number): void; projectGone(n: number): void };
 }
 
@@ -93,6 +95,7 @@ export class PersistStage {
       this.deps.log.warn('persist: items went to the dead list', { project: project.name, items: dead.length, reason: dead[0].reason });
     }
     for (const t of inserted) this.deps.publish(t);
+    if (inserted.length) this.deps.announce?.(project, inserted.length);
     if (inserted.length) await this.deps.hooks.run(inserted);
   }
 

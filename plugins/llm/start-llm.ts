@@ -1,5 +1,6 @@
 import { parseByteSize, parseDuration, type PluginContext } from '@vigil/plugin-sdk';
 import type { PolicyService } from '../../policies/policy-service.js';
+import { registerDashboardApi } from './api/dashboard-routes.js';
 import { registerPublicApi } from './api/register.js';
 import { EvalHooks } from './eval-hooks.js';
 import { EvalScores } from './eval-scores.js';
@@ -9,6 +10,7 @@ import { registerIngestRoute } from './ingest-route.js';
 import { registerLangfuseAuth } from './langfuse-auth.js';
 import { registerLangfuseRoutes } from './langfuse-routes.js';
 import { deleteStaleLangfuseState } from './langfuse-state.js';
+import { announcePersisted } from './live-events.js';
 import { llmMigrations } from './migrations.js';
 import { registerOtlpRoutes } from './otlp-routes.js';
 import { PersistStage } from './persist-stage.js';
@@ -72,6 +74,7 @@ export async function startLlm(ctx: PluginContext, config: LlmConfig, policy: Po
     governJson: (value, rules) => policy.governJson(value, rules),
     hooks,
     publish: (trace) => { ctx.bus.publish('llm.trace.persisted', trace); },
+    announce: (project, stored) => announcePersisted(ctx.bus, project.name, stored),
     counters: {
       stored: (n) => persisted.labels('stored').inc(n),
       duplicate: (n) => persisted.labels('duplicate').inc(n),
@@ -109,6 +112,7 @@ export async function startLlm(ctx: PluginContext, config: LlmConfig, policy: Po
   registerProjectRoutes(ctx.http, ctx.store, projects, () => maxBodyBytes);
   const scores = new EvalScores();
   registerPublicApi(ctx.http, ctx.store, scores);
+  registerDashboardApi(ctx.http, ctx.store, projectStore, scores);
   // The OTLP and Langfuse-compatible routes hand their mapped items to the same pipeline.
   registerLangfuseAuth(ctx.http, (key) => projects.byKey(key));
   registerOtlpRoutes(ctx.http, pipeline, maxBodyBytes);

@@ -93,7 +93,7 @@ ${extra}`);
   test('providers are listed without their keys; the config file\'s definition is there and cannot be changed', async (ctx) => {
     const providers = await dash(ctx, '/api/llm/eval-providers');
     assert.is(providers.status, 200);
-    assert.equal(providers.body.data, [{ name: 'judge', base_url: ctx.fake.baseURL, model: 'gpt-4o-mini', has_key: true }]);
+    assert.equal(providers.body.data, [{ name: 'judge', base_url: ctx.fake.baseURL, model: 'gpt-4o-mini', has_key: true, key_env: 'EVALS_JUDGE_KEY' }]);
     const list = await dash(ctx, '/api/llm/projects/shop/evals');
     assert.is(list.status, 200);
     assert.equal(list.body.data.map((d: Json) => [d.id, d.source, d.type, d.rate_per_minute]), [['mentions-paris', 'config', 'custom_function', 6000]]);
@@ -214,6 +214,14 @@ ${extra}`);
     assert.ok(Math.abs(v1.avg_score - judgeStats.avg_score) < 1e-9, `v1 avg_score ${v1.avg_score}`);
     const version = await ctx.api.get(KEY, '/api/v1/prompt-templates/answer/versions/1');
     assert.equal(version.body.eval_scores.map((d: Json) => d.eval_definition_id).sort(), ['judge', 'mentions-paris', 'short']);
+    // The dashboard's twins run the same query functions: the same scores, and eval_definition_id taken alike.
+    const dashStats = await dash(ctx, '/api/llm/projects/shop/stats?range=1h&eval_definition_id=judge');
+    assert.is(dashStats.status, 200);
+    assert.ok(Math.abs(dashStats.body.eval_score_avg - judgeStats.avg_score) < 1e-9, `dashboard stats ${dashStats.body.eval_score_avg}`);
+    const dashTemplates = await dash(ctx, '/api/llm/projects/shop/prompt-templates?eval_definition_id=judge');
+    assert.ok(Math.abs(dashTemplates.body.data.find((t: Json) => t.name === 'answer').versions[0].avg_score - judgeStats.avg_score) < 1e-9);
+    const dashVersion = await dash(ctx, '/api/llm/projects/shop/prompt-templates/answer/versions/1');
+    assert.equal(dashVersion.body.eval_scores, version.body.eval_scores);
     const dashboardList = await dash(ctx, '/api/llm/projects/shop/evals');
     const judgeRow = dashboardList.body.data.find((d: Json) => d.id === 'judge');
     assert.equal([judgeRow.stats.results, judgeRow.stats.failed], [outputs.length, 3]);
@@ -234,6 +242,8 @@ ${extra}`);
     assert.is(gate.body.pass, true);
     const back = await ctx.api.get(KEY, '/api/v1/gate?template=gated&min_samples=3&eval_definition_id=mentions-paris&baseline=2&candidate=1&max_score_drop=0.1');
     assert.is(back.body.pass, false);
+    const dashGate = await dash(ctx, '/api/llm/projects/shop/gate?template=gated&min_samples=3&eval_definition_id=mentions-paris&min_score=0.9&max_score_drop=0.1');
+    assert.equal(dashGate.body, gate.body);
   });
 
   test('re-running a definition over the last N traces, sampling aside; results replace earlier ones', async (ctx) => {

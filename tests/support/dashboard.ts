@@ -17,6 +17,8 @@ export interface Dashboard {
   /** `url/?token=…`: the dashboard link Vigil prints. */
   link: string;
   vigil: VigilProcess;
+  /** Creates an LLM project through the dashboard API (needs `llm`); resolves to its key. */
+  createProject(name: string): Promise<string>;
   /** Sends `n` requests through the gateway, spread over the given paths. */
   traffic(paths: string[], n: number, init?: RequestInit): Promise<void>;
   stop(): Promise<void>;
@@ -31,6 +33,12 @@ export interface DashboardOptions {
   seed?: (storeUrl: string) => Promise<unknown>;
   /** The `rules:` section as YAML, instead of the e2e policy below; `''` for none. */
   rules?: string;
+  /** Enable the LLM plugin: `true` for `llm: {}`, or the section's YAML body (indented by two spaces). */
+  llm?: boolean | string;
+  /** More top-level YAML for the config (an `evaluators:` section, say). */
+  extra?: string;
+  /** Environment variables of the `vigil run` process (a judge provider's `api_key_env`, say). */
+  env?: Record<string, string>;
 }
 
 /** The policy of the e2e runs: a tenant label, masked credentials and card numbers, metered tokens. */
@@ -61,11 +69,11 @@ control_plane:
   token: ${E2E_TOKEN}
 ui: {}
 capture: { batch_delay: 5ms${options.pricing ? `, pricing: ${JSON.stringify(options.pricing)}` : ''} }
-${options.rules ?? RULES}${upstream ? `service: { upstream: http://127.0.0.1:${upstream.port}, listen: 127.0.0.1:${gw} }\n` : ''}`);
+${options.rules ?? RULES}${options.llm ? (options.llm === true ? 'llm: {}\n' : `llm:\n${options.llm}\n`) : ''}${upstream ? `service: { upstream: http://127.0.0.1:${upstream.port}, listen: 127.0.0.1:${gw} }\n` : ''}${options.extra ?? ''}`);
   let vigil: VigilProcess;
   try {
     await options.seed?.(`sqlite:${join(dir.path, 'data', 'vigil.db')}`);
-    vigil = await startVigil(config, url);
+    vigil = await startVigil(config, url, options.env ? { env: options.env } : undefined);
   } catch (err) {
     upstream?.close();
     dir.cleanup();
@@ -78,6 +86,14 @@ ${options.rules ?? RULES}${upstream ? `service: { upstream: http://127.0.0.1:${u
     gateway,
     link: `${url}/?token=${E2E_TOKEN}`,
     vigil,
+    async createProject(name) {
+      const res = await fetch(`${url}/api/llm/projects`, {
+        method: 'POST', headers: { authorization: `Bearer ${E2E_TOKEN}`, 'content-type': 'application/json' }, body: JSON.stringify({ name }),
+      });
+      const body = await res.json() as { key?: string };
+      if (res.status !== 201 || !body.key) throw new Error(`creating project ${name}: ${res.status} ${JSON.stringify(body)}`);
+      return body.key;
+    },
     async traffic(paths, n, init = {}) {
       if (!gateway) throw new Error('this dashboard runs without the gateway');
       for (let i = 0; i < n; i++) {

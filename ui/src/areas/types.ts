@@ -7,7 +7,7 @@ import type { ComponentType } from 'preact';
 export type IconName =
   | 'gateway' | 'llm' | 'host' | 'settings' | 'about' | 'overview' | 'requests' | 'usage' | 'policy' | 'api'
   | 'search' | 'sun' | 'moon' | 'menu' | 'close' | 'copy' | 'check' | 'keyboard' | 'logout' | 'external'
-  | 'alert' | 'refresh' | 'arrow-right' | 'record' | 'command' | 'download';
+  | 'alert' | 'refresh' | 'arrow-right' | 'record' | 'command' | 'download' | 'key';
 
 /** What a page component receives. */
 export interface PageProps {

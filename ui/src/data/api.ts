@@ -66,5 +66,10 @@ export function postJson<T>(path: string, body: unknown, options: { signal?: Abo
   return request<T>('POST', path, body, options.signal, options.what ?? path);
 }
 
+/** DELETE `path`; resolves with the JSON answer. */
+export function deleteJson<T>(path: string, options: { signal?: AbortSignal; what?: string } = {}): Promise<T> {
+  return request<T>('DELETE', path, undefined, options.signal, options.what ?? path);
+}
+
 /** Whether `err` is the abort of a request nobody waits for any more (not worth showing). */
 export const isAbort = (err: unknown): boolean => (err as Error)?.name === 'AbortError';

@@ -25,6 +25,7 @@ function define(kind: BackendKind) {
     await store.migrate(llmMigrations);
     const published: PersistedTrace[] = [];
     const hooked: PersistedTrace[] = [];
+    const announced: [string, number][] = [];
     const counts = { stored: 0, duplicate: 0, dead: 0, projectGone: 0, hookFailures: 0 };
     const hooks = new EvalHooks(recordingLog(), () => counts.hookFailures++);
     hooks.add(async (t) => { options.hook?.(); hooked.push(...t); });
@@ -36,6 +37,7 @@ function define(kind: BackendKind) {
       governJson: options.governJson ?? governJson,
       hooks,
       publish: (t) => published.push(t),
+      announce: (p, n) => announced.push([p.name, n]),
       counters: {
         stored: (x) => { counts.stored += x; }, duplicate: (x) => { counts.duplicate += x; },
         dead: (x) => { counts.dead += x; }, projectGone: (x) => { counts.projectGone += x; },
@@ -43,7 +45,7 @@ function define(kind: BackendKind) {
     });
     const rows = async () => (await store.query<{ id: string; trace: string }>('SELECT id, trace FROM llm_traces ORDER BY id')).map((r) => ({ id: r.id, ...JSON.parse(r.trace) }));
     const dead = () => store.query<{ id: string; reason: string; item: string | null }>('SELECT id, reason, item FROM llm_dead_items ORDER BY id');
-    return { stage, store, published, hooked, counts, rows, dead };
+    return { stage, store, published, hooked, announced, counts, rows, dead };
   }
 
   test('stores redacted traces once; a retried job stores, publishes and hooks nothing again', async () => {
@@ -62,6 +64,7 @@ function define(kind: BackendKind) {
     assert.equal([rows[0].prompt_template.name, rows[0].prompt_template.version], ['t', 1]);
     assert.is(rows[1].status, 'error');
     assert.equal([s.published.length, s.hooked.length, s.counts.stored, s.counts.duplicate], [2, 2, 2, 2]);
+    assert.equal(s.announced, [['alpha', 2]], 'the dashboard hears of the batch once, and of nothing on the retry');
     assert.not.ok(JSON.stringify(s.published).includes('ada@example.com'));
   });
 

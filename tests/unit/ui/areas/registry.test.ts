@@ -74,6 +74,10 @@ test('a record search only claims what looks like its ids', () => {
   assert.ok(gateway.searchRecords!.matches(' 0190F3A2-7C4D-7B1E-9A3F-2C1D4E5F6A7B '));
   assert.not.ok(gateway.searchRecords!.matches('overview'));
   assert.not.ok(gateway.searchRecords!.matches('0190f3a2-7c4d-4b1e-9a3f-2c1d4e5f6a7b'), 'a UUIDv4 is not a record id');
+  const llm = areas.find((a) => a.id === 'llm')!;
+  assert.ok(llm.searchRecords!.matches('0190f3a2-7c4d-4b1e-9a3f-2c1d4e5f6a7b'), 'a trace id may be any UUID (a client\'s own)');
+  assert.ok(llm.searchRecords!.matches(' 0190F3A2-7C4D-7B1E-9A3F-2C1D4E5F6A7B '));
+  assert.not.ok(llm.searchRecords!.matches('traces'));
 });
 
 test.run();

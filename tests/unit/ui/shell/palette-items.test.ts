@@ -21,7 +21,8 @@ test('configured areas offer their listed pages and commands; areas that are off
   assert.not.ok(titles.includes('Pages:Request'), 'detail pages are reached from their list');
   const llm = items.find((i) => i.title === 'LLM')!;
   assert.equal(llm.action, { kind: 'navigate', path: '/llm' });
-  assert.is(llm.hint, 'coming soon');
+  assert.is(llm.hint, 'not set up');
+  assert.is(items.find((i) => i.title === 'Host')!.hint, 'coming soon');
 });
 
 test('Simple mode leaves developer pages and commands out; an area that is off offers none of its commands', () => {

@@ -36,7 +36,8 @@ test('system pages, home and unknown paths', () => {
 test('home leads to the first configured area with pages, or nowhere (the welcome page)', () => {
   assert.is(homePath(areas, only('gateway')), '/gateway');
   assert.is(homePath(areas, only()), undefined);
-  assert.is(homePath(areas, only('llm')), undefined, 'a planned area has no pages to lead to');
+  assert.is(homePath(areas, only('llm')), '/llm');
+  assert.is(homePath(areas, only('host')), undefined, 'a planned area has no pages to lead to');
 });
 
 test('Simple mode hides developer pages; detail pages are never listed', () => {
