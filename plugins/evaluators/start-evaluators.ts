@@ -59,7 +59,6 @@ export async function startEvaluators(ctx: PluginContext, config: EvaluatorsConf
   let cosine: ((a: Float32Array, b: Float32Array) => number) | undefined;
   const makeEmbedder = async (): Promise<Embedder> => {
     const module = await loadEmbedderModule();
-    if (!module) throw new Error('this build of Vigil has no embeddings module (plugins/evaluators/embeddings)');
     cosine = module.cosine;
     const e = current.embeddings;
     const apiKey = e?.api_key ?? (e?.api_key_env ? process.env[e.api_key_env] : undefined);

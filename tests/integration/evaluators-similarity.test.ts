@@ -1,9 +1,7 @@
 // Issue 24: semantic_similarity in a real `vigil run` with the OpenAI-compatible embeddings tier (the local fake
-// answers each text with its own vector). Needs the embeddings module (plugins/evaluators/embeddings, built on its own
-// branch): skipped, with a printed reason, until the build has it.
+// answers each text with its own vector).
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { existsSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { startFakeOpenAI, type FakeOpenAI } from '../support/fake-openai.js';
 import { llmClient, traceItem, type Json } from '../support/llm-client.js';
@@ -25,21 +23,16 @@ function embed(text: string): number[] {
   return v;
 }
 
-if (!existsSync(new URL('../../plugins/evaluators/embeddings/index.js', import.meta.url))) {
-  console.log('SKIP evaluators-similarity: this build has no plugins/evaluators/embeddings module yet');
-  test.skip('semantic_similarity end to end (needs the embeddings module)', () => {});
-  test.run();
-} else {
-  const work = tempDir('vigil-evals-sim-');
-  let fake: FakeOpenAI;
-  let vigil: VigilProcess;
-  let base: string;
+const work = tempDir('vigil-evals-sim-');
+let fake: FakeOpenAI;
+let vigil: VigilProcess;
+let base: string;
 
-  test.before(async () => {
-    fake = await startFakeOpenAI({ delayMs: 0, embed });
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    const file = writeConfig(work.path, `data_dir: ${work.path}/data
+test.before(async () => {
+  fake = await startFakeOpenAI({ delayMs: 0, embed });
+  const port = await freePort();
+  base = `http://127.0.0.1:${port}`;
+  const file = writeConfig(work.path, `data_dir: ${work.path}/data
 control_plane: { listen: 127.0.0.1:${port}, token: sim-token }
 llm:
   projects:
@@ -54,35 +47,34 @@ evaluators:
       type: semantic_similarity
       settings: { golden: ${JSON.stringify(GOLDEN)} }
 `);
-    vigil = await startVigil(file, base, { cwd: work.path });
-  });
+  vigil = await startVigil(file, base, { cwd: work.path });
+});
 
-  test.after(async () => {
-    await vigil?.stop('SIGKILL');
-    await fake?.close();
-    work.cleanup();
-  });
+test.after(async () => {
+  await vigil?.stop('SIGKILL');
+  await fake?.close();
+  work.cleanup();
+});
 
-  test('the best cosine with a golden output, method openai, embedding tokens on the result; golden texts embedded once', async () => {
-    const api = llmClient(base);
-    const outputs = ['Paris is the capital of France.', 'Yellow fruit are bananas.', 'Something else entirely.'];
-    const res = await api.ingest(KEY, { traces: outputs.map((content) => traceItem({ id: randomUUID(), output: { role: 'assistant', content } })) });
-    const results: Json[] = await waitFor(async () => {
-      const r = await api.get(KEY, '/api/v1/eval-results?eval_definition_id=close-to-golden');
-      return r.body.data?.length === 3 ? r.body.data : null;
-    }, { timeoutMs: 20_000, what: 'three similarity results' });
-    const byTrace = new Map(results.map((r) => [r.trace_id, r]));
-    const [paris, bananas, other] = res.body.ids.map((id: string) => byTrace.get(id));
-    assert.equal([paris.status, paris.method], ['ok', 'openai'], JSON.stringify(paris));
-    assert.ok(Math.abs(paris.score - 1) < 1e-6, `paris ${paris.score}`);
-    assert.ok(Math.abs(bananas.score - 1) < 1e-6, `bananas ${bananas.score}`);
-    assert.ok(other.score < 0.5, `other ${other.score}`);
-    for (const r of [paris, bananas, other]) assert.ok(r.cost.tokens_in > 0);
-    const goldenEmbedded = fake.requests.filter((r) => r.path === '/v1/embeddings' && JSON.stringify(r.body.input).includes('Bananas are yellow fruit.'));
-    assert.is(goldenEmbedded.length, 1, 'the golden set is embedded once, then read from the cache');
-    const stats = await api.get(KEY, '/api/v1/stats?range=1h');
-    assert.is(stats.body.eval.by_definition[0].method, 'openai');
-  });
+test('the best cosine with a golden output, method openai, embedding tokens on the result; golden texts embedded once', async () => {
+  const api = llmClient(base);
+  const outputs = ['Paris is the capital of France.', 'Yellow fruit are bananas.', 'Something else entirely.'];
+  const res = await api.ingest(KEY, { traces: outputs.map((content) => traceItem({ id: randomUUID(), output: { role: 'assistant', content } })) });
+  const results: Json[] = await waitFor(async () => {
+    const r = await api.get(KEY, '/api/v1/eval-results?eval_definition_id=close-to-golden');
+    return r.body.data?.length === 3 ? r.body.data : null;
+  }, { timeoutMs: 20_000, what: 'three similarity results' });
+  const byTrace = new Map(results.map((r) => [r.trace_id, r]));
+  const [paris, bananas, other] = res.body.ids.map((id: string) => byTrace.get(id));
+  assert.equal([paris.status, paris.method], ['ok', 'openai'], JSON.stringify(paris));
+  assert.ok(Math.abs(paris.score - 1) < 1e-6, `paris ${paris.score}`);
+  assert.ok(Math.abs(bananas.score - 1) < 1e-6, `bananas ${bananas.score}`);
+  assert.ok(other.score < 0.5, `other ${other.score}`);
+  for (const r of [paris, bananas, other]) assert.ok(r.cost.tokens_in > 0);
+  const goldenEmbedded = fake.requests.filter((r) => r.path === '/v1/embeddings' && JSON.stringify(r.body.input).includes('Bananas are yellow fruit.'));
+  assert.is(goldenEmbedded.length, 1, 'the golden set is embedded once, then read from the cache');
+  const stats = await api.get(KEY, '/api/v1/stats?range=1h');
+  assert.is(stats.body.eval.by_definition[0].method, 'openai');
+});
 
-  test.run();
-}
+test.run();
