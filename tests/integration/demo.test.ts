@@ -178,9 +178,11 @@ demo('within seconds: LLM traces of both templates in three versions each, with 
   }
   const stats = await llmApi<{ requests: number; errors: number; cost_usd: number; tokens: { input: number } }>('/api/v1/stats?range=1h');
   assert.ok(stats.requests >= 120 && stats.errors > 0 && stats.cost_usd > 0 && stats.tokens.input > 0, JSON.stringify(stats));
-  const failed = await llmApi<Page<LlmTrace & { error: string }>>('/api/v1/traces?status=error&limit=200');
-  assert.ok(failed.data.some((t) => t.error.startsWith('429 ')), 'a rate limit');
-  assert.ok(failed.data.some((t) => t.error === 'Request timed out.'), 'a timeout');
+  // Failures are drawn at random, a few a second: wait until both kinds have come, rather than hope both did.
+  await waitFor(async () => {
+    const failed = await llmApi<Page<LlmTrace & { error: string }>>('/api/v1/traces?status=error&limit=200');
+    return failed.data.some((t) => t.error.startsWith('429 ')) && failed.data.some((t) => t.error === 'Request timed out.');
+  }, { timeoutMs: 30_000, intervalMs: 500, what: 'a rate limit and a timeout among the failed calls' });
   const recent = await llmApi<Page<LlmTrace>>('/api/v1/traces?limit=200');
   assert.ok(new Set(recent.data.map((t) => t.model)).size >= 4, 'several models');
   assert.equal([...new Set(recent.data.map((t) => t.provider))].sort(), ['anthropic', 'google', 'openai']);

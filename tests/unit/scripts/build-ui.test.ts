@@ -42,13 +42,13 @@ test('builds hashed, pre-compressed assets and an index.html with one module scr
 
 test('an area or page on a path the control plane owns fails the build with the reason', async () => {
   for (const [from, to, message] of [
-    ["id: 'llm',", "id: 'api',", /takes \/api, which the control plane owns/],
-    ["id: 'llm',", "id: 'Login',", /lower-case segment/],
-    ["pages: [],", "pages: [{ path: '/gateway/llm', title: 'x', load: () => import('./x.js') }],", /must lie under \/llm/],
+    ["id: 'host',", "id: 'api',", /takes \/api, which the control plane owns/],
+    ["id: 'host',", "id: 'Login',", /lower-case segment/],
+    ["pages: [],", "pages: [{ path: '/gateway/host', title: 'x', load: () => import('./x.js') }],", /must lie under \/host/],
   ] as const) {
     const tree = copyTree();
     try {
-      const file = join(tree.root, 'ui/src/areas/llm/index.ts');
+      const file = join(tree.root, 'ui/src/areas/host/index.ts');
       writeFileSync(file, readFileSync(file, 'utf8').replace(from, to));
       await buildUi(tree.root).then(() => assert.unreachable(`${to} was accepted`), (err: Error) => assert.match(err.message, message));
     } finally {
