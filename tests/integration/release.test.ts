@@ -5,7 +5,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawnSync } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
-import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { repoRoot, vigilBin } from '../support/paths.js';
@@ -90,6 +90,26 @@ test('the release writes the archive, a CycloneDX SBOM, SHA256SUMS and its signa
   const v = verify(out, '--key', signer.pub);
   assert.is(v.status, 0, v.stderr);
   assert.match(v.stdout, 'verified');
+});
+
+test('the archive runs once unpacked into node_modules: its own files and the bundled SDK are all it needs besides the registry dependencies', () => {
+  // The registry dependencies are linked from this checkout (no network here); @vigil/plugin-sdk must come from the archive.
+  const modules = join(work, 'installed/node_modules');
+  mkdirSync(modules, { recursive: true });
+  const untar = spawnSync('tar', ['xzf', join(out, 'vigil-0.1.0.tgz'), '-C', join(work, 'installed')], { encoding: 'utf8' });
+  assert.is(untar.status, 0, untar.stderr);
+  renameSync(join(work, 'installed/package'), join(modules, 'vigil'));
+  for (const name of readdirSync(join(repoRoot, 'node_modules'))) {
+    if (name !== '@vigil' && name !== 'vigil' && !name.startsWith('.')) symlinkSync(join(repoRoot, 'node_modules', name), join(modules, name));
+  }
+  const bin = join(modules, 'vigil/bin/vigil.js');
+  const version = spawnSync(process.execPath, [bin, 'version'], { cwd: work, encoding: 'utf8' });
+  assert.is(version.status, 0, version.stderr);
+  assert.match(version.stdout, /^vigil 0\.1\.0 /);
+  // validate loads every built-in plugin, so a module missing from the archive fails here.
+  const validate = spawnSync(process.execPath, [bin, 'validate', '-config', join(modules, 'vigil/examples/vigil.yaml')], { cwd: work, encoding: 'utf8' });
+  assert.is(validate.status, 0, validate.stderr);
+  assert.match(validate.stdout, 'valid');
 });
 
 test('a flipped byte in the archive fails verification, naming the archive', () => {
