@@ -2,6 +2,7 @@ import type { Composition } from '../runtime/composition.js';
 import { fnCommand } from '../sandbox/js/fn-command.js';
 import { loadBuiltins } from './builtins.js';
 import { demoCommand } from './demo/demo-command.js';
+import { verifyCommand } from './release/verify-command.js';
 
 /**
  * Vigil as it ships: the runtime with the built-in plugins and the sandboxes. This is the one place that names them
@@ -10,7 +11,7 @@ import { demoCommand } from './demo/demo-command.js';
 export const vigil: Composition = {
   builtins: loadBuiltins,
   // `vigil demo` runs this very composition (with an upstream and traffic beside it), hence the late reference.
-  commands: [fnCommand, demoCommand(() => vigil)],
+  commands: [fnCommand, demoCommand(() => vigil), verifyCommand],
   async jsSandbox(hooks) {
     const { createJsSandbox } = await import('../sandbox/js/index.js');
     return createJsSandbox({ onFailure: hooks.onFailure, onRestart: hooks.onRestart, onRetry: hooks.onRetry });
