@@ -11,6 +11,7 @@ import { fromRoot } from '../support/paths.js';
 import { parseExposition, samplesOf, type ParsedExposition } from '../support/prometheus-text.js';
 import { familyOf, metricNames, selectorLabels } from '../support/promql-names.js';
 import { promtool } from '../support/promtool.js';
+import { runVigil } from '../support/vigil-process.js';
 
 const test = suite('examples/monitoring');
 const dir = fromRoot('examples/monitoring');
@@ -186,6 +187,16 @@ test('compose.yaml wires Vigil, Prometheus and Grafana, and the README says it d
   assert.ok(existsSync(join(dir, 'Dockerfile')));
   const readme = readFileSync(join(dir, 'README.md'), 'utf8');
   assert.match(readme, /cannot be run in this project's CI/);
+});
+
+test('the composition\'s vigil.yaml is valid, and allows the host name Prometheus scrapes', async () => {
+  const r = await runVigil(['validate', '-config', join(dir, 'vigil.yaml')]);
+  assert.is(r.code, 0, `${r.stdout}${r.stderr}`);
+  const config = parseYaml(readFileSync(join(dir, 'vigil.yaml'), 'utf8')) as { control_plane: { allowed_hosts: string[] } };
+  const scraped = (parseYaml(readFileSync(join(dir, 'prometheus.yml'), 'utf8')) as {
+    scrape_configs: { job_name: string; static_configs: { targets: string[] }[] }[];
+  }).scrape_configs.find((c) => c.job_name === 'vigil')!.static_configs[0].targets[0];
+  assert.ok(config.control_plane.allowed_hosts.includes(scraped.split(':')[0]), `${scraped} not in allowed_hosts`);
 });
 
 test.run();
