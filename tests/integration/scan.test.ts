@@ -2,7 +2,6 @@
 // exactly the unmasked ones, prints no raw value in any format, and proposes rules that `vigil validate` accepts.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { readFileSync } from 'node:fs';
 import { freePort } from '../support/net.js';
 import { tempDir } from '../support/tmp.js';
 import { fixture } from '../support/paths.js';
@@ -27,30 +26,19 @@ const secrets = Object.values(RAW);
 
 type Finding = { route: string; part: string; field: string; kind: string; why: string; records: number; sample: string; rule: string };
 
-scan.before(async () => {
-  const upstream = await startRecordingUpstream({}, (_req, res) => {
-    res.writeHead(200, { 'content-type': 'application/json' });
-    res.end('{"ok":true}');
-  });
-  const proxyPort = await freePort();
-  const cpPort = await freePort();
-  const cp = `http://127.0.0.1:${cpPort}`;
-  rulesYaml = `rules:
-  - name: all
-    match: { path: /** }
-    redact: { headers: [authorization] }
-  - name: payments
-    match: { path: /api/payments/** }
-    redact: { json_fields: [$.card.number] }
-`;
-  const head = `service:
+let upstream: Awaited<ReturnType<typeof startRecordingUpstream>>;
+
+const headFor = (proxyPort: number, cpPort: number, data: string) => `service:
   upstream: http://127.0.0.1:${upstream.port}
   listen: 127.0.0.1:${proxyPort}
 control_plane: { listen: 127.0.0.1:${cpPort}, token: ${TOKEN} }
-data_dir: ${work.path}/data
+data_dir: ${work.path}/${data}
 `;
-  configFile = writeConfig(work.path, head + rulesYaml, 'vigil.yaml');
-  const vigil = await startVigil(configFile, cp, { cwd: work.path });
+
+/** Runs `vigil run -config file` (its ports and data_dir written by headFor), sends the traffic, stops it. */
+async function record(file: string, proxyPort: number, cpPort: number): Promise<void> {
+  const cp = `http://127.0.0.1:${cpPort}`;
+  const vigil = await startVigil(file, cp, { cwd: work.path });
   try {
     const json = ['Content-Type', 'application/json'];
     await sendThrough(proxyPort, 'POST', '/api/payments/charge', [...json, 'Authorization', `Bearer ${RAW.bearer}`], JSON.stringify({
@@ -64,11 +52,29 @@ data_dir: ${work.path}/data
     for (const p of ['/api/payments/charge', '/api/users/42/profile', '/api/users/43/profile', '/api/search']) await waitForRecord(cp, TOKEN, p);
   } finally {
     await vigil.stop('SIGTERM');
-    upstream.close();
   }
+}
+
+scan.before(async () => {
+  upstream = await startRecordingUpstream({}, (_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end('{"ok":true}');
+  });
+  rulesYaml = `rules:
+  - name: all
+    match: { path: /** }
+    redact: { headers: [authorization] }
+  - name: payments
+    match: { path: /api/payments/** }
+    redact: { json_fields: [$.card.number] }
+`;
+  const proxyPort = await freePort();
+  const cpPort = await freePort();
+  configFile = writeConfig(work.path, headFor(proxyPort, cpPort, 'data') + rulesYaml, 'vigil.yaml');
+  await record(configFile, proxyPort, cpPort);
 });
 
-scan.after(() => work.cleanup());
+scan.after(() => { upstream?.close(); work.cleanup(); });
 
 const run = (...args: string[]) => runVigil(['scan', ...args], { cwd: work.path });
 
@@ -103,16 +109,23 @@ scan('no format prints a raw value', async () => {
   }
 });
 
-scan('the proposed rules pass vigil validate and would mask every finding', async () => {
+scan('the proposed rules pass vigil validate, and with them the same traffic leaves nothing to find', async () => {
   const { stdout } = await run('-config', configFile, '--format', 'json');
   const { findings } = JSON.parse(stdout) as { findings: Finding[] };
   const added = [...new Set(findings.map((f) => f.rule))].map((r) => r.replace(/^/gm, '  ')).join('\n');
-  const original = readFileSync(configFile, 'utf8');
-  const fixed = writeConfig(work.path, `${original}${added}\n`, 'fixed.yaml');
-  const validated = await runVigil(['validate', '-config', fixed], { cwd: work.path });
-  assert.is(validated.code, 0, `${validated.stdout}${validated.stderr}\n${added}`);
   assert.match(added, /json_fields: \["\$\.card\.backup"\]/);
   assert.match(added, /query_params: \["email"\]/);
+  const proxyPort = await freePort();
+  const cpPort = await freePort();
+  const fixed = writeConfig(work.path, `${headFor(proxyPort, cpPort, 'data-fixed')}${rulesYaml}${added}\n`, 'fixed.yaml');
+  const validated = await runVigil(['validate', '-config', fixed], { cwd: work.path });
+  assert.is(validated.code, 0, `${validated.stdout}${validated.stderr}\n${added}`);
+  await record(fixed, proxyPort, cpPort);
+  const after = await runVigil(['scan', '-config', fixed, '--format', 'json', '--fail-on-findings'], { cwd: work.path });
+  const report = JSON.parse(after.stdout) as { records: number; findings: Finding[] };
+  assert.is(report.records, 4);
+  assert.equal(report.findings, []);
+  assert.is(after.code, 0);
 });
 
 scan('SARIF 2.1.0: tool, rules, results with rule ids, messages and locations', async () => {
