@@ -122,6 +122,15 @@ export function ruleSnippet(route: string, part: ScanPart, field: string, kind: 
   return `- name: ${name}\n  match: { path: ${yamlString(route)} }\n  ${redact}`;
 }
 
+/**
+ * A cheap test that `text` could hold a detection: every detector needs a digit, `@`, `_` or `-` (card, IBAN and id
+ * digits, email, key prefixes such as `sk_`, `sk-`, `ghp_`, `xoxb-`, the PEM dashes) or one of these words (the
+ * JWT's `eyJ`, `Bearer`, api-key names, AWS and Google key prefixes, which may be all letters). Most body strings
+ * (names, enums, media types) fail it and skip the detectors (bench/scan.ts).
+ */
+const MAY_HOLD = /[0-9@_-]|eyJ|bearer|key|token|secret|AKIA|ASIA|ABIA|ACCA|A3T|AIza/i;
+export const mayHold = (text: string): boolean => text.length >= 6 && MAY_HOLD.test(text);
+
 interface Group { finding: Omit<Finding, 'records'>; ids: Set<string> }
 
 const SIMPLE_KEY = /^[A-Za-z_][A-Za-z0-9_-]*$/;
@@ -171,7 +180,7 @@ export class ScanCollector {
 
   /** Detections in one value; true when any. */
   private value(id: string, route: string, part: ScanPart, field: string, raw: string, name: string): boolean {
-    if (typeof raw !== 'string' || raw.length === 0) return false;
+    if (typeof raw !== 'string' || !mayHold(raw)) return false;
     const text = raw.length > MAX_STRING ? raw.slice(0, MAX_STRING) : raw;
     const spans: { kind: ScanKind; start: number; end: number }[] = [...detect(text), ...findNationalIds(text, name)];
     const seen = new Set<ScanKind>();

@@ -1,6 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { ScanCollector, entropy, maskFinding, pathTemplate, routeOf, ruleSnippet, type ScanInput } from '../../../../plugins/governance/scan/scan-core.js';
+import { ScanCollector, entropy, mayHold, maskFinding, pathTemplate, routeOf, ruleSnippet, type ScanInput } from '../../../../plugins/governance/scan/scan-core.js';
 import { harEntries } from '../../../../plugins/governance/scan/scan-sources.js';
 import { durationMs, runScan } from '../../../../plugins/governance/scan/scan-command.js';
 import { sarifReport } from '../../../../plugins/governance/scan/scan-output.js';
@@ -46,6 +46,13 @@ scan('collects: masked markers and decoys are not findings; records are counted 
   const got = c.findings().map((f) => `${f.part} ${f.field} ${f.kind} ${f.records}`);
   assert.equal(got, ['request_body $.items.*.mail email 2', 'header X-Api-Token api_key 1', 'query bsn nl_bsn 1']);
   assert.ok(entropy('aaaa') === 0);
+});
+
+scan('the prefilter lets every detectable kind through and skips plain words', () => {
+  for (const v of ['4111111111111111', 'DE89370400440532013000', 'a@b.co', 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.x', 'AKIAIOSFODNNZEXAMPLE',
+    'AIzaSyAaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa', 'sk-proj-abcdefghijklmnopqrstuv', 'ghp_abc', '-----BEGIN PRIVATE KEY-----', 'Bearer abcdefgh',
+    'apikey: abcdefghijklmnopq', '12345678Z', '123-45-6789']) assert.ok(mayHold(v), v);
+  for (const v of ['visa', 'application/json', 'Hello World', '[REDACTED]']) assert.not.ok(mayHold(v), v);
 });
 
 scan('HAR entries: url query, headers, JSON and base64 bodies; not a HAR is refused', () => {
