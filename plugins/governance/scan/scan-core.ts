@@ -131,7 +131,8 @@ export function ruleSnippet(route: string, part: ScanPart, field: string, kind: 
 const MAY_HOLD = /[0-9@_-]|eyJ|bearer|key|token|secret|AKIA|ASIA|ABIA|ACCA|A3T|AIza/i;
 export const mayHold = (text: string): boolean => text.length >= 6 && MAY_HOLD.test(text);
 
-interface Group { finding: Omit<Finding, 'records'>; ids: Set<string> }
+// Records come one at a time, so a finding counts a record when its last one was another: no set of ids to keep.
+interface Group { finding: Omit<Finding, 'records'>; records: number; last: string | null }
 
 const SIMPLE_KEY = /^[A-Za-z_][A-Za-z0-9_-]*$/;
 const MAX_DEPTH = 64;
@@ -159,7 +160,7 @@ export class ScanCollector {
 
   findings(): Finding[] {
     return [...this.groups.values()]
-      .map((g) => ({ ...g.finding, records: g.ids.size }))
+      .map((g) => ({ ...g.finding, records: g.records }))
       .sort((a, b) => b.records - a.records || a.route.localeCompare(b.route) || a.part.localeCompare(b.part) || a.field.localeCompare(b.field));
   }
 
@@ -210,7 +211,7 @@ export class ScanCollector {
   private note(id: string, finding: Omit<Finding, 'records'>): void {
     const key = `${finding.route}\u0000${finding.part}\u0000${finding.field}\u0000${finding.kind}`;
     let g = this.groups.get(key);
-    if (!g) { g = { finding, ids: new Set() }; this.groups.set(key, g); }
-    g.ids.add(id);
+    if (!g) { g = { finding, records: 0, last: null }; this.groups.set(key, g); }
+    if (g.last !== id) { g.last = id; g.records++; }
   }
 }
