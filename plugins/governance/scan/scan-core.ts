@@ -16,6 +16,8 @@ export interface ScanInput {
   route: readonly string[];
   query: Record<string, string | string[]> | null;
   headers: Record<string, string | string[]> | null;
+  /** Filed under the `header` part too: a rule's `redact.headers` masks request and response headers alike. */
+  response_headers?: Record<string, string | string[]> | null;
   request_body: unknown;
   response_body: unknown;
 }
@@ -149,7 +151,7 @@ export class ScanCollector {
     for (const [name, values] of Object.entries(input.query ?? {})) {
       for (const v of [values].flat()) this.value(input.id, route, 'query', name, v, name);
     }
-    for (const [name, values] of Object.entries(input.headers ?? {})) {
+    for (const [name, values] of [...Object.entries(input.headers ?? {}), ...Object.entries(input.response_headers ?? {})]) {
       for (const v of [values].flat()) {
         if (!this.value(input.id, route, 'header', name, v, name)) this.headerKey(input.id, route, name, v);
       }

@@ -56,7 +56,7 @@ export function harEntries(text: string): ScanInput[] {
       ? Buffer.from(content.text, 'base64').toString('utf8') : content?.text;
     return {
       id: `har-${i}`, method: e.request?.method ?? 'GET', path: url.pathname, route: [], query,
-      headers: { ...pairs(e.request?.headers), ...pairs(e.response?.headers) },
+      headers: pairs(e.request?.headers), response_headers: pairs(e.response?.headers),
       request_body: body(e.request?.postData?.text), response_body: body(responseText),
     };
   });

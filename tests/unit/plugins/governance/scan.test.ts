@@ -43,8 +43,9 @@ scan('collects: masked markers and decoys are not findings; records are counted 
   c.add(input({ id: 'a', request_body: { card: '[REDACTED]', decoy: '4111111111111112', ts: 1700000000000, items: [{ mail: 'x@example.com' }] } }));
   c.add(input({ id: 'b', request_body: { items: [{ mail: 'y@example.com' }, { mail: 'z@example.com' }] } }));
   c.add(input({ id: 'c', headers: { Authorization: '[REDACTED]', 'X-Api-Token': 'q8Zr2LmX4vT9nB1cK7yH3pW6sD0fJ5gA', 'X-Request-Id': 'aaaaaaaaaaaaaaaaaaaa' }, query: { bsn: '111222333', id: '111222333' } }));
+  c.add(input({ id: 'd', response_headers: { 'X-Session-Token': 'Zq81LmX4vT9nB1cK7yH3pW6sD0fJ5gAr' } }));
   const got = c.findings().map((f) => `${f.part} ${f.field} ${f.kind} ${f.records}`);
-  assert.equal(got, ['request_body $.items.*.mail email 2', 'header X-Api-Token api_key 1', 'query bsn nl_bsn 1']);
+  assert.equal(got, ['request_body $.items.*.mail email 2', 'header X-Api-Token api_key 1', 'header X-Session-Token api_key 1', 'query bsn nl_bsn 1']);
   assert.ok(entropy('aaaa') === 0);
 });
 
