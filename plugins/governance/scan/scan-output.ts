@@ -7,13 +7,15 @@ export interface ScanReport {
   findings: Finding[];
 }
 
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
 export function textReport(r: ScanReport): string {
-  if (r.findings.length === 0) return `Scanned ${r.records} records from ${r.source}: nothing sensitive-looking is left unmasked.\n`;
+  if (r.findings.length === 0) return `Scanned ${plural(r.records, 'record')} from ${r.source}: nothing sensitive-looking is left unmasked.\n`;
   const rows = r.findings.map((f) => [f.route, f.part, f.field, f.kind, String(f.records), f.sample, f.why]);
   const head = ['ROUTE', 'PART', 'FIELD', 'DETECTION', 'RECORDS', 'SAMPLE', 'WHY'];
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
   const line = (cells: string[]) => `${cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]))).join('  ')}\n`;
-  let out = `Scanned ${r.records} records from ${r.source}: ${r.findings.length} unmasked finding${r.findings.length === 1 ? '' : 's'}.\n\n`;
+  let out = `Scanned ${plural(r.records, 'record')} from ${r.source}: ${plural(r.findings.length, 'unmasked finding')}.\n\n`;
   out += line(head) + rows.map(line).join('');
   out += '\nRules to add (under rules:):\n\n';
   const seen = new Set<string>();
