@@ -16,6 +16,22 @@ const testCommand: CommandDefinition = {
   run: async (args, io) => (await import('./test-command.js')).testCommand.run(args, io),
 };
 
+/** `vigil scan`, described here and loaded when it runs. */
+const scanCommand: CommandDefinition = {
+  name: 'scan',
+  summary: 'Find sensitive-looking values that no rule masks, in stored records or a HAR file, with the rule to add',
+  usage: 'vigil scan (-config FILE [--since 7d] [--limit N] | --har FILE) [--format text|json|sarif] [--fail-on-findings]',
+  flags: {
+    config: { type: 'string', summary: 'scan the records stored by `vigil run -config FILE`' },
+    har: { type: 'string', summary: 'scan a HAR 1.2 file instead' },
+    since: { type: 'string', summary: 'only records from the last DURATION (7d, 12h, 30m)' },
+    limit: { type: 'string', summary: 'at most N records, newest first (default 1000000)' },
+    format: { type: 'string', summary: 'text (default), json or sarif' },
+    'fail-on-findings': { type: 'boolean', summary: 'exit 1 when anything is found (for CI)' },
+  },
+  run: async (args, io) => (await import('./scan/scan-command.js')).runScan(args, io, '0.1.0'),
+};
+
 /**
  * The governance engine and the one owner of the gateway's `rules`: it compiles them once per thread and provides
  * the `policy` service (decisions for the proxy, rules for capture's workers, reloads, and `governJson` for the LLM
@@ -29,7 +45,7 @@ export default definePlugin<RuleConfig[]>({
   // The control plane serves the rules in force and "try a request" (policy-routes.ts).
   needs: ['http'],
   provides: ['policy'],
-  commands: [testCommand, policyCommand],
+  commands: [testCommand, policyCommand, scanCommand],
   /** Compiling finds what the schema cannot (bad globs, duplicate names, reserved labels); WASM modules must load. */
   checkConfig(rules, check) {
     try {

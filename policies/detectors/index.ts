@@ -87,3 +87,5 @@ export function redactText(text: string, kinds?: readonly DetectorKind[]): strin
 }
 
 export const detectors: Detectors = { detect, maskSample, redactText };
+
+export { findNationalIds, dniValid, bsnValid, type NationalIdKind } from './national-id.js';

@@ -13,7 +13,7 @@ test('owns the rules and declares the policy service and its commands', () => {
   assert.is(plugin.name, 'governance');
   assert.equal(plugin.configKeys, ['rules']);
   assert.equal(plugin.provides, ['policy']);
-  assert.equal(plugin.commands?.map((c) => c.name), ['test', 'policy']);
+  assert.equal(plugin.commands?.map((c) => c.name), ['test', 'policy', 'scan']);
   assert.equal(plugin.commands?.[0].flags, testCommand.flags);
 });
 
