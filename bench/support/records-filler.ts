@@ -11,6 +11,7 @@ import { uuidv7 } from '@vigil/plugin-sdk';
 import { captureMigrations } from '../../plugins/capture/migrations.js';
 import { foldRollups, recordRow, RecordWriter } from '../../plugins/capture/record-writer.js';
 import { openStore } from '../../runtime/store/index.js';
+import { seeded } from '../../app/demo/random.js';
 
 export interface FillOptions {
   /** Records to write. */
@@ -41,18 +42,6 @@ export interface FillSummary {
 export const SYNTHETIC_ROUTES = ['/**', '/api/orders/**', '/api/users/*/profile', '/api/payments/**', '/api/search/**', '/v1/chat/completions', '/admin/**'] as const;
 /** Tenants, busiest first (`tenant` label); `t-00` … `t-19` follow the named ones. */
 export const SYNTHETIC_TENANTS = ['acme', 'globex', 'initech', 'umbrella', 'hooli', ...Array.from({ length: 20 }, (_, i) => `t-${String(i).padStart(2, '0')}`)];
-
-/** mulberry32: a small, fast, seeded PRNG; uniform in [0, 1). */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Picks from `items` by cumulative weights. */
 function weighted<T>(items: readonly (readonly [T, number])[]): (u: number) => T {
@@ -136,7 +125,7 @@ function syntheticRecord(rand: () => number, time: number, n: number, tenantLabe
 export function* syntheticRecords(options: FillOptions): Generator<StorableRecord> {
   const to = options.to ?? Date.now();
   const span = options.spanMs ?? 86_400_000;
-  const rand = prng(options.seed ?? 1);
+  const rand = seeded(options.seed ?? 1);
   const tenantLabel = options.tenantLabel ?? 'tenant';
   const gap = span / options.count;
   for (let n = 0; n < options.count; n++) {

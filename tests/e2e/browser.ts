@@ -1,5 +1,6 @@
 // Headless Chromium for the e2e suites: Debian's `chromium` driven by playwright-core (no downloaded browser).
 import { existsSync, readFileSync } from 'node:fs';
+import * as assert from 'uvu/assert';
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
 import { fromRoot } from '../support/paths.js';
 
@@ -73,4 +74,33 @@ export async function axeViolations(page: Page): Promise<AxeViolation[]> {
       .filter((v) => v.impact === 'serious' || v.impact === 'critical')
       .map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => JSON.stringify(n.target)) }));
   });
+}
+
+/**
+ * The checks every finished page passes: axe clean at 1440 and at 375 px, nothing wider than a 375 px screen, no
+ * console problem and no CSP violation; full-page screenshots of both widths go to `dir` as `<shot>-<width>.png`.
+ */
+export async function checkFinishedPage(w: Watched, dir: string, shot: string): Promise<void> {
+  const { page } = w;
+  assert.equal(await axeViolations(page), [], `${shot} at 1440 px`);
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.screenshot({ path: `${dir}/${shot}-1440.png`, fullPage: true });
+  await page.setViewportSize({ width: 375, height: 812 });
+  await page.waitForTimeout(300);
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  assert.is(overflow, 0, `${shot}: nothing wider than the screen at 375 px`);
+  assert.equal(await axeViolations(page), [], `${shot} at 375 px`);
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.screenshot({ path: `${dir}/${shot}-375.png`, fullPage: true });
+  await page.setViewportSize({ width: 1440, height: 900 });
+  assert.equal(w.problems, [], `${shot}: console`);
+  assert.equal(await w.cspViolations(), [], `${shot}: CSP`);
+}
+
+/** A fresh watched page, logged in through the dashboard link, on `path`. */
+export async function openLoggedIn(browser: Browser, dashboard: { link: string; url: string }, path: string): Promise<Watched> {
+  const w = await watchedPage(browser);
+  await w.page.goto(dashboard.link);
+  await w.page.goto(`${dashboard.url}${path}`);
+  return w;
 }

@@ -9,7 +9,7 @@ import { mkdirSync } from 'node:fs';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Browser, Page } from 'playwright-core';
-import { axeViolations, chromiumAvailable, launchChromium, watchedPage, type Watched } from './browser.js';
+import { axeViolations, checkFinishedPage, chromiumAvailable, launchChromium, openLoggedIn, type Watched } from './browser.js';
 import { startDashboard, type Dashboard } from '../support/dashboard.js';
 import { llmTraffic, publicApi, sendTraces, waitForTraces, type LlmTraffic } from '../support/llm-traffic.js';
 import { vigilBin } from '../support/paths.js';
@@ -41,30 +41,8 @@ function runShell(command: string, env: Record<string, string>): Promise<{ code:
   });
 }
 
-/** Axe clean, nothing wider than the screen at 375 px, and screenshots at 1440 and 375. */
-async function finished(w: Watched, shot: string): Promise<void> {
-  const { page } = w;
-  assert.equal(await axeViolations(page), [], `${shot} at 1440 px`);
-  await page.evaluate(() => window.scrollTo(0, 0));
-  await page.screenshot({ path: `${SHOTS}/${shot}-1440.png`, fullPage: true });
-  await page.setViewportSize({ width: 375, height: 812 });
-  await page.waitForTimeout(300);
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-  assert.is(overflow, 0, `${shot}: nothing wider than the screen at 375 px`);
-  assert.equal(await axeViolations(page), [], `${shot} at 375 px`);
-  await page.evaluate(() => window.scrollTo(0, 0));
-  await page.screenshot({ path: `${SHOTS}/${shot}-375.png`, fullPage: true });
-  await page.setViewportSize({ width: 1440, height: 900 });
-  assert.equal(w.problems, [], `${shot}: console`);
-  assert.equal(await w.cspViolations(), [], `${shot}: CSP`);
-}
-
-async function open(ctx: Ctx, path: string): Promise<Watched> {
-  const w = await watchedPage(ctx.browser);
-  await w.page.goto(ctx.d.link);
-  await w.page.goto(`${ctx.d.url}${path}`);
-  return w;
-}
+const finished = (w: Watched, shot: string): Promise<void> => checkFinishedPage(w, SHOTS, shot);
+const open = (ctx: Ctx, path: string): Promise<Watched> => openLoggedIn(ctx.browser, ctx.d, path);
 
 if (chromiumAvailable('e2e llm pages')) {
   s.before(async (ctx) => {
