@@ -38,6 +38,7 @@ if (chromiumAvailable('e2e usage')) {
     await page.goto(d.link);
     await page.goto(`${d.url}/gateway/usage`);
     await page.waitForSelector('text=No usage yet');
+    await page.waitForSelector('.code-block pre:has-text("curl")');
     const blocks = await page.locator('.code-block pre').allTextContents();
     assert.match(blocks[0], /labels: \{ tenant: header:X-Tenant-Id \}/);
     assert.match(blocks[1], new RegExp(`curl -i -H 'X-Tenant-Id: acme' ${d.gateway!.replace(/\./g, '\\.')}/`));

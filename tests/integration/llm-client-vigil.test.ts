@@ -171,6 +171,7 @@ for (const signal of ['SIGTERM', 'SIGKILL'] as const) {
     const ids: string[] = [];
     const TOTAL = 1500;
     let stopped: Promise<unknown> | undefined;
+    let restarted: Promise<VigilProcess> | undefined;
     for (let i = 0; i < TOTAL; i++) {
       ids.push(c.trace({
         model: 'gpt-4o-mini', latency_ms: 300 + (i % 7) * 40, tokens: { input: 400 + i % 50, output: 80 },
@@ -178,13 +179,15 @@ for (const signal of ['SIGTERM', 'SIGKILL'] as const) {
         prompt_template: { name: 'restart-check', raw: 'Answer {{question}}' }, tags: [tag], metadata: { i },
       })!);
       if (i % 50 === 49) await new Promise((r) => setTimeout(r, 25));
-      // Stopped while batches go out (one is in flight most of the time), started again while traces keep coming.
+      // Stopped while batches go out (one is in flight most of the time), started again while traces keep coming: the
+      // traces after 1000 go out while the server is down (a graceful stop may still answer until it closes).
       if (i === 500) stopped = vigil.stop(signal);
       if (i === 1000) {
         await stopped;
-        vigil = await start();
+        restarted = start();
       }
     }
+    vigil = await restarted!;
     assert.ok(await c.flush({ timeoutMs: 30_000 }), `flushed: ${JSON.stringify(c.stats())}`);
     const stats = c.stats();
     assert.is(stats.sent, TOTAL, JSON.stringify(stats));

@@ -15,7 +15,9 @@ export function NoUsageYet({ label }: { label: string }) {
   const info = shellInfo.value;
   const proxyOn = info?.plugins.includes('proxy') ?? false;
   const proxy = useResource<ProxyStatus>(proxyOn ? '/api/gateway/proxy' : null, 'the gateway\'s address');
-  const url = proxy.data ? reachableUrl(proxy.data.url, window.location.hostname) : `http://${window.location.hostname}:8080`;
+  // While the running proxy's address loads, no address at all rather than a guess that would then change.
+  const url = proxy.data ? reachableUrl(proxy.data.url, window.location.hostname)
+    : proxy.loading ? undefined : `http://${window.location.hostname}:8080`;
   const file = info?.config_file ?? 'the config file';
   return (
     <Card>
@@ -27,7 +29,7 @@ export function NoUsageYet({ label }: { label: string }) {
         <CodeBlock label="Policy rule with a tenant label" language="yaml"
           code={`rules:\n  - name: all-traffic\n    match: { path: /** }\n    ${tenantLabelSnippet(label)}`} />
         <p>Then send requests through the gateway with the header. They show up here within seconds:</p>
-        <CodeBlock label="A request for tenant acme" code={`curl -i -H 'X-Tenant-Id: acme' ${url}/`} />
+        {url && <CodeBlock label="A request for tenant acme" code={`curl -i -H 'X-Tenant-Id: acme' ${url}/`} />}
         <p class="muted">
           Cost comes from <code class="inline-code">capture.pricing</code> (per 1k metered tokens and per request); tokens from a
           rule's <code class="inline-code">meter.tokens</code>.

@@ -123,7 +123,14 @@ function Settings({ p, onSaved }: { p: Project; onSaved(): void }) {
   const [error, setError] = useState<ApiError>();
   const [busy, setBusy] = useState(false);
   const [saved, setSaved] = useState(false);
-  useEffect(() => setDraft(draftOf(p.settings)), [p.updated_at]);
+  const [baseline, setBaseline] = useState<SettingsDraft>(() => draftOf(p.settings));
+  // A newer project (after a save, or a change elsewhere) refills the form only if nothing was typed since the last
+  // fill: the reload that follows a save must not wipe what the user has started typing meanwhile.
+  useEffect(() => {
+    const next = draftOf(p.settings);
+    setDraft((d) => (JSON.stringify(d) === JSON.stringify(baseline) ? next : d));
+    setBaseline(next);
+  }, [p.updated_at]);
   const readOnly = p.source === 'config';
   const e = effectiveText(p.effective);
   const set = (key: keyof SettingsDraft) => (event: Event) => {
