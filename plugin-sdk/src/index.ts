@@ -41,3 +41,4 @@ export { settledWithin } from './settled-within.js';
 export { ByteBudget } from './byte-budget.js';
 export { parseListenAddress, tryParseListenAddress, listenHost, type ListenAddress } from './listen-address.js';
 export { lingeringClose, bodyUnread, DEFAULT_LINGER, type LingerLimits, type LingerOutcome } from './lingering-close.js';
+export { isJsonContentType } from './json-content-type.js';

@@ -7,6 +7,9 @@ import { policyCommand } from './policy-command.js';
 import type { LoadedPolicy } from './policy-routes.js';
 import { checkWasmModules, wasmFiles } from './wasm-modules.js';
 
+/** The plugin's version: in its definition and in the tool name of `vigil scan`'s SARIF. */
+const VERSION = '0.1.0';
+
 /** `vigil test`, described here and loaded when it runs, so listing commands stays cheap. */
 const testCommand: CommandDefinition = {
   name: 'test',
@@ -29,7 +32,7 @@ const scanCommand: CommandDefinition = {
     format: { type: 'string', summary: 'text (default), json or sarif' },
     'fail-on-findings': { type: 'boolean', summary: 'exit 1 when anything is found (for CI)' },
   },
-  run: async (args, io) => (await import('./scan/scan-command.js')).runScan(args, io, '0.1.0'),
+  run: async (args, io) => (await import('./scan/scan-command.js')).runScan(args, io, VERSION),
 };
 
 /**
@@ -39,7 +42,7 @@ const scanCommand: CommandDefinition = {
  */
 export default definePlugin<RuleConfig[]>({
   name: 'governance',
-  version: '0.1.0',
+  version: VERSION,
   configKeys: ['rules'],
   configSchema: rulesSchema,
   // The control plane serves the rules in force and "try a request" (policy-routes.ts).

@@ -1,5 +1,5 @@
 import { gunzip } from 'node:zlib';
-import { HttpError } from '@vigil/plugin-sdk';
+import { HttpError, isJsonContentType } from '@vigil/plugin-sdk';
 import { LlmErrors } from './errors.js';
 
 /** Nesting of arrays and objects an ingest body may have: the envelope takes 3, LLM messages rarely 10. */
@@ -48,15 +48,6 @@ export function nestsDeeperThan(bytes: Uint8Array, max: number): boolean {
     else if (b === 0x7d || b === 0x5d) depth--;
   }
   return false;
-}
-
-/** JSON, in UTF-8 (the only charset JSON allows on the wire), possibly with a `+json` suffix type. */
-export function isJsonContentType(header: string | undefined): boolean {
-  if (!header) return false;
-  const [type, ...params] = header.split(';').map((s) => s.trim().toLowerCase());
-  if (type !== 'application/json' && !/^application\/[a-z0-9.+-]+\+json$/.test(type)) return false;
-  const charset = params.find((p) => p.startsWith('charset='));
-  return !charset || /^charset="?utf-8"?$/.test(charset);
 }
 
 /**

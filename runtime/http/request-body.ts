@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { HttpError } from '@vigil/plugin-sdk';
+import { HttpError, isJsonContentType } from '@vigil/plugin-sdk';
 import { bodyTooLarge, HttpErrors } from './errors.js';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
@@ -51,15 +51,6 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
     req.on('error', onAbort);
     req.on('close', onAbort);
   });
-}
-
-/** `application/json` or any `+json` type, in UTF-8 (the only charset JSON allows on the wire). */
-export function isJsonContentType(header: string | undefined): boolean {
-  if (!header) return false;
-  const [type, ...params] = header.split(';').map((s) => s.trim().toLowerCase());
-  if (type !== 'application/json' && !/^application\/[a-z0-9.+-]+\+json$/.test(type)) return false;
-  const charset = params.find((p) => p.startsWith('charset='));
-  return !charset || /^charset="?utf-8"?$/.test(charset);
 }
 
 /** Parses a JSON body: 415 for another media type, 400 for bytes that are not UTF-8 or not JSON. */

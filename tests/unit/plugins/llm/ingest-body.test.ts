@@ -2,7 +2,8 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { gzipSync } from 'node:zlib';
 import { HttpError } from '@vigil/plugin-sdk';
-import { decodeContent, isJsonContentType, nestsDeeperThan, parseIngestBody } from '../../../../plugins/llm/ingest-body.js';
+import { isJsonContentType } from '@vigil/plugin-sdk';
+import { decodeContent, nestsDeeperThan, parseIngestBody } from '../../../../plugins/llm/ingest-body.js';
 
 const json = { 'content-type': 'application/json' };
 async function refusal(p: Promise<unknown>): Promise<HttpError> {

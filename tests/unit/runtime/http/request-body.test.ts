@@ -1,6 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { isJsonContentType, parseJsonBody } from '../../../../runtime/http/request-body.js';
+import { isJsonContentType } from '@vigil/plugin-sdk';
+import { parseJsonBody } from '../../../../runtime/http/request-body.js';
 
 test('JSON media types: application/json and +json, UTF-8 only', () => {
   for (const ok of ['application/json', 'application/json; charset=utf-8', 'Application/JSON; charset="UTF-8"', 'application/problem+json']) {
