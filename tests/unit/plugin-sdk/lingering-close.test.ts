@@ -6,15 +6,19 @@ import { createServer, request, type IncomingMessage, type Server, type ServerRe
 import { connect, type AddressInfo, type Socket } from 'node:net';
 import { lingeringClose, type LingerLimits, type LingerOutcome } from '@vigil/plugin-sdk';
 
-interface Early { server: Server; port: number; outcomes: LingerOutcome[]; settled(): Promise<LingerOutcome> }
+interface Early { server: Server; port: number; outcomes: LingerOutcome[]; settled(count?: number): Promise<LingerOutcome> }
 
 /** A server that answers 413 at once, without reading the body, and lingers with `limits`. */
 async function earlyServer(limits: LingerLimits, readFirst = false): Promise<Early> {
   const outcomes: LingerOutcome[] = [];
-  const waiting: ((o: LingerOutcome) => void)[] = [];
+  // Waiters for the count-th outcome: a test that sent several requests waits for all of their outcomes.
+  const waiting: { count: number; resolve: (o: LingerOutcome) => void }[] = [];
+  const wake = (): void => {
+    for (const w of [...waiting]) if (outcomes.length >= w.count) { waiting.splice(waiting.indexOf(w), 1); w.resolve(outcomes[0]); }
+  };
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const answer = (): void => {
-      lingeringClose(req, res, limits, (o) => { outcomes.push(o); waiting.shift()?.(o); });
+      lingeringClose(req, res, limits, (o) => { outcomes.push(o); wake(); });
       lingeringClose(req, res, limits, (o) => { outcomes.push(o); });   // a second call changes nothing
       res.writeHead(413, { 'content-type': 'application/json' }).end('{"error":{"code":"TOO_LARGE"}}');
     };
@@ -30,7 +34,7 @@ async function earlyServer(limits: LingerLimits, readFirst = false): Promise<Ear
     server,
     port: (server.address() as AddressInfo).port,
     outcomes,
-    settled: () => new Promise((r) => { if (outcomes.length) r(outcomes[0]); else waiting.push(r); }),
+    settled: (count = 1) => new Promise((resolve) => { waiting.push({ count, resolve }); wake(); }),
   };
 }
 
@@ -85,7 +89,7 @@ test('an answer before the body: the client gets it whole with Connection: close
       assert.is(r.connection, 'close');
       assert.is(r.error, undefined, `the client saw ${r.error}`);
     }
-    await s.settled();
+    await s.settled(3);
     assert.equal(s.outcomes, ['drained', 'drained', 'drained']);
   } finally {
     s.server.close();
