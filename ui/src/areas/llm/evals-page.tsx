@@ -345,7 +345,7 @@ export default function EvalsPage() {
         <Card>
           <EmptyState icon="policy" title="The evaluators plugin is off">
             <p>Add an <code class="inline-code">evaluators</code> section to the config file to score traces; judge providers are declared there too.</p>
-            <CodeBlock code={'evaluators:\n  rate_per_minute: 60\n  providers:\n    judge: { base_url: https://api.openai.com/v1, model: gpt-4o-mini, api_key_env: OPENAI_API_KEY }'} label="An evaluators section" language="yaml" />
+            <CodeBlock code={'evaluators:\n  rate_per_minute: 60\n  providers:\n    judge:\n      base_url: https://api.openai.com/v1\n      model: gpt-4o-mini\n      api_key_env: OPENAI_API_KEY'} label="An evaluators section" language="yaml" />
           </EmptyState>
         </Card>
       )}
