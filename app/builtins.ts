@@ -12,6 +12,7 @@ const loaders: Record<string, () => Promise<{ default: PluginDefinition }>> = {
   ui: () => import('../plugins/ui/index.js'),
   llm: () => import('../plugins/llm/index.js'),
   evaluators: () => import('../plugins/evaluators/index.js'),
+  apitools: () => import('../plugins/apitools/index.js'),
 };
 
 export async function loadBuiltins(): Promise<PluginDefinition[]> {

@@ -2,6 +2,7 @@
  * The governance gateway's data model, shared by its plugins (proxy, capture, governance, exporters) and by
  * third-party plugins that consume governed records.
  */
+import type { FieldObservation, FieldOverflow } from './api-fields.js';
 
 /** What the proxy puts on the bus (topic 'gateway.exchange'). Bodies are bounded copies of the bytes on the wire. */
 export interface RawExchange {
@@ -204,4 +205,11 @@ export interface GovernResult {
   records: StorableRecord[];
   /** WASM policy calls that failed while the batch was governed, by reason (its records failed closed). */
   sandboxFailures: Record<string, number>;
+  /**
+   * The fields the batch's exchanges used (api-fields.ts), merged per route, location, status and name; taken
+   * before redaction, holding no value. Absent from workers that do not record them.
+   */
+  fields?: FieldObservation[];
+  /** Observations the worker's caps left out in this batch. */
+  fieldOverflow?: FieldOverflow;
 }

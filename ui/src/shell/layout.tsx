@@ -1,5 +1,5 @@
 // The frame of every page: the sidebar (a drawer below 900 px), the main region, the toasts and the overlays.
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useState } from 'preact/hooks';
 import { Icon } from '../components/icon.js';
 import { CommandPalette } from './command-palette.js';
 import { installKeyboard } from './keyboard.js';
@@ -14,7 +14,9 @@ export function Layout() {
   const [navOpen, setNavOpen] = useState(false);
   useEffect(() => installKeyboard(), []);
   useEffect(() => setNavOpen(false), [here.value.path]);
-  useEffect(() => {
+  // A layout effect: the Escape listener is in place when the drawer is painted, not a frame later, so an Escape
+  // pressed at once still closes it.
+  useLayoutEffect(() => {
     if (!navOpen) return;
     const onKey = (e: KeyboardEvent) => { if (e.key === 'Escape') setNavOpen(false); };
     window.addEventListener('keydown', onKey);
