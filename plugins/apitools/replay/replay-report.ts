@@ -203,7 +203,7 @@ export function markdownReport(report: ReplayReport): string {
   const skipped = SKIP_REASONS.filter((r) => report.skipped[r] > 0);
   if (skipped.length > 0) {
     out.push('', '#### Skipped', '', '| reason | records | meaning |', '|---|---:|---|');
-    for (const r of skipped) out.push(`| ${r} | ${report.skipped[r]} | ${esc(SKIP_MEANINGS[r])} |`);
+    for (const r of skipped) out.push(`| \`${r}\` | ${report.skipped[r]} | ${esc(SKIP_MEANINGS[r])} |`);
   }
   return `${out.join('\n')}\n`;
 }
