@@ -10,7 +10,7 @@ export type Comparison =
   /** A different status: the shape is not compared then (an error page against a document says nothing more). */
   | { outcome: 'changed'; kind: 'status'; storedStatus: number; status: number }
   | { outcome: 'changed'; kind: 'shape'; storedStatus: number; status: number; shape: ShapeChange[] }
-  | { outcome: 'error'; kind: 'timeout' | 'connection_error'; detail: string };
+  | { outcome: 'error'; kind: 'timeout' | 'connection_error' | 'invalid_request'; detail: string };
 
 export function compare(record: StoredRecord, sent: SendOutcome, diffShape: boolean, method: string): Comparison {
   if (!sent.ok) return { outcome: 'error', kind: sent.error, detail: sent.detail };

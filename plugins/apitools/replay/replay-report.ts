@@ -33,9 +33,9 @@ export interface ChangeExample {
 }
 
 export interface ChangeGroup {
-  /** `status 200 → 404`, `shape`, `timeout`, `connection_error`. */
+  /** `status 200 → 404`, `shape`, `timeout`, `connection_error`, `invalid_request`. */
   change: string;
-  kind: 'status' | 'shape' | 'timeout' | 'connection_error';
+  kind: 'status' | 'shape' | 'timeout' | 'connection_error' | 'invalid_request';
   count: number;
   example: ChangeExample;
 }

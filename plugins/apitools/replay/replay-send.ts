@@ -1,6 +1,6 @@
 // Sending one replayed request to the target: node:http(s) directly, so a redirect is an answer (never followed), and
 // each request has one deadline for the whole exchange. A timeout or a connection error is an outcome, not a throw.
-import { request as httpRequest, Agent as HttpAgent, type IncomingMessage } from 'node:http';
+import { request as httpRequest, Agent as HttpAgent, type ClientRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest, Agent as HttpsAgent } from 'node:https';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import type { ReplayRequest } from './replay-plan.js';
@@ -10,7 +10,8 @@ const MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
 
 export type SendOutcome =
   | { ok: true; status: number; contentType: string | undefined; body: Buffer; unreadable: boolean }
-  | { ok: false; error: 'timeout' | 'connection_error'; detail: string };
+  /** `invalid_request`: Node's client refused to send what the record holds (a path or header value it rejects). */
+  | { ok: false; error: 'timeout' | 'connection_error' | 'invalid_request'; detail: string };
 
 export interface Sender {
   send(req: ReplayRequest): Promise<SendOutcome>;
@@ -29,10 +30,17 @@ export function createSender(target: URL, timeoutMs: number, concurrency: number
     const finish = (outcome: SendOutcome) => { if (!settled) { settled = true; clearTimeout(timer); resolve(outcome); } };
     const headers: Record<string, string | string[]> = { ...req.headers };
     if (req.body) headers['Content-Length'] = String(req.body.length);
-    const outgoing = (https ? httpsRequest : httpRequest)({
-      protocol: target.protocol, hostname: target.hostname.replace(/^\[|\]$/g, ''), port: target.port || undefined,
-      method: req.method, path: prefix + req.target, headers, agent,
-    });
+    let outgoing: ClientRequest;
+    try {
+      outgoing = (https ? httpsRequest : httpRequest)({
+        protocol: target.protocol, hostname: target.hostname.replace(/^\[|\]$/g, ''), port: target.port || undefined,
+        method: req.method, path: prefix + req.target, headers, agent,
+      });
+    } catch (err) {
+      // Thrown before anything is sent: an unescaped character in the path, a header value with a control character.
+      resolve({ ok: false, error: 'invalid_request', detail: (err as Error).message });
+      return;
+    }
     const timer = setTimeout(() => {
       finish({ ok: false, error: 'timeout', detail: `no complete answer within ${timeoutMs} ms` });
       outgoing.destroy();
