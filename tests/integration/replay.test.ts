@@ -268,6 +268,12 @@ replay('exit codes: --max-changed as a count and a percentage, a target that ans
   assert.is(pct.code, 1);
   assert.match((JSON.parse(pct.stdout) as Report).failure!, /3 of 8 compared changed \(37\.5%\)/);
   assert.is((await run(...base, '--max-changed', '40%')).code, 0);
+  // --limit reads the newest records: the last three sent were POSTs, skipped by default; nothing sent, nothing failed.
+  const limited = await run('--target', stagingUrl(), '--limit', '3', '--since', '1h', '--format', 'json');
+  assert.is(limited.code, 0);
+  const limitedReport = JSON.parse(limited.stdout) as Report;
+  assert.equal([limitedReport.records, limitedReport.replayed, limitedReport.skipped.unsafe_method], [3, 0, 3]);
+  assert.equal(limitedReport.routes.map((r) => r.route), ['POST /api/big', 'POST /api/blob', 'POST /api/upload']);
   const dead = await run('--target', `http://127.0.0.1:${await freePort()}`, '--rate', '100/s', '--format', 'json');
   assert.is(dead.code, 1);
   const deadReport = JSON.parse(dead.stdout) as Report;
