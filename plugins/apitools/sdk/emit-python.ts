@@ -1,6 +1,6 @@
 // The Python client: one module of dataclasses (with from_dict/to_dict that map the wire names) and a client class
 // with one method per operation, over urllib.request and json. Python 3.8+, no packages.
-import type { ApiModel, FieldModel, ObjectModel, OperationModel, TypeRef } from './model.js';
+import type { ApiModel, ObjectModel, OperationModel, TypeRef } from './model.js';
 import { NameScope, commentText, snakeCase, words } from './names.js';
 import type { GeneratedFile, SdkNames } from './generate.js';
 

@@ -63,7 +63,7 @@ export function typeNameOf(text: string, fallback: string): string {
   return /^[0-9]/.test(name) ? `T${name}` : name;
 }
 
-/** Text that is safe inside a block comment of any of the three languages (`*​/` would close it). */
+/** Text that is safe inside a block comment of any of the three languages (a star then a slash would close it). */
 export function commentText(text: string): string {
   return text.replace(/\*\//g, '* /').replace(/\r\n?/g, '\n').trim();
 }
