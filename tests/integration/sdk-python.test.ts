@@ -70,6 +70,12 @@ test('names that collide or are keywords still give a module that imports and ro
 p = hostile.Promise2.from_dict(json.loads(sys.argv[1]))
 print(json.dumps({"back": p.to_dict(), "from": p.from_, "import": p.import_, "twofa": p.field_2fa}))`, JSON.stringify(wire)], { cwd: work.path });
     assert.equal(JSON.parse(out), { back: wire, from: 'f', import: 'i', twofa: 'x' });
+    // A field of several JSON types decodes an object into its dataclass and leaves a string a string.
+    const mixed = await run('python3', ['-c', `import json, hostile
+a = hostile.None2.from_dict({"next": None, "mixed": {"a": 1}, "maybeList": [{"n": 2.5}]})
+b = hostile.None2.from_dict({"next": None, "mixed": "text"})
+print(json.dumps([type(a.mixed).__name__, a.mixed.a, type(a.maybe_list[0]).__name__, b.mixed, a.to_dict()]))`], { cwd: work.path });
+    assert.equal(JSON.parse(mixed), ['None2Mixed', 1, 'None2MaybeListItem', 'text', { next: null, mixed: { a: 1 }, maybeList: [{ n: 2.5 }] }]);
   } finally {
     work.cleanup();
   }

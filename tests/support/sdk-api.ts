@@ -162,7 +162,11 @@ export const HOSTILE_SPEC = {
   components: {
     schemas: {
       Promise: { type: 'object', properties: Object.fromEntries(['from', 'import', 'self', 'data', 'to_dict', 'type', '2fa', 'a b', 'a-b', 'a_b', 'cls', ''].map((k) => [k, { type: 'string' }])) },
-      None: { type: 'object', required: ['next'], properties: { next: { $ref: '#/components/schemas/None' }, any: {}, either: { oneOf: [{ type: 'string' }, { type: 'integer' }] }, map: { type: 'object', additionalProperties: { type: 'integer' } } } },
+      None: { type: 'object', required: ['next'], properties: { next: { $ref: '#/components/schemas/None' }, any: {}, either: { oneOf: [{ type: 'string' }, { type: 'integer' }] }, map: { type: 'object', additionalProperties: { type: 'integer' } },
+        // What `vigil spec` writes for a field seen with several JSON types.
+        mixed: { type: ['object', 'string', 'null'], properties: { a: { type: 'integer' } } },
+        maybeList: { type: ['array', 'null'], items: { type: 'object', properties: { n: { type: 'number' } } } },
+        card: { type: 'string', 'x-vigil-sensitive': 'card-like', 'x-vigil-redacted': true } } },
       ApiError: { allOf: [{ $ref: '#/components/schemas/Promise' }, { type: 'object', properties: { code: { type: 'integer' } } }] },
       Client: { type: 'object', properties: { when: { type: 'string', format: 'date' }, kind: { enum: ['a', 'b', null] } } },
     },

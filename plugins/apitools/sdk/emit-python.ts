@@ -44,6 +44,15 @@ function decoder(t: TypeRef): string | null {
     case 'named': return `_obj(${t.name})`;
     case 'array': { const inner = decoder(t.items); return inner ? `_list(${inner})` : null; }
     case 'map': { const inner = decoder(t.values); return inner ? `_dict(${inner})` : null; }
+    case 'union': {
+      // JSON tells the variants apart by kind only: an object goes to the first object-like variant's decoder, a list
+      // to the first array variant's.
+      const objects = t.variants.find((v) => v.kind === 'named' || v.kind === 'map');
+      const lists = t.variants.find((v) => v.kind === 'array');
+      const forObject = objects ? decoder(objects) : null;
+      const forList = lists ? decoder(lists) : null;
+      return forObject || forList ? `_by_kind(${forObject ?? 'None'}, ${forList ?? 'None'})` : null;
+    }
     default: return null;
   }
 }
@@ -152,6 +161,16 @@ def _list(decode: Any) -> Any:
 
 def _dict(decode: Any) -> Any:
     return lambda value: None if value is None else {key: decode(item) for key, item in value.items()}
+
+
+def _by_kind(for_object: Any, for_list: Any) -> Any:
+    def decode(value: Any) -> Any:
+        if isinstance(value, dict) and for_object is not None:
+            return for_object(value)
+        if isinstance(value, list) and for_list is not None:
+            return for_list(value)
+        return value
+    return decode
 
 
 def _encode(value: Any) -> Any:

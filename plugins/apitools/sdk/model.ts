@@ -250,7 +250,8 @@ class ModelBuilder {
     const concrete = types.filter((t) => t !== 'null');
     if (concrete.length === 0) return { kind: 'null' };
     if (concrete.length > 1) {
-      const variants = concrete.map((t, i) => this.typeOf({ ...schema, type: t, nullable: false }, concrete.length > 1 ? `${context} ${i + 1}` : context));
+      // One variant per JSON type, so at most one object among them: it takes the plain context name.
+      const variants = concrete.map((t) => this.typeOf({ ...schema, type: t, nullable: false }, context));
       return withNull({ kind: 'union', variants });
     }
     const type = concrete[0];
