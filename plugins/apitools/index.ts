@@ -17,7 +17,7 @@ const commands: CommandDefinition[] = [
       out: { type: 'string', summary: 'write the files into DIR (created); without it the client is printed' },
       name: { type: 'string', summary: 'the client class or struct name (default from the title; Go: Client)' },
       package: { type: 'string', summary: 'the TypeScript file name, Python module name or Go package name' },
-      format: { type: 'string', summary: 'with --out: text (default) or json, the list of files written' },
+      format: { type: 'string', summary: 'text (default) or json: the files written (with --out) or every file with its content' },
     },
     run: async (args, io) => (await import('./sdk/sdk-command.js')).runSdk(args, io),
   },

@@ -31,6 +31,16 @@ test('Go without --out prints the package and says go.mod comes with --out', asy
   assert.match(r.stderr, /--out DIR also writes go\.mod/);
 });
 
+test('--format json without --out prints every file with its content', async () => {
+  const r = await sdk('--spec', SDK_SPEC, '--lang', 'go', '--format', 'json');
+  assert.is(r.code, 0, r.stderr);
+  const report = JSON.parse(r.stdout) as { files: { path: string; content: string }[]; operations: number };
+  assert.equal(report.files.map((f) => f.path), ['usersapi.go', 'go.mod']);
+  assert.match(report.files[0].content, /^package usersapi$/m);
+  assert.is(report.files[1].content, 'module usersapi\n\ngo 1.18\n');
+  assert.is(report.operations, 6);
+});
+
 test('--out writes the files; --format json lists them for a CI job', async () => {
   const out = join(work.path, 'py-client');
   const r = await sdk('--spec', SDK_SPEC, '--lang', 'python', '--out', out, '--name', 'Users', '--package', 'users_v1', '--format', 'json');

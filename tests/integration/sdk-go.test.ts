@@ -72,8 +72,10 @@ func main() {
 }
 `;
 
-/** go with a build cache inside the test's directory and no network: the client needs no module. */
-const goEnv = (dir: string) => ({ GOCACHE: join(dir, '.gocache'), GOPATH: join(dir, '.gopath'), GOPROXY: 'off', GOFLAGS: '-mod=mod', GOTOOLCHAIN: 'local' });
+/** go with one build cache for this file's tests (the standard library compiles once) and no network: the client needs no module. */
+const cache = tempDir('vigil-sdk-gocache-');
+const goEnv = (dir: string) => ({ GOCACHE: join(cache.path, 'build'), GOPATH: join(dir, '.gopath'), GOPROXY: 'off', GOFLAGS: '-mod=mod', GOTOOLCHAIN: 'local' });
+test.after(() => cache.cleanup());
 
 if (!hasGo && !process.env.CI) {
   console.log('sdk-go: skipped, `go` is not installed (apt-get install golang-go); in CI (CI set) this test runs');

@@ -41,6 +41,11 @@ export async function runSdk(args: CommandArgs, io: CommandIo): Promise<number> 
     return 1;
   }
 
+  if (typeof out !== 'string' && format === 'json') {
+    // Every file, contents included, for a job that writes them itself.
+    io.out(`${JSON.stringify({ lang, files: sdk.files, operations: sdk.operations, types: sdk.types, skipped: sdk.skipped }, null, 2)}\n`);
+    return 0;
+  }
   if (typeof out !== 'string') {
     // One file on stdout: the client itself (Go's go.mod is only written with --out).
     io.out(sdk.files[0].content);
