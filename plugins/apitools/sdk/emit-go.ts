@@ -163,7 +163,8 @@ function method(op: OperationModel, methods: NameScope, client: string, queryTyp
 
 export function emitGo(model: ApiModel, names: SdkNames): GeneratedFile[] {
   const client = names.client;
-  const queryTypes = new Map(model.types.filter((t) => model.operations.some((op) => op.queryType === t.name)).map((t) => [t.name, t]));
+  const queryNames = new Set(model.operations.map((op) => op.queryType));
+  const queryTypes = new Map(model.types.filter((t) => queryNames.has(t.name)).map((t) => [t.name, t]));
   // Method names share the namespace of the Client's fields.
   const methods = new NameScope(['BaseURL', 'Header', 'HTTPClient']);
   const out: string[] = [];
