@@ -2,7 +2,7 @@
 // formats and presence, taken while the exchange is governed (before redaction) and holding no value. The JSON
 // bodies are observed by the scan that validates and redacts them (policies/json-text.ts), not by a second parse.
 import {
-  classifySegment, pathTemplate, type FieldLocation, type FieldObservation, type FieldOverflow, type JsonKind,
+  classifySegment, FIELD_LIMITS, pathTemplate, type FieldLocation, type FieldObservation, type FieldOverflow, type JsonKind,
   type RouteTemplate, type ValueFormat,
 } from '@vigil/plugin-sdk';
 import { redactText } from '../../policies/detectors/index.js';
@@ -15,15 +15,6 @@ import {
   FORMAT_NAMES, formatOf, formatOfRange, INTEGER, INTEGER_FORMAT, KIND_NAMES, NO_FORMAT, OBJECT, STRING, textKind,
 } from './value-format.js';
 
-/** The bounds of one batch's observations (and of capture's accumulator, which uses the same numbers). */
-export const FIELD_LIMITS = Object.freeze({
-  /** Distinct (location, status, name) rows of one route, its `exchange` rows included. */
-  fieldsPerRoute: 512,
-  /** Distinct routes. */
-  routes: 2_000,
-  /** JSON path levels below `$`: deeper values are counted at their ancestor of this depth, not on their own. */
-  depth: 12,
-});
 
 /** Paths whose template was worked out, by path: most traffic repeats a few paths. Cleared when full. */
 const TEMPLATE_CACHE_MAX = 4_096;
@@ -95,7 +86,7 @@ export class FieldRecorder implements JsonObserver {
   /** The detectors of the exchange's decision: a value they would mask counts as redacted. */
   private detect: readonly DetectorKind[] = [];
 
-  constructor(private readonly limits = FIELD_LIMITS) {}
+  constructor(private readonly limits: { fieldsPerRoute: number; routes: number; depth: number } = FIELD_LIMITS) {}
 
   /** Starts an exchange; false when its route is over the route cap (nothing of it is observed). */
   begin(exchange: RawExchange, decision: RouteDecision): boolean {
