@@ -35,8 +35,11 @@ export type ObservedNode = object;
  * was reached): nothing below it is reported.
  */
 export interface JsonObserver {
-  /** The node of member `key` of the object at `parent`. */
-  key(parent: ObservedNode, key: string): ObservedNode | null;
+  /**
+   * The node of a member of the object at `parent`, whose key is `text[from, to)` as written, or `decoded` when it
+   * was written with escapes (else null): the key is never sliced out unless the observer needs it.
+   */
+  key(parent: ObservedNode, text: string, from: number, to: number, decoded: string | null): ObservedNode | null;
   /** The node of every element of the array at `parent`. */
   item(parent: ObservedNode): ObservedNode | null;
   /** A value at `node` of kind `kind` (value-format.ts indexes); `redacted`: a redaction path replaced it. */
@@ -177,7 +180,7 @@ class Scan {
       if (this.at(this.pos) !== 58 /* : */) throw MALFORMED;
       this.pos++;
       this.skipWhitespace();
-      const childNode = node === null ? null : this.observer!.key(node, key ?? text.slice(keyStart + 1, keyEnd));
+      const childNode = node === null ? null : this.observer!.key(node, text, keyStart + 1, keyEnd, key);
       this.child(level, key, keyStart + 1, keyEnd, childNode);
       this.skipWhitespace();
       const c = this.at(this.pos++);
@@ -257,12 +260,13 @@ class Scan {
       for (;;) {
         if (this.at(this.pos) !== QUOTE) throw MALFORMED;
         const keyStart = this.pos;
-        const key = this.skipString() ? JSON.parse(text.slice(keyStart, this.pos)) as string : text.slice(keyStart + 1, this.pos - 1);
+        const key = this.skipString() ? JSON.parse(text.slice(keyStart, this.pos)) as string : null;
+        const keyEnd = this.pos - 1;
         this.skipWhitespace();
         if (this.at(this.pos) !== 58 /* : */) throw MALFORMED;
         this.pos++;
         this.skipWhitespace();
-        const child = observer.key(node, key);
+        const child = observer.key(node, text, keyStart + 1, keyEnd, key);
         if (child !== null) this.observeValue(level + 1, child);
         else this.skipValue(level + 1);
         this.skipWhitespace();

@@ -2,7 +2,7 @@
 // formats and presence, taken while the exchange is governed (before redaction) and holding no value. The JSON
 // bodies are observed by the scan that validates and redacts them (policies/json-text.ts), not by a second parse.
 import {
-  classifySegment, FIELD_LIMITS, pathTemplate, type FieldLocation, type FieldObservation, type FieldOverflow, type JsonKind,
+  classifySegment, FIELD_LIMITS, type FieldLocation, type FieldObservation, type FieldOverflow, type JsonKind,
   type RouteTemplate, type ValueFormat,
 } from '@vigil/plugin-sdk';
 import { redactText } from '../../policies/detectors/index.js';
@@ -10,27 +10,17 @@ import type { DetectorKind } from '../../policies/detectors/types.js';
 import type { JsonObserver, ObservedNode } from '../../policies/json-text.js';
 import type { RouteDecision } from '../../policies/merge.js';
 import { decodeComponent } from './query-record.js';
+import { templateOf } from './route-templates.js';
 import type { RawExchange } from './types.js';
 import {
   FORMAT_NAMES, formatOf, formatOfRange, INTEGER, INTEGER_FORMAT, KIND_NAMES, NO_FORMAT, OBJECT, STRING, textKind,
 } from './value-format.js';
 
 
-/** Paths whose template was worked out, by path: most traffic repeats a few paths. Cleared when full. */
-const TEMPLATE_CACHE_MAX = 4_096;
-const templates = new Map<string, RouteTemplate>();
-
-function templateOf(path: string): RouteTemplate {
-  let t = templates.get(path);
-  if (t === undefined) {
-    t = pathTemplate(path);
-    if (templates.size >= TEMPLATE_CACHE_MAX) templates.clear();
-    templates.set(path, t);
-  }
-  return t;
-}
-
 /** A plain JSON path segment (`.name`); anything else is written `['name']`. */
+/** Members of one object found by a walk; more go in a Map. */
+const MAX_WALKED_MEMBERS = 24;
+
 const PLAIN_KEY = /^[A-Za-z_$][A-Za-z0-9_$-]*$/;
 
 function keySegment(key: string): string {
@@ -44,7 +34,13 @@ class FieldNode {
   lastSeen = -Infinity;
   readonly kinds = [0, 0, 0, 0, 0, 0, 0];
   formats: number[] | null = null;
-  /** JSON members by key (only keys that are words: value-like keys share `star`). */
+  /** The JSON member's key ('' for other nodes). */
+  key = '';
+  /** JSON members, in the order first seen (only keys that are words: value-like keys share `star`). */
+  members: FieldNode[] | null = null;
+  /** Where the next member's search starts: after the last one found. */
+  cursor = 0;
+  /** The members by key, once there are too many to walk. */
   children: Map<string, FieldNode> | null = null;
   star: FieldNode | null = null;
   item: FieldNode | null = null;
@@ -65,9 +61,12 @@ class FieldNode {
   }
 }
 
+/** Rows that are not below `$` (exchange, path, query, headers, body roots), by status, then name. */
+type RowTable = Map<number, Map<string, FieldNode>>;
+
 class RouteFields {
-  /** Rows that are not below `$` (exchange, path, query, headers, body roots), by location, status and name. */
-  readonly rows = new Map<string, FieldNode>();
+  /** Per location: no key string is built per row and exchange. */
+  readonly rows: Partial<Record<FieldLocation, RowTable>> = {};
   readonly nodes: FieldNode[] = [];
   exchanges = 0;
   constructor(readonly route: string) {}
@@ -104,7 +103,7 @@ export class FieldRecorder implements JsonObserver {
     }
     this.current = route;
     this.now = exchange.time;
-    this.detect = decision.detect.size === 0 ? [] : [...decision.detect];
+    this.detect = detectorsOf(decision);
     route.exchanges++;
     const row = this.row('exchange', exchange.status, '');
     if (row) this.touch(row);
@@ -145,9 +144,24 @@ export class FieldRecorder implements JsonObserver {
 
   // ---- JsonObserver ----
 
-  key(parent: ObservedNode, key: string): ObservedNode | null {
+  key(parent: ObservedNode, text: string, from: number, to: number, decoded: string | null): ObservedNode | null {
     const p = parent as FieldNode;
     if (p.depth >= this.limits.depth) return null;
+    const list = p.members;
+    if (list !== null && p.children === null) {
+      // Objects of one route mostly hold their keys in one order: the member after the last one found comes first,
+      // and the key is compared where it stands in the text, never sliced.
+      const n = list.length;
+      const length = to - from;
+      for (let k = 0, i = p.cursor; k < n; k++, i = i + 1 === n ? 0 : i + 1) {
+        const c = list[i];
+        if (decoded === null ? c.key.length === length && text.startsWith(c.key, from) : c.key === decoded) {
+          p.cursor = i + 1 === n ? 0 : i + 1;
+          return c;
+        }
+      }
+    }
+    const key = decoded ?? text.slice(from, to);
     const known = p.children?.get(key);
     if (known !== undefined) return known;
     // A key that is a value (an id, an email, a date: a map keyed by them) is never a name: all such keys of one
@@ -156,7 +170,14 @@ export class FieldRecorder implements JsonObserver {
       return p.star ??= this.node(p.location, p.status, `${p.name}.*`, p, false);
     }
     const child = this.node(p.location, p.status, p.name + keySegment(key), p, false);
-    if (child !== null) (p.children ??= new Map()).set(key, child);
+    if (child === null) return null;
+    child.key = key;
+    (p.members ??= []).push(child);
+    // Past a few dozen members a Map finds them faster than the walk above.
+    if (p.children !== null || p.members.length > MAX_WALKED_MEMBERS) {
+      p.children ??= new Map(p.members.map((m) => [m.key, m]));
+      p.children.set(key, child);
+    }
     return child;
   }
 
@@ -219,13 +240,13 @@ export class FieldRecorder implements JsonObserver {
       const eq = pair.indexOf('=');
       const name = decodeComponent(eq === -1 ? pair : pair.slice(0, eq));
       const value = eq === -1 ? '' : decodeComponent(pair.slice(eq + 1));
-      this.textField('query', 0, classifySegment(name).param ? '*' : name, value, redact.size !== 0 && redact.has(name.toLowerCase()));
+      this.textField('query', 0, isWord(name) ? name : '*', value, redact.size !== 0 && redact.has(name.toLowerCase()));
     }
   }
 
   private headers(raw: readonly string[], location: 'request_header' | 'response_header', status: number, redact: ReadonlySet<string>): void {
     for (let i = 0; i + 1 < raw.length; i += 2) {
-      const name = raw[i].toLowerCase();
+      const name = lowerName(raw[i]);
       this.textField(location, status, name, raw[i + 1], redact.size !== 0 && redact.has(name));
     }
   }
@@ -253,11 +274,13 @@ export class FieldRecorder implements JsonObserver {
   /** The current route's row that is not below `$`, made when new (null when the route is full). */
   private row(location: FieldLocation, status: number, name: string): FieldNode | null {
     const route = this.current!;
-    const key = `${location}\u0000${status}\u0000${name}`;
-    const known = route.rows.get(key);
+    const table = route.rows[location] ??= new Map();
+    let names = table.get(status);
+    if (names === undefined) table.set(status, (names = new Map()));
+    const known = names.get(name);
     if (known !== undefined) return known;
     const node = this.node(location, status, name, null, false);
-    if (node !== null) route.rows.set(key, node);
+    if (node !== null) names.set(name, node);
     return node;
   }
 
@@ -277,10 +300,45 @@ export class FieldRecorder implements JsonObserver {
     if (node.isItem) return node.count;
     if (node.parent !== null) return node.parent.kinds[OBJECT];
     if (node.location === 'response_header' || node.location === 'response_body') {
-      return route.rows.get(`exchange\u0000${node.status}\u0000`)?.count ?? 0;
+      return route.rows.exchange?.get(node.status)?.get('')?.count ?? 0;
     }
     return route.exchanges;
   }
+}
+
+/** Header names lowercased, and query parameter names known to be words: names repeat, values are never kept. */
+const NAME_CACHE_MAX = 2_048;
+const lowerNames = new Map<string, string>();
+const words = new Set<string>();
+
+function lowerName(name: string): string {
+  let lower = lowerNames.get(name);
+  if (lower === undefined) {
+    lower = name.toLowerCase();
+    if (lowerNames.size >= NAME_CACHE_MAX) lowerNames.clear();
+    lowerNames.set(name, lower);
+  }
+  return lower;
+}
+
+/** Not a value (classifySegment): a name to keep as it is. */
+function isWord(name: string): boolean {
+  if (words.has(name)) return true;
+  if (classifySegment(name).param) return false;
+  if (words.size >= NAME_CACHE_MAX) words.clear();
+  words.add(name);
+  return true;
+}
+
+const NO_DETECTORS: readonly DetectorKind[] = [];
+const detectorLists = new WeakMap<ReadonlySet<DetectorKind>, readonly DetectorKind[]>();
+
+/** The decision's detectors as a list, made once per decision (decisions are cached and shared). */
+function detectorsOf(decision: RouteDecision): readonly DetectorKind[] {
+  if (decision.detect.size === 0) return NO_DETECTORS;
+  let list = detectorLists.get(decision.detect);
+  if (list === undefined) detectorLists.set(decision.detect, (list = [...decision.detect]));
+  return list;
 }
 
 function named(counts: readonly number[], names: readonly string[]): Record<string, number> {

@@ -63,11 +63,16 @@ export function formatOfRange(text: string, from: number, to: number): number {
     }
     if (length >= 13 && length <= 37) return cardLike(text.slice(from, to));
   }
-  // Emails and URIs hold a character no word has: look for it before slicing.
-  const at = text.indexOf('@', from);
-  if (at !== -1 && at < to) return EMAIL_RE.test(text.slice(from, to)) ? EMAIL : NO_FORMAT;
-  const colon = text.indexOf(':', from);
-  if (colon !== -1 && colon < to && colon - from <= 32) return URI_RE.test(text.slice(from, to)) ? URI : NO_FORMAT;
+  // Emails and URIs hold a character no word has: look for it (within the string: `indexOf` would search the rest
+  // of the document) before slicing. An email's `@` comes within 65 characters (a local part has at most 64), a
+  // URI's scheme ends within 32: a long text is looked at no further.
+  const end = Math.min(to, from + 65);
+  for (let i = from; i < end; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 64 /* @ */) return EMAIL_RE.test(text.slice(from, to)) ? EMAIL : NO_FORMAT;
+    if (c === 58 /* : */ && i - from <= 32) return URI_RE.test(text.slice(from, to)) ? URI : NO_FORMAT;
+    if (c === 32 /* space */) return NO_FORMAT; // neither has a space
+  }
   return NO_FORMAT;
 }
 
