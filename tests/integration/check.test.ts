@@ -62,6 +62,9 @@ rules:
     }
     await sendThrough(proxyPort, 'GET', `/api/users/43?include=orders&token=${SECRETS.token}`, []);
     for (const p of ['/api/users/41', '/api/users/42', '/api/users/43']) await waitForRecord(cp, TOKEN, p);
+    // The overflow counter is there from the start, at zero: an alert on it sees a series.
+    const metrics = await (await fetch(`${cp}/metrics`)).text();
+    assert.match(metrics, /^vigil_capture_fields_overflow_total\{cap="route"\} 0$/m);
   } finally {
     await vigil.stop('SIGTERM');
   }
