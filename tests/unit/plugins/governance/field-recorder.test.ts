@@ -8,6 +8,8 @@ import { FieldRecorder } from '../../../../plugins/governance/field-recorder.js'
 import { governForStorage } from '../../../../plugins/governance/govern.js';
 import { formatOf } from '../../../../plugins/governance/value-format.js';
 import { compilePolicy } from '../../../../policies/compile.js';
+import { compileJsonPath } from '../../../../policies/compile-json-path.js';
+import { governJsonText } from '../../../../policies/json-text.js';
 import type { PolicyConfig } from '../../../../policies/schema.js';
 import type { RawExchange } from '../../../../plugins/governance/types.js';
 
@@ -186,6 +188,27 @@ test('caps: fields per route, routes, depth; what they leave out is counted', as
   governForStorage(e, compiled.decisionFor(e.ruleIndexes), { random: () => 0, fields: deep });
   const names = deep.take().fields.filter((f) => f.location === 'request_body').map((f) => f.name);
   assert.is(names.length, 13);
+});
+
+test('observing changes nothing in the governed text: the same redactions, the same number read', () => {
+  const docs = [
+    '{"card":{"number":"4111111111111111","cvc":"1"},"items":[{"cvc":2},{"x":[1,2,{"cvc":"3"}]}],"usage":{"total_tokens":42}}',
+    '[{"a\\u0040b":"c"},{"card":null},"str",12.5e3,true]',
+    '{"nested":{"deep":{"iban":"DE89370400440532013000"}},"iban":"x","e":"\\"q\\""}',
+  ];
+  const plan = {
+    redact: ['$.card.number', '$.*.cvc', '$.**.iban', '$.items.*.cvc'].map((p) => compileJsonPath(p)),
+    read: compileJsonPath('$.usage.total_tokens'),
+  };
+  const recorder = new FieldRecorder();
+  const e = exchange({ target: '/doc', body: {} });
+  recorder.begin(e, compiled.decisionFor(e.ruleIndexes));
+  for (const doc of docs) {
+    const plain = governJsonText(doc, plan);
+    const observed = governJsonText(doc, { ...plan, observe: { observer: recorder, root: recorder.bodyRoot('request_body', 0)! } });
+    assert.equal(observed, plain, doc);
+  }
+  assert.ok(recorder.take().fields.some((f) => f.name === '$.card.number' && f.redacted === 1));
 });
 
 test('without recordFields the worker returns no fields', async () => {
