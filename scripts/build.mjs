@@ -105,6 +105,18 @@ async function removeEmptyDirs(dir) {
   if ((await readdir(dir)).length === 0) await rm(dir, { recursive: true });
 }
 
+// The middleware packages' entry points: each re-exports its build beside the layers it imports (dist/middleware/),
+// so that `import '@vigil/express'` through the workspace link runs the same files as the tests.
+for (const name of ['express', 'koa']) {
+  const out = join(root, 'middleware', name, 'dist', 'index.js');
+  const target = `../../../dist/middleware/${name}/src/index.js`;
+  const text = `export * from '${target}';\nexport { default } from '${target}';\n`;
+  if ((await readFile(out, 'utf8').catch(() => '')) !== text) {
+    await mkdir(dirname(out), { recursive: true });
+    await writeFile(out, text);
+  }
+}
+
 try {
   const uiBuilt = await buildUi(root, { force: args.has('--clean'), log: console.error });
   if (uiBuilt && args.has('--verbose')) console.log('build: web UI bundled into dist/ui');
