@@ -23,6 +23,8 @@ export const captureConfigSchema: JsonSchema = {
     retention: { ...duration, default: '7d', description: 'Records older than this are deleted.' },
     retention_interval: { ...duration, formatMinimum: '1ms', default: '10m', description: 'How often expired records and rollups are deleted.' },
     rollup_retention: { ...duration, default: '90d', description: 'Per-minute usage and latency rollups older than this are deleted.' },
+    // A credential of its own (not the dashboard token): an app holding it can add records, and do nothing else.
+    ingest_token: { type: 'string', minLength: 16, description: 'Bearer token of POST /api/gateway/records, where @vigil/express and @vigil/koa send the records they governed in-process; without it the route refuses everything (403). Write it as ${VIGIL_INGEST_TOKEN} to keep it out of the file.' },
     tenant_label: { type: 'string', pattern: '^[a-zA-Z_][a-zA-Z0-9_]*$', default: 'tenant', description: 'The label that names the tenant for usage and billing.' },
     pricing: {
       type: 'object',

@@ -14,6 +14,8 @@ export interface CaptureConfig {
   retention_interval: string | number;
   rollup_retention: string | number;
   tenant_label: string;
+  /** Bearer token of the ingest route (POST /api/gateway/records); absent, the route refuses everything. */
+  ingest_token?: string;
   pricing: { per_1k_tokens: number; per_request: number; currency: string };
 }
 
