@@ -115,7 +115,6 @@ async function rawAnswer(port: number, c: Case): Promise<string> {
 }
 
 const work = tempDir('vigil-middleware-');
-let agent: VigilProcess;
 let agentUrl = '';
 const gateways: Partial<Record<Framework, { vigil: VigilProcess; port: number; cp: string }>> = {};
 const apps: Partial<Record<Framework, TestApp>> = {};
@@ -169,7 +168,6 @@ test.before(async () => {
     if (framework === 'express') configFile = file;
     gateways[framework] = { vigil: await startVigil(file, cp), port, cp };
   }
-  agent = gateways.express!.vigil;
   agentUrl = gateways.express!.cp;
 });
 
