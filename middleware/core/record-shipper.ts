@@ -171,4 +171,5 @@ function describe(err: unknown): string {
   return cause?.code ? `${err.message} (${cause.code})` : err.message;
 }
 
-const sleep = (ms: number) => new Promise<void>((r) => { setTimeout(r, ms).unref(); });
+// Kept referenced: whoever awaits a flush keeps the process up until it settles (the background timers do not).
+const sleep = (ms: number) => new Promise<void>((r) => { setTimeout(r, ms); });
