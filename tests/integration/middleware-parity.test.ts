@@ -1,6 +1,8 @@
 // One table of requests through three paths: a real `vigil run` gateway in front of the plain app, and the same app
 // with @vigil/express or @vigil/koa mounted, shipping to a real `vigil run` agent. The stored records must be equal
 // field for field (ids, times and durations aside), and the app's bytes must not change with the middleware on.
+import { copyFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -8,6 +10,7 @@ import { request } from 'undici';
 import { vigil as vigilExpress } from '@vigil/express';
 import { vigil as vigilKoa } from '@vigil/koa';
 import { freePort } from '../support/net.js';
+import { fixture } from '../support/paths.js';
 import { rawExchange } from '../support/raw-http.js';
 import { tempDir } from '../support/tmp.js';
 import { startVigil, writeConfig, type VigilProcess } from '../support/vigil-process.js';
@@ -36,6 +39,9 @@ const RULES = `rules:
   - name: always
     match: { path: /api/always/** }
     sample: 1
+  - name: wasm
+    match: { path: /api/wasm/** }
+    wasm: ./echo.wasm
 `;
 
 interface Case {
@@ -79,6 +85,14 @@ const CASES: Case[] = [
   {
     name: 'bodies over capture.max_body_bytes', method: 'POST', path: '/api/echo/large', headers: ['Content-Type', 'text/plain'], body: 'x'.repeat(5_000),
     check: (r) => { assert.is(r.truncated, true); assert.is(r.request_body.length, 2_048); assert.is(r.response_body.length, 2_048); },
+  },
+  {
+    name: 'a response written in chunks (chunked on the wire)', method: 'GET', path: '/api/users/stream/x',
+    check: (r) => { assert.equal(r.response_body, { part: 1, password: '[REDACTED]', part2: 2 }); assert.is(r.response_headers['Transfer-Encoding'], undefined); },
+  },
+  {
+    name: 'a WASM policy module (labels from the guest)', method: 'GET', path: '/api/wasm/x', headers: ['X-Owner', 'ops'],
+    check: (r) => { assert.is(r.labels.owner, 'ops'); assert.is(r.labels.route, 'GET /api/wasm/x → ✓'); },
   },
   {
     name: 'gzip-encoded JSON request body', method: 'POST', path: '/api/users/gzip',
@@ -158,6 +172,7 @@ ${RULES}`, `vigil-${framework}.yaml`);
 const test = suite('Express and Koa middleware: the gateway\'s records, in-process');
 
 test.before(async () => {
+  copyFileSync(fixture('wasm', 'echo.wasm'), join(work.path, 'echo.wasm'));
   for (const framework of ['express', 'koa'] as const) {
     const app = await startApp(framework);
     apps[framework] = app;

@@ -1,6 +1,7 @@
 // The same small API as an Express app and as a Koa app, each with the Vigil middleware mounted behind a switch, so
 // one server answers with the middleware off (the gateway's upstream, or the baseline) and on.
 import { createServer, type Server } from 'node:http';
+import { Readable } from 'node:stream';
 import { gunzipSync } from 'node:zlib';
 import express from 'express';
 import Koa from 'koa';
@@ -16,6 +17,9 @@ export interface TestApp {
   use(middleware: Mountable | null): void;
   close(): Promise<void>;
 }
+
+/** `/api/users/stream/…` answers in chunks, with no Content-Length (chunked on the wire), in both frameworks. */
+const STREAMED = ['{"part":1,', '"password":"chunked",', '"part2":2}'];
 
 /** The API's answer to one request, identical in both frameworks. */
 function answer(method: string, path: string, body: Buffer, contentType: string | undefined): { status: number; type: string; body: string } {
@@ -47,6 +51,11 @@ export async function startExpressApp(): Promise<TestApp> {
   app.use((req, res, next) => (mounted ? (mounted as express.RequestHandler)(req, res, next) : next()));
   // body-parser inflates gzip itself, reading the request through zlib (as an app would).
   app.use(express.raw({ type: () => true, limit: '1mb' }));
+  app.all('/api/users/stream/*', (_req, res) => {
+    res.type('application/json');
+    for (const part of STREAMED.slice(0, -1)) res.write(part);
+    res.end(STREAMED[STREAMED.length - 1]);
+  });
   app.all('*', (req, res) => {
     const body = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
     const a = answer(req.method, req.path, body, req.headers['content-type']);
@@ -65,6 +74,11 @@ export async function startKoaApp(): Promise<TestApp> {
     const chunks: Buffer[] = [];
     for await (const chunk of ctx.req) chunks.push(chunk as Buffer);
     let body = Buffer.concat(chunks);
+    if (ctx.path.startsWith('/api/users/stream/')) {
+      ctx.type = 'application/json';
+      ctx.body = Readable.from(STREAMED);
+      return;
+    }
     if (ctx.get('content-encoding') === 'gzip') body = gunzipSync(body);
     const a = answer(ctx.method, ctx.path, body, ctx.get('content-type') || undefined);
     ctx.status = a.status;
