@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import { recordJson, type RawExchange, type TelemetryPolicy } from '@vigil/plugin-sdk';
 import type { CopyBudget } from '../../plugins/proxy/bounded-copy.js';
 import governBatch from '../../plugins/governance/govern-worker.js';
@@ -30,6 +31,8 @@ export class InProcessGovernance {
   dropped = 0;
   /** Exchanges whose governance threw (no record: nothing ungoverned is ever shipped). */
   failed = 0;
+  /** Milliseconds spent governing (wall time on the event loop, WASM guest calls included). */
+  governMs = 0;
   /** WASM policy calls that failed, by reason (their records failed closed). */
   readonly sandboxFailures: Record<string, number> = {};
 
@@ -71,6 +74,7 @@ export class InProcessGovernance {
   private async drain(): Promise<void> {
     while (this.pending.length > 0) {
       const batch = this.pending.splice(0, this.options.maxBatch);
+      const started = performance.now();
       try {
         const result = await governBatch({ policy: this.options.policy as GovernTask['policy'], exchanges: batch });
         for (const [reason, n] of Object.entries(result.sandboxFailures)) this.sandboxFailures[reason] = (this.sandboxFailures[reason] ?? 0) + n;
@@ -79,6 +83,7 @@ export class InProcessGovernance {
         this.failed += batch.length;
         this.options.report(err);
       } finally {
+        this.governMs += performance.now() - started;
         for (const e of batch) this.letGo(e);
       }
     }

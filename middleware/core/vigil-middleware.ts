@@ -16,6 +16,8 @@ export interface VigilMiddlewareStats extends ShipperStats {
   governanceFailed: number;
   /** Bytes of body copies held now (at most `queueBytes`). */
   heldBytes: number;
+  /** Milliseconds the event loop spent governing, after the responses (the request path only decides and copies). */
+  governMs: number;
 }
 
 // One line per kind of problem per interval: an agent that is down must not flood the app's log.
@@ -78,7 +80,7 @@ export class VigilMiddleware implements InterceptionLane {
   stats(): VigilMiddlewareStats {
     return {
       ...this.shipper.stats(), captured: this.captured, governanceDropped: this.governance.dropped,
-      governanceFailed: this.governance.failed, heldBytes: this.budget.held,
+      governanceFailed: this.governance.failed, heldBytes: this.budget.held, governMs: this.governance.governMs,
     };
   }
 
