@@ -6,7 +6,7 @@ import { vigil } from '../../middleware/express/src/index.js';
 
 const [mode, configPath, agentUrl] = process.argv.slice(2);
 const app = express();
-const mounted = mode === 'on' ? vigil({ configPath, agentUrl, token: 'bench-ingest-token-0123456789', batchSize: 512, flushIntervalMs: 50 }) : null;
+const mounted = mode === 'on' ? vigil({ configPath, agentUrl, token: 'bench-ingest-token-0123456789' }) : null;
 if (mounted) app.use(mounted);
 app.use(express.json());
 app.all('*', (req, res) => {

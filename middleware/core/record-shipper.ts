@@ -1,3 +1,5 @@
+import { request } from 'undici';
+
 /** Where and how governed records go to the agent. */
 export interface ShipperOptions {
   /** The ingest route: `<agentUrl>/api/gateway/records`. */
@@ -115,21 +117,22 @@ export class RecordShipper {
     if (count === 0) return;
     const body = `{"records":[${this.queue.slice(0, count).join(',')}]}`;
     try {
-      const res = await fetch(this.options.url, {
+      // undici's own request, not fetch: a fraction of fetch's CPU per POST (no WHATWG streams), on the app's thread.
+      const res = await request(this.options.url, {
         method: 'POST',
         headers: { 'content-type': 'application/json', authorization: `Bearer ${this.options.token}` },
         body,
         signal: AbortSignal.timeout(this.options.timeoutMs),
       });
-      const text = await res.text().catch(() => '');
-      if (res.ok) {
+      const text = await res.body.text().catch(() => '');
+      if (res.statusCode >= 200 && res.statusCode < 300) {
         this.queue.splice(0, count);
         this.counts.sent += count;
         this.attempt = 0;
         return;
       }
-      const message = `the agent answered ${res.status} to ${count} record(s): ${text.slice(0, 300)}`;
-      if (res.status === 429 || res.status >= 500) throw new Error(message);
+      const message = `the agent answered ${res.statusCode} to ${count} record(s): ${text.slice(0, 300)}`;
+      if (res.statusCode === 429 || res.statusCode >= 500) throw new Error(message);
       throw new Rejected(message);
     } catch (err) {
       if (err instanceof Rejected) {
@@ -167,8 +170,8 @@ export class RecordShipper {
 
 function describe(err: unknown): string {
   if (!(err instanceof Error)) return String(err);
-  const cause = (err as { cause?: { code?: string; message?: string } }).cause;
-  return cause?.code ? `${err.message} (${cause.code})` : err.message;
+  const code = (err as { code?: string }).code ?? (err as { cause?: { code?: string } }).cause?.code;
+  return code && !err.message.includes(code) ? `${err.message} (${code})` : err.message;
 }
 
 // Kept referenced: whoever awaits a flush keeps the process up until it settles (the background timers do not).
