@@ -1,7 +1,7 @@
 // One table of requests through three paths: a real `vigil run` gateway in front of the plain app, and the same app
 // with @vigil/express or @vigil/koa mounted, shipping to a real `vigil run` agent. The stored records must be equal
 // field for field (ids, times and durations aside), and the app's bytes must not change with the middleware on.
-import { copyFileSync } from 'node:fs';
+import { copyFileSync, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { suite } from 'uvu';
@@ -165,6 +165,8 @@ function config(framework: Framework, upstreamPort: number, proxyPort: number, c
   listen: 127.0.0.1:${proxyPort}
 control_plane: { listen: ${cp.slice('http://'.length)}, token: ${TOKEN} }
 capture: { batch_delay: 5ms, max_body_bytes: 2kb${ingest ? `, ingest_token: ${INGEST}` : ''} }
+exporters:
+  - { name: archive, type: file, path: ${work.path}/export-${framework}/records.jsonl }
 data_dir: ${work.path}/data-${framework}
 ${RULES}`, `vigil-${framework}.yaml`);
 }
@@ -249,6 +251,23 @@ for (const framework of ['express', 'koa'] as const) {
       await mount.close();
     }
   });
+}
+
+test('the agent counts middleware records in its rollups and exports them like the gateway\'s', async () => {
+  const stored = await records(agentUrl);
+  const overview = (await (await fetch(`${agentUrl}/api/gateway/overview?range=1h`, { headers: { authorization: `Bearer ${TOKEN}` } })).json()) as { requests: number };
+  assert.is(overview.requests, stored.length);
+  const exported = await waitForLines(join(work.path, 'export-express', 'records.jsonl'), stored.length);
+  assert.equal(exported.map((line) => JSON.parse(line).id).sort(), stored.map((r) => r.id).sort());
+});
+
+async function waitForLines(path: string, count: number): Promise<string[]> {
+  for (let i = 0; i < 200; i++) {
+    const lines = existsSync(path) ? readFileSync(path, 'utf8').split('\n').filter(Boolean) : [];
+    if (lines.length >= count) return lines;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`${path} never held ${count} records`);
 }
 
 test('agent down: the app still answers, and the records are delivered once it is back', async () => {
