@@ -133,7 +133,7 @@ class Interception {
    */
   private afterResponse(): void {
     const req = this.req;
-    if (!this.decision.captureRequestBody || this.requestEnded || req.destroyed) {
+    if (!this.decision.captureRequestBody || this.requestEnded || req.destroyed || this.nothingLeftToRead()) {
       this.finish();
       return;
     }
@@ -142,6 +142,11 @@ class Interception {
     const done = () => { clearTimeout(timer); this.finish(); };
     req.once('end', () => setImmediate(done));
     req.once('close', done);
+  }
+
+  /** The parser has the whole request and nothing of it waits unread (a request without a body, mostly). */
+  private nothingLeftToRead(): boolean {
+    return this.req.complete && this.req.readableLength === 0;
   }
 
   /** Once per exchange, whichever way it ends. Never throws into the app. */
@@ -162,7 +167,7 @@ class Interception {
     const { decision, req, res } = this;
     const requestCopy = this.requestCopy;
     const responseCopy = this.responseCopy;
-    const requestIncomplete = requestCopy !== null && !this.requestEnded;
+    const requestIncomplete = requestCopy !== null && !this.requestEnded && !this.nothingLeftToRead();
     const responseIncomplete = responseCopy !== null && !this.responseEnded;
     requestCopy?.bytes();
     responseCopy?.bytes();

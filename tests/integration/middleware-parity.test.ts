@@ -321,6 +321,11 @@ test('the ingest route: 401 without or with a wrong token, 400 for a malformed r
   assert.match(bad.message, /records\[0\]/);
   await shape(await post(agentUrl, `{"records":["${'a'.repeat(17 * 1024 * 1024)}"]}`, INGEST), 413);
   await shape(await post(gateways.koa!.cp, '{"records":[]}', INGEST), 403, 'VIGIL_ERR_CAPTURE_INGEST_DISABLED');
+  // A batch sent again (its answer lost) is not stored twice: the ids already stored are skipped.
+  const [stored] = await records(agentUrl);
+  const again = await post(agentUrl, json({ records: [stored] }), INGEST);
+  assert.is(again.status, 200);
+  assert.equal(await again.json(), { stored: 0, duplicates: 1 });
 });
 
 test.run();
