@@ -17,9 +17,9 @@ const policy = compilePolicy({
 
 interface Seen { req: IncomingMessage; res: ServerResponse; emit: unknown; write: unknown; end: unknown }
 
-async function serve(handler: (req: IncomingMessage, res: ServerResponse) => void, maxBodyBytes = 16) {
+async function serve(handler: (req: IncomingMessage, res: ServerResponse) => void, maxBodyBytes = 16, budgetBytes = 1 << 20) {
   const published: RawExchange[] = [];
-  const budget = new ByteBudget(1 << 20);
+  const budget = new ByteBudget(budgetBytes);
   const lane: InterceptionLane = { policy, maxBodyBytes, budget, publish: (e) => published.push(e), report: (err) => { throw err; } };
   const seen: Seen[] = [];
   const server = createServer((req, res) => {
@@ -91,6 +91,18 @@ test('a body the app never reads is still copied (Node reads it off after the re
     await waitFor(() => s.published.length === 1);
     assert.is(Buffer.from(s.published[0].requestBody!).toString(), 'never-read');
     assert.is(s.published[0].requestIncomplete, false);
+  } finally { await s.close(); }
+});
+
+test('copies past the byte budget are not made: the exchange says the bodies were dropped', async () => {
+  const s = await serve((req, res) => { req.resume(); req.on('end', () => res.end('a response body')); }, 1024, 8);
+  try {
+    const res = await request(`http://127.0.0.1:${s.port}/api/big`, { method: 'POST', body: 'a request body' });
+    assert.is(await res.body.text(), 'a response body');
+    await waitFor(() => s.published.length === 1);
+    const e = s.published[0];
+    assert.equal([e.requestBodyDropped, e.responseBodyDropped, e.requestBody!.byteLength, e.responseBody!.byteLength], [true, true, 0, 0]);
+    assert.is(s.budget.held, 0);
   } finally { await s.close(); }
 });
 
