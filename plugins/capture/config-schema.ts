@@ -25,6 +25,8 @@ export const captureConfigSchema: JsonSchema = {
     rollup_retention: { ...duration, default: '90d', description: 'Per-minute usage and latency rollups older than this are deleted.' },
     record_fields: { type: 'boolean', default: true, description: 'Observe the fields each route uses (query parameters, headers, JSON paths: names, types and formats, never values) for vigil check and spec.' },
     fields_flush: { ...duration, formatMinimum: '1s', formatMaximum: '1h', default: '30s', description: 'How often the observed fields are added to the store (and at stop).' },
+    // A credential of its own (not the dashboard token): an app holding it can add records, and do nothing else.
+    ingest_token: { type: 'string', minLength: 16, description: 'Bearer token of POST /api/gateway/records, where @vigil/express and @vigil/koa send the records they governed in-process; without it the route refuses everything (403). Write it as ${VIGIL_INGEST_TOKEN} to keep it out of the file.' },
     tenant_label: { type: 'string', pattern: '^[a-zA-Z_][a-zA-Z0-9_]*$', default: 'tenant', description: 'The label that names the tenant for usage and billing.' },
     pricing: {
       type: 'object',

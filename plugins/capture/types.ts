@@ -16,6 +16,8 @@ export interface CaptureConfig {
   tenant_label: string;
   record_fields: boolean;
   fields_flush: string | number;
+  /** Bearer token of the ingest route (POST /api/gateway/records); absent, the route refuses everything. */
+  ingest_token?: string;
   pricing: { per_1k_tokens: number; per_request: number; currency: string };
 }
 
