@@ -21,7 +21,7 @@ export function handleGenerated(ctx: MockContext, op: MockOperation, req: MockRe
   if (cached !== undefined) return { ...base, mode: 'llm', body: structuredClone(cached) };
   if (response.example !== undefined) return { ...base, mode: 'example', body: response.example };
   const schema = response.schema ?? (response.json ? {} : { type: 'string' });
-  const value = generateValue(schema, diceFor(ctx, op.key, req.pathname, response.key));
+  const value = generateValue(schema, diceFor(ctx, op.key, req.routePath, response.key));
   // Path parameters echo into the properties of the same name: GET /products/SKU-1 answers `{ "sku": "SKU-1" }`.
   if (isObject(value) && response.schema) {
     for (const [name, raw] of Object.entries(req.params)) {

@@ -22,6 +22,8 @@ export interface MockAnswer {
 export interface MockRequest {
   method: string;
   pathname: string;
+  /** The path without the server's base path: `/stats` for `/v1/stats`. Seeds the dice, so both answer alike. */
+  routePath: string;
   query: URLSearchParams;
   headers: Record<string, string | string[] | undefined>;
   /** Path parameters by name, as the client wrote them. */

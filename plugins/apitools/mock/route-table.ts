@@ -33,8 +33,11 @@ export class RouteTable<T extends { path: PathTemplate }> {
     this.routes = [...routes].sort((a, b) => b.path.literal - a.path.literal || a.path.params.length - b.path.params.length);
   }
 
-  /** The routes whose template matches `pathname` (most specific first), with their parameters decoded. */
-  *match(pathname: string): Generator<{ route: T; params: Record<string, string> }> {
+  /**
+   * The routes whose template matches `pathname` (most specific first), with their parameters decoded and the path
+   * they matched (without the base path).
+   */
+  *match(pathname: string): Generator<{ route: T; params: Record<string, string>; path: string }> {
     const candidates = [pathname];
     if (this.basePath && (pathname === this.basePath || pathname.startsWith(`${this.basePath}/`))) {
       candidates.unshift(pathname.slice(this.basePath.length) || '/');
@@ -49,7 +52,7 @@ export class RouteTable<T extends { path: PathTemplate }> {
         } catch {
           continue; // a malformed %-escape matches no parameter
         }
-        yield { route, params };
+        yield { route, params, path };
       }
     }
   }

@@ -148,7 +148,7 @@ export async function startMock(doc: OpenApiDocument, options: MockOptions = {})
   async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://mock.invalid');
     const method = (req.method ?? 'GET').toUpperCase();
-    let matched: { route: Route; params: Record<string, string> } | undefined;
+    let matched: { route: Route; params: Record<string, string>; path: string } | undefined;
     for (const m of table.match(url.pathname)) { matched = m; break; }
     if (method === 'OPTIONS' && req.headers['access-control-request-method']) {
       cors(req, res);
@@ -180,7 +180,7 @@ export async function startMock(doc: OpenApiDocument, options: MockOptions = {})
       return;
     }
     const request: MockRequest = {
-      method, pathname: url.pathname, query: url.searchParams, headers: req.headers, params: matched.params, typedQuery: {}, body: undefined,
+      method, pathname: url.pathname, routePath: matched.path, query: url.searchParams, headers: req.headers, params: matched.params, typedQuery: {}, body: undefined,
     };
     const refused = checkRequest(op, request, raw, req.headers['content-type']);
     if (refused) { send(res, req, refused); return; }
@@ -218,7 +218,7 @@ export async function startMock(doc: OpenApiDocument, options: MockOptions = {})
     try {
       request.body = JSON.parse(raw.toString('utf8'));
     } catch (err) {
-      return errorAnswer(ctx, op, 400, `the body is not JSON: ${(err as Error).message}`);
+      return errorAnswer(ctx, op, validationStatus(op, 400), `the body is not JSON: ${(err as Error).message}`);
     }
     if (op.body.validate && !op.body.validate(request.body)) {
       return errorAnswer(ctx, op, validationStatus(op, 422), 'the request body does not match the spec', problems(op.body.validate.errors, 'body'));
