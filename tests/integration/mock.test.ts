@@ -191,6 +191,26 @@ mock('the same seed gives the same answers in another process; another seed give
   assert.not.equal(other.order.data.id, first.order.data.id);
 });
 
+mock('--items N starts each collection with N generated items, and N under each parent item', async () => {
+  const p = await startMockProcess(SPEC, ['--items', '2', '--seed', '9', '--quiet']);
+  try {
+    const at = (method: string, path: string, template: string, body?: unknown) => client.call(p.url, method, path, template, body);
+    const users = (await at('GET', '/users', '/users')).body;
+    assert.equal(users.data.map((u: any) => u.id), [1, 2]);
+    assert.is(users.total, 2);
+    for (const u of users.data) {
+      const orders = (await at('GET', `/users/${u.id}/orders`, '/users/{user_id}/orders')).body;
+      assert.is(orders.length, 2);
+      assert.ok(orders.every((o: any) => o.user_id === u.id));
+      assert.equal((await at('GET', `/users/${u.id}/orders/${orders[1].id}`, '/users/{user_id}/orders/{order_id}')).body.data, orders[1]);
+    }
+    assert.is((await at('POST', '/users', '/users', { email: 'new@example.com', name: 'New' })).body.id, 3);
+    assert.is((await runVigil(['mock', '--spec', SPEC, '--items', 'many'])).code, 2);
+  } finally {
+    await p.stop('SIGTERM');
+  }
+});
+
 mock('every answer above was checked against the spec', () => {
   assert.ok(client.validated() > 40, `${client.validated()} answers validated`);
 });

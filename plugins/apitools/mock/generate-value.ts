@@ -59,10 +59,10 @@ function fitLength(s: string, schema: Schema, random: Random): string {
   return out.length > max ? out.slice(0, max) : out;
 }
 
-function makeString(schema: Schema, name: string, random: Random): string {
+function makeString(schema: Schema, name: string, random: Random, owner: string): string {
   const format = typeof schema.format === 'string' ? schema.format : undefined;
   const byFormat = format ? stringForFormat(format, random) : undefined;
-  let s = byFormat ?? (name ? stringForName(name, random) : undefined) ?? plainString(random);
+  let s = byFormat ?? (name ? stringForName(name, random, owner) : undefined) ?? plainString(random);
   if (typeof schema.pattern === 'string') {
     let ok = false;
     try { ok = new RegExp(schema.pattern, 'u').test(s); } catch { /* an invalid pattern: ajv reports it elsewhere */ }
@@ -122,13 +122,13 @@ function makeArray(schema: Schema, name: string, random: Random, depth: number):
   return out;
 }
 
-function makeObject(schema: Schema, random: Random, depth: number): Record<string, unknown> {
+function makeObject(schema: Schema, random: Random, depth: number, self: string): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   const props = schema.properties ?? {};
   const required = new Set(schema.required ?? []);
   for (const [key, prop] of Object.entries(props)) {
     if (!required.has(key) && depth >= DEEP) continue;
-    out[key] = generateValue(prop, random, key, depth + 1);
+    out[key] = generateValue(prop, random, key, depth + 1, self);
   }
   // Required keys that no property describes, and a minProperties the declared ones do not reach.
   const extra = typeof schema.additionalProperties === 'object' ? schema.additionalProperties : {};
@@ -140,8 +140,11 @@ function makeObject(schema: Schema, random: Random, depth: number): Record<strin
   return out;
 }
 
-/** A value for `schema`; `name` is the property (or parameter) it is for, the hint for realistic strings and numbers. */
-export function generateValue(input: Schema, random: Random, name = '', depth = 0): unknown {
+/**
+ * A value for `schema`. `name` is the property (or parameter, or resource) it is for, the hint for realistic strings
+ * and numbers; `owner` the name of the object that holds it (a product's `name` is not a person's).
+ */
+export function generateValue(input: Schema, random: Random, name = '', depth = 0, owner = ''): unknown {
   let schema = mergeAllOf(input);
   if (schema.const !== undefined) return schema.const;
   if (Array.isArray(schema.enum) && schema.enum.length) {
@@ -152,7 +155,7 @@ export function generateValue(input: Schema, random: Random, name = '', depth = 
   if (schema.example !== undefined) return structuredClone(schema.example);
   if ((Array.isArray(schema.oneOf) && schema.oneOf.length) || (Array.isArray(schema.anyOf) && schema.anyOf.length)) {
     schema = branch(schema, random);
-    return generateValue(schema, random, name, depth);
+    return generateValue(schema, random, name, depth, owner);
   }
   const type = typeOf(schema);
   if (depth > DEEPEST && Array.isArray(schema.type) && schema.type.includes('null')) return null;
@@ -162,7 +165,7 @@ export function generateValue(input: Schema, random: Random, name = '', depth = 
     case 'integer': return makeNumber(schema, name, true, random);
     case 'number': return makeNumber(schema, name, false, random);
     case 'array': return makeArray(schema, name, random, depth);
-    case 'object': return makeObject(schema, random, depth);
-    default: return makeString(schema, name, random);
+    case 'object': return makeObject(schema, random, depth, name);
+    default: return makeString(schema, name, random, owner);
   }
 }

@@ -21,7 +21,9 @@ export function handleGenerated(ctx: MockContext, op: MockOperation, req: MockRe
   if (cached !== undefined) return { ...base, mode: 'llm', body: structuredClone(cached) };
   if (response.example !== undefined) return { ...base, mode: 'example', body: response.example };
   const schema = response.schema ?? (response.json ? {} : { type: 'string' });
-  const value = generateValue(schema, diceFor(ctx, op.key, req.routePath, response.key));
+  // The last literal segment names the resource: `/products/{sku}` answers a product.
+  const resource = op.path.template.split('/').filter((s) => s && !s.includes('{')).pop()?.replace(/s$/, '') ?? '';
+  const value = generateValue(schema, diceFor(ctx, op.key, req.routePath, response.key), resource);
   // Path parameters echo into the properties of the same name: GET /products/SKU-1 answers `{ "sku": "SKU-1" }`.
   if (isObject(value) && response.schema) {
     for (const [name, raw] of Object.entries(req.params)) {

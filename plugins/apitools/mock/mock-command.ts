@@ -7,7 +7,7 @@ import type { LlmSettings } from './llm-examples.js';
 import { SpecError } from './resolve-schema.js';
 import { startMock, type MockServer } from './start-mock.js';
 
-export const MOCK_USAGE = 'vigil mock --spec FILE [--port 4010] [--host 127.0.0.1] [--seed N] [--quiet]\n'
+export const MOCK_USAGE = 'vigil mock --spec FILE [--port 4010] [--host 127.0.0.1] [--seed N] [--items N] [--quiet]\n'
   + '           [--llm [--llm-base-url URL] [--llm-model MODEL]]   (key from VIGIL_MOCK_LLM_API_KEY or OPENAI_API_KEY)';
 const DEFAULT_LLM_BASE_URL = 'https://api.openai.com/v1';
 const DEFAULT_LLM_MODEL = 'gpt-4o-mini';
@@ -27,6 +27,8 @@ export async function runMock(args: CommandArgs, io: CommandIo): Promise<number>
   if (port === null) return usage(`--port takes 0 to 65535, got ${String(f.port)}`);
   const seed = f.seed === undefined ? 1 : wholeNumber(f.seed, 0, 2 ** 32 - 1);
   if (seed === null) return usage(`--seed takes a whole number from 0 to 4294967295, got ${String(f.seed)}`);
+  const items = f.items === undefined ? 0 : wholeNumber(f.items, 0, 1000);
+  if (items === null) return usage(`--items takes 0 to 1000, got ${String(f.items)}`);
   const host = f.host === undefined ? '127.0.0.1' : f.host;
   if (typeof host !== 'string' || !host) return usage('--host takes an address');
   const llmFlags = ['llm-base-url', 'llm-model'].filter((k) => f[k] !== undefined);
@@ -47,7 +49,7 @@ export async function runMock(args: CommandArgs, io: CommandIo): Promise<number>
   let mock: MockServer;
   try {
     const doc = await readOpenApiFile(file);
-    mock = await startMock(doc, { host, port, seed, source: f.spec, llm, log: (line) => { if (!quiet || line.startsWith('llm:')) io.err(`${line}\n`); } });
+    mock = await startMock(doc, { host, port, seed, items, source: f.spec, llm, log: (line) => { if (!quiet || line.startsWith('llm:')) io.err(`${line}\n`); } });
   } catch (err) {
     if (err instanceof OpenApiFileError || err instanceof SpecError) { io.err(`vigil mock: ${err.message}\n`); return 2; }
     const code = (err as NodeJS.ErrnoException).code;

@@ -17,6 +17,8 @@ const SENTENCES = [
 const STATUSES = ['active', 'pending', 'completed', 'archived'];
 const CURRENCIES = ['USD', 'EUR', 'GBP', 'JPY', 'CAD'];
 const DOMAINS = ['example.com', 'example.org', 'example.net'];
+/** The networks' published test numbers: Luhn-valid, never chargeable. */
+const TEST_CARDS = ['4111 1111 1111 1111', '5555 5555 5555 4444', '3782 822463 10005', '6011 1111 1111 1117'];
 
 const pick = <T>(items: readonly T[], random: Random): T => items[Math.floor(random() * items.length)];
 const int = (min: number, max: number, random: Random): number => min + Math.floor(random() * (max - min + 1));
@@ -42,6 +44,7 @@ export function stringForFormat(format: string, random: Random): string | undefi
     case 'ipv4': return `${int(10, 192, random)}.${int(0, 255, random)}.${int(0, 255, random)}.${int(1, 254, random)}`;
     case 'ipv6': return `2001:db8:${hex(4, random)}::${hex(4, random)}`;
     case 'byte': return Buffer.from(`${pick(WORDS, random)} ${pick(WORDS, random)}`).toString('base64');
+    case 'card-like': return pick(TEST_CARDS, random);
     case 'password': return `${pick(WORDS, random)}-${hex(6, random)}-${pick(WORDS, random)}`.replace(/^./, (c) => c.toUpperCase());
     default: return undefined;
   }
@@ -50,9 +53,26 @@ export function stringForFormat(format: string, random: Random): string | undefi
 /** The property name's words, lowercase: `avatarUrl` and `avatar_url` are both `avatar url`. */
 const words = (name: string): string => name.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/[_\-.]+/g, ' ').toLowerCase().trim();
 
-/** A string that fits a property called `name`, or undefined when the name says nothing recognisable. */
-export function stringForName(name: string, random: Random): string | undefined {
+/** What a `name` or `title` is, by the object it belongs to: a product's name is not a person's. */
+function nameByOwner(owner: string, random: Random): string | undefined {
+  const o = words(owner);
+  if (/\b(product|item|article|sku|good|line)\b/.test(o)) return pick(PRODUCTS, random);
+  if (/\b(company|organi[sz]ation|org|vendor|merchant|account|team|tenant|customer)\b/.test(o)) return pick(COMPANIES, random);
+  if (/\b(city|place|location|station|store|branch|site|region)\b/.test(o)) return pick(CITIES, random);
+  if (/\b(project|repo|repository|plan|tag|category|label|group|channel|topic)\b/.test(o)) return `${pick(WORDS, random)}-${pick(WORDS, random)}`;
+  return undefined;
+}
+
+/**
+ * A string that fits a property called `name` of an object called `owner` (the property, path segment or collection
+ * it came from), or undefined when the name says nothing recognisable.
+ */
+export function stringForName(name: string, random: Random, owner = ''): string | undefined {
   const w = words(name);
+  if (owner && /^(name|title|display name)$/.test(w)) {
+    const owned = nameByOwner(owner, random);
+    if (owned) return owned;
+  }
   const first = pick(FIRST, random);
   const last = pick(LAST, random);
   if (/\bemail\b|\bmail\b/.test(w)) return stringForFormat('email', random);

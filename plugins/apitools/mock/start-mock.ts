@@ -12,7 +12,7 @@ import { errorAnswer, validationStatus, type MockAnswer, type MockContext, type 
 import { problems } from './mock-ajv.js';
 import { compileDocument, type MockOperation } from './mock-operations.js';
 import { RouteTable, serverBasePath, type PathTemplate } from './route-table.js';
-import { handleStateful, type StatefulRoute } from './stateful-handler.js';
+import { handleStateful, seedItems, type StatefulRoute } from './stateful-handler.js';
 
 export interface MockOptions {
   /** Default 127.0.0.1: a mock is for this machine unless asked otherwise. */
@@ -21,6 +21,8 @@ export interface MockOptions {
   port?: number;
   /** The dice: the same seed gives the same generated data. Default 1. */
   seed?: number;
+  /** Items each collection starts with (and each parent item's child collections). Default 0: empty until POSTed. */
+  items?: number;
   /** Where the document came from, for messages. */
   source?: string;
   llm?: LlmSettings;
@@ -96,6 +98,8 @@ export async function startMock(doc: OpenApiDocument, options: MockOptions = {})
     notFoundSchema: compiled.operations.flatMap((op) => op.responses).find((r) => r.key === '404' && r.json)?.schema,
     llmExamples: new Map(),
   };
+
+  if (options.items) seedItems(ctx, collections, options.items);
 
   let llm: LlmReport | undefined;
   if (options.llm) {

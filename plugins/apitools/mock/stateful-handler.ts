@@ -50,34 +50,11 @@ export function handleStateful(ctx: MockContext, op: MockOperation, route: State
     body: success?.schema && success.json ? itemBody(success.schema, itemPath(success.schema, c.idField), item, diceFor(ctx, op.key, 'fit'), ctx.check) : undefined,
     mediaType: success?.mediaType,
   });
-  /**
-   * Parent ids and the item's own id, written into the item where its schema has a property of that name; keys a
-   * closed item schema does not allow (a writeOnly password) are not kept.
-   */
-  const stamp = (input: Item, itemId: string): Item => {
-    const schema = mergeAllOf(c.itemSchema);
-    const props = schema.properties ?? {};
-    const item = schema.additionalProperties === false ? Object.fromEntries(Object.entries(input).filter(([k]) => k in props)) : input;
-    c.scopeParams.forEach((name, i) => { if (name in props) item[name] = typed(props[name], scope[i]); });
-    if (c.idField) item[c.idField] = typed(props[c.idField], itemId);
-    return item;
-  };
-
   if (route.action === 'create') {
-    const body = isObject(req.body) ? req.body : {};
-    const dice = diceFor(ctx, 'create', c.template, ctx.store.created(c));
-    let itemId: string;
-    const chosen = c.idField ? body[c.idField] : undefined;
-    if ((typeof chosen === 'string' && chosen) || typeof chosen === 'number') {
-      itemId = normalId(c, String(chosen));
-      if (ctx.store.get(c, scope, itemId)) return errorAnswer(ctx, op, 409, `a ${singular} with ${c.idField} ${itemId} exists`);
-      ctx.store.noteId(c, chosen);
-    } else itemId = String(ctx.store.nextId(c, dice));
-    const generated = generateValue(c.itemSchema, dice, singular);
-    const item = stamp(mergePatch(isObject(generated) ? generated : {}, body) as Item, itemId);
-    ctx.store.set(c, scope, itemId, item);
-    const created = answer(item);
-    created.headers = { location: `${req.pathname.replace(/\/+$/, '')}/${encodeURIComponent(itemId)}` };
+    const made = createItem(ctx, c, scope, isObject(req.body) ? req.body : {});
+    if (typeof made === 'string') return errorAnswer(ctx, op, 409, made);
+    const created = answer(made.item);
+    created.headers = { location: `${req.pathname.replace(/\/+$/, '')}/${encodeURIComponent(made.id)}` };
     return created;
   }
 
@@ -127,13 +104,59 @@ export function handleStateful(ctx: MockContext, op: MockOperation, route: State
   } else {
     next = mergePatch(current, req.body) as Item;
   }
-  next = stamp(next, normalId(c, id));
+  next = stamp(c, scope, next, normalId(c, id));
   if (!ctx.check(c.itemSchema, next)) {
     const errors = ctx.explain(c.itemSchema, next, 'body');
     return errorAnswer(ctx, op, validationStatus(op, 422), `the ${singular} would no longer match its schema`, errors);
   }
   ctx.store.set(c, scope, id, next);
   return answer(next);
+}
+
+/**
+ * Parent ids and the item's own id, written into the item where its schema has a property of that name; keys a
+ * closed item schema does not allow (a writeOnly password) are not kept.
+ */
+function stamp(c: Collection, scope: readonly string[], input: Item, itemId: string): Item {
+  const schema = mergeAllOf(c.itemSchema);
+  const props = schema.properties ?? {};
+  const item = schema.additionalProperties === false ? Object.fromEntries(Object.entries(input).filter(([k]) => k in props)) : input;
+  c.scopeParams.forEach((name, i) => { if (name in props) item[name] = typed(props[name], scope[i]); });
+  if (c.idField) item[c.idField] = typed(props[c.idField], itemId);
+  return item;
+}
+
+/**
+ * A new item in one scope: its schema's generated fields under what the client sent, an id from the client (when
+ * free) or the collection's sequence. The same seed and the same order of creations give the same items. A string
+ * says why not (a taken id).
+ */
+export function createItem(ctx: MockContext, c: Collection, scope: readonly string[], body: Record<string, unknown>): { id: string; item: Item } | string {
+  const dice = diceFor(ctx, 'create', c.template, ctx.store.created(c));
+  let id: string;
+  const chosen = c.idField ? body[c.idField] : undefined;
+  if ((typeof chosen === 'string' && chosen) || typeof chosen === 'number') {
+    id = normalId(c, String(chosen));
+    if (ctx.store.get(c, scope, id)) return `a ${c.name.replace(/s$/, '') || 'item'} with ${c.idField} ${id} exists`;
+    ctx.store.noteId(c, chosen);
+  } else id = String(ctx.store.nextId(c, dice));
+  const generated = generateValue(c.itemSchema, dice, c.name.replace(/s$/, ''));
+  const item = stamp(c, scope, mergePatch(isObject(generated) ? generated : {}, body) as Item, id);
+  ctx.store.set(c, scope, id, item);
+  return { id, item };
+}
+
+/** `count` generated items in every collection, and as many under each of them in its child collections. */
+export function seedItems(ctx: MockContext, collections: readonly Collection[], count: number): void {
+  const fill = (c: Collection, scope: readonly string[]): void => {
+    for (let i = 0; i < count; i++) {
+      const made = createItem(ctx, c, scope, {});
+      if (typeof made === 'string') continue;
+      for (const child of c.children) fill(child, [...scope, made.id]);
+    }
+  };
+  // Collections under a path parameter that is no collection's id (`/tenants/{tenant}/users`) have no scopes to list.
+  for (const c of collections) if (!c.parent && c.scopeParams.length === 0) fill(c, []);
 }
 
 /** Why an ancestor of this scope does not exist (`no user with id 9`), or undefined when all do. */
