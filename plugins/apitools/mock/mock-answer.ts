@@ -52,8 +52,11 @@ export const diceFor = (ctx: MockContext, ...words: (string | number)[]): Random
 /** An error answer in the operation's declared schema for `status` (or the document's 404 shape, or a default). */
 export function errorAnswer(ctx: MockContext, op: MockOperation | undefined, status: number, message: string, details: ProblemDetail[] = []): MockAnswer {
   const declared = op ? responseFor(op, status) : undefined;
+  // The reason also goes in a header: it survives a declared response without content, and shows in devtools.
+  const headers = { 'x-vigil-mock-reason': message.replace(/[^\x20-\x7e]/g, '?').slice(0, 500) };
+  if (declared && !declared.mediaType) return { status, mode: 'error', headers };
   const schema = declared?.json ? declared.schema : status === 404 && !declared ? ctx.notFoundSchema : undefined;
-  return { status, mode: 'error', body: errorBody(schema, status, message, details, diceFor(ctx, 'error', status, message), ctx.check) };
+  return { status, mode: 'error', headers, body: errorBody(schema, status, message, details, diceFor(ctx, 'error', status, message), ctx.check) };
 }
 
 /** The status a failed check answers: the spec's choice between 400 and 422 when it declares one of them. */

@@ -46,7 +46,7 @@ interface Route {
   operations: Map<string, MockOperation>;
 }
 
-const EXPOSED = 'X-Vigil-Mock, Location, Content-Length';
+const EXPOSED = 'X-Vigil-Mock, X-Vigil-Mock-Reason, Location, Content-Length';
 
 function cors(req: IncomingMessage, res: ServerResponse): void {
   // Open for local development: any page may call the mock, with cookies. Echoing the Origin (instead of `*`) is
@@ -174,7 +174,8 @@ export async function startMock(doc: OpenApiDocument, options: MockOptions = {})
     if (!op) {
       req.resume();
       const allowed = [...matched.route.operations.keys()].join(', ');
-      send(res, req, { ...errorAnswer(ctx, undefined, 405, `${method} is not declared for ${matched.route.path.template}; it declares ${allowed}`), headers: { allow: allowed } });
+      const refused = errorAnswer(ctx, undefined, 405, `${method} is not declared for ${matched.route.path.template}; it declares ${allowed}`);
+      send(res, req, { ...refused, headers: { ...refused.headers, allow: allowed } });
       return;
     }
     const raw = await readBody(req);

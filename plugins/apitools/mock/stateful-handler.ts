@@ -22,13 +22,16 @@ function typed(schema: JsonSchemaObject | undefined, id: string): unknown {
   return (type === 'integer' || type === 'number') && /^-?\d+(\.\d+)?$/.test(id) ? Number(id) : id;
 }
 
-/** Objects merged key by key (JSON Merge Patch, RFC 7396: null removes); anything else replaces. */
-function mergePatch(target: unknown, patch: unknown): unknown {
+/**
+ * Objects merged key by key; anything else replaces. For PATCH, JSON Merge Patch (RFC 7396: null removes a key);
+ * for a new item, what the client sent wins, nulls included.
+ */
+function mergePatch(target: unknown, patch: unknown, nullRemoves = true): unknown {
   if (!isObject(patch)) return patch;
   const out: Record<string, unknown> = isObject(target) ? { ...target } : {};
   for (const [k, v] of Object.entries(patch)) {
-    if (v === null) delete out[k];
-    else out[k] = mergePatch(out[k], v);
+    if (v === null && nullRemoves) delete out[k];
+    else out[k] = mergePatch(out[k], v, nullRemoves);
   }
   return out;
 }
@@ -141,7 +144,7 @@ export function createItem(ctx: MockContext, c: Collection, scope: readonly stri
     ctx.store.noteId(c, chosen);
   } else id = String(ctx.store.nextId(c, dice));
   const generated = generateValue(c.itemSchema, dice, c.name.replace(/s$/, ''));
-  const item = stamp(c, scope, mergePatch(isObject(generated) ? generated : {}, body) as Item, id);
+  const item = stamp(c, scope, mergePatch(isObject(generated) ? generated : {}, body, false) as Item, id);
   ctx.store.set(c, scope, id, item);
   return { id, item };
 }
