@@ -53,7 +53,10 @@ const doc = asOpenApiDocument({
         responses: { 200: { description: 'OK', ...json(order) } },
       },
     },
-    '/api/health': { get: { responses: { 200: { description: 'OK', ...json({ type: 'object', required: ['status'], properties: { status: { type: 'string' }, uptime_s: { type: 'integer' } } }) } } } },
+    '/api/health': { get: { parameters: [
+      { name: 'Authorization', in: 'header', required: true, schema: { type: 'string' } },
+      { name: 'X-Tenant', in: 'header', schema: { type: 'string', enum: ['acme', 'globex'] } },
+    ], responses: { 200: { description: 'OK', ...json({ type: 'object', required: ['status'], properties: { status: { type: 'string' }, uptime_s: { type: 'integer' } } }) } } } },
   },
 }, 'inferred.yaml');
 
@@ -92,7 +95,12 @@ test('an inferred document mocks statefully in process; close() ends it, twice i
     const bad = await post('/api/users', { email: 'nope' });
     assert.is(bad.status, 400);
     valid({ type: 'object', required: ['error'], properties: { error: { type: 'string' } } }, await bad.json());
-    const health = await fetch(`${mock.url}/api/health`);
+    const tenant = await fetch(`${mock.url}/api/health`, { headers: { 'x-tenant': 'initech' } });
+    assert.is(tenant.status, 400, 'a declared header is checked');
+    assert.match(await tenant.text(), 'header/x-tenant');
+    // No Authorization header, though declared required: OpenAPI says such a parameter is ignored.
+    const health = await fetch(`${mock.url}/api/health`, { headers: { 'x-tenant': 'acme' } });
+    assert.is(health.status, 200);
     assert.is(health.headers.get('x-vigil-mock'), 'generated');
     assert.type(((await health.json()) as { status: unknown }).status, 'string');
     assert.ok(lines.some((l) => l.startsWith('POST /api/users → 200 stateful')));

@@ -126,6 +126,8 @@ export function compileDocument(doc: OpenApiDocument, file: string): CompiledDoc
         }
         if (p.in === 'cookie') return; // cookies are not checked: browsers send what they hold
         const name = p.in === 'header' ? p.name.toLowerCase() : p.name;
+        // OpenAPI: header parameters named Accept, Content-Type or Authorization "SHALL be ignored".
+        if (p.in === 'header' && (name === 'accept' || name === 'content-type' || name === 'authorization')) return;
         byKey.set(`${p.in}:${name}`, { name, in: p.in, required: p.in === 'path' || p.required === true, schema: resolver.schema(p.schema ?? {}, `${where}[${i}].schema`, 'request') });
       });
     }
