@@ -102,29 +102,37 @@ async function ask(settings: LlmSettings, target: LlmTarget): Promise<string> {
 }
 
 /**
- * Asks for every target's example, `concurrency` at a time. Resolves with the valid ones by key and a report; never
- * rejects (a failure is a fallback with its reason).
+ * Asks for every target's example, `concurrency` at a time, once per distinct schema (operations that answer the same
+ * schema share one example). Resolves with the valid ones by key and a report counted in schemas; never rejects (a
+ * failure is a fallback with its reason).
  */
 export async function writeLlmExamples(
   targets: LlmTarget[], settings: LlmSettings,
   explain: (schema: JsonSchemaObject, value: unknown) => ProblemDetail[],
 ): Promise<{ examples: Map<string, unknown>; report: LlmReport }> {
   const examples = new Map<string, unknown>();
-  const report: LlmReport = { asked: targets.length, used: 0, fellBack: [] };
+  const bySchema = new Map<string, LlmTarget[]>();
+  for (const t of targets) {
+    const text = JSON.stringify(t.schema);
+    bySchema.set(text, [...(bySchema.get(text) ?? []), t]);
+  }
+  const groups = [...bySchema.values()];
+  const report: LlmReport = { asked: groups.length, used: 0, fellBack: [] };
   let next = 0;
   const worker = async (): Promise<void> => {
-    while (next < targets.length) {
-      const target = targets[next++];
+    while (next < groups.length) {
+      const group = groups[next++];
+      const target = group[0];
       let reason: string;
       try {
         const value = replyValue(await ask(settings, target));
         const wrong = explain(target.schema, value);
-        if (!wrong.length) { examples.set(target.key, value); report.used++; continue; }
-        reason = `does not match the schema: ${wrong.slice(0, 3).map((p) => `${p.path} ${p.message}`).join('; ')}`;
+        if (!wrong.length) { for (const t of group) examples.set(t.key, value); report.used++; continue; }
+        reason = `does not match the schema: ${wrong.slice(0, 3).map((p) => `${p.path || '/'} ${p.message}`).join('; ')}`;
       } catch (err) {
         reason = err instanceof SyntaxError ? `not JSON: ${err.message}` : (err as Error).message;
       }
-      report.fellBack.push({ key: target.key, reason });
+      report.fellBack.push({ key: group.map((t) => t.key).join(', '), reason });
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(settings.concurrency, targets.length)) }, worker));

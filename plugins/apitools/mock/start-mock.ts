@@ -106,7 +106,7 @@ export async function startMock(doc: OpenApiDocument, options: MockOptions = {})
     const targets = compiled.operations
       .filter((op) => !stateful.has(op) && op.success?.json && op.success.schema && op.success.example === undefined)
       .map((op) => ({ key: `${op.key} ${op.success!.key}`, operation: op.key, summary: op.summary, status: op.success!.key, schema: op.success!.schema! }));
-    log(`llm: asking ${options.llm.model} at ${options.llm.baseUrl} for ${targets.length} example${targets.length === 1 ? '' : 's'}`);
+    log(`llm: asking ${options.llm.model} at ${options.llm.baseUrl} for the examples of ${targets.length} operation${targets.length === 1 ? '' : 's'}`);
     const written = await writeLlmExamples(targets, options.llm, (s, v) => explain(s, v, ''));
     ctx.llmExamples = written.examples;
     llm = written.report;
