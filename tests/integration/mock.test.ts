@@ -211,6 +211,20 @@ mock('--items N starts each collection with N generated items, and N under each 
   }
 });
 
+mock('POST /__vigil/reset forgets the items and restarts the ids; GET /__vigil/state shows them', async () => {
+  const made = await call('POST', '/users', '/users', { email: 'r@example.com', name: 'R' });
+  await call('POST', `/users/${made.body.id}/orders`, '/users/{user_id}/orders', { lines: [{ product: 'Pen', quantity: 1, price: 2 }] });
+  const state = await (await fetch(`${server.url}/__vigil/state`)).json() as { collections: Record<string, Record<string, any[]>> };
+  assert.ok(state.collections['/users'][''].some((u) => u.id === made.body.id));
+  assert.is(state.collections['/users/{user_id}/orders'][String(made.body.id)].length, 1);
+  const reset = await fetch(`${server.url}/__vigil/reset`, { method: 'POST' });
+  assert.is(reset.status, 204);
+  assert.is(reset.headers.get('x-vigil-mock'), 'control');
+  assert.equal((await call('GET', '/users', '/users')).body.data, []);
+  assert.is((await call('POST', '/users', '/users', { email: 's@example.com', name: 'S' })).body.id, 1);
+  assert.is((await fetch(`${server.url}/__vigil/nothing`)).status, 404);
+});
+
 mock('every answer above was checked against the spec', () => {
   assert.ok(client.validated() > 40, `${client.validated()} answers validated`);
 });

@@ -49,6 +49,16 @@ export class CollectionStore {
     }
   }
 
+  /** Every scope's items by collection template, scopes written as their parent ids joined by `/` ('' at the top). */
+  dump(): Record<string, Record<string, Item[]>> {
+    const out: Record<string, Record<string, Item[]>> = {};
+    for (const [key, items] of this.scopes) {
+      const [template, ...scope] = key.split('\u0000');
+      (out[template] ??= {})[scope.join('/')] = [...items.values()];
+    }
+    return out;
+  }
+
   /** How many items this collection created so far: numbers each creation's dice, so a replayed session repeats. */
   created(c: Collection): number {
     const n = this.creations.get(c.template) ?? 0;

@@ -7,7 +7,7 @@ import { responseFor, type MockOperation } from './mock-operations.js';
 import { errorBody } from './response-shape.js';
 
 /** How an answer was made: the `X-Vigil-Mock` header. */
-export type AnswerMode = 'stateful' | 'generated' | 'llm' | 'example' | 'error';
+export type AnswerMode = 'stateful' | 'generated' | 'llm' | 'example' | 'error' | 'control';
 
 export interface MockAnswer {
   status: number;

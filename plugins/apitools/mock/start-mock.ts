@@ -46,6 +46,8 @@ interface Route {
   operations: Map<string, MockOperation>;
 }
 
+/** The prefix of the mock's own routes. */
+const CONTROL = '/__vigil/';
 const EXPOSED = 'X-Vigil-Mock, X-Vigil-Mock-Reason, Location, Content-Length';
 
 function cors(req: IncomingMessage, res: ServerResponse): void {
@@ -165,6 +167,11 @@ export async function startMock(doc: OpenApiDocument, options: MockOptions = {})
       res.end();
       return;
     }
+    if (!matched && url.pathname.startsWith(CONTROL)) {
+      req.resume();
+      control(req, res, method, url.pathname.slice(CONTROL.length));
+      return;
+    }
     if (!matched) {
       req.resume();
       send(res, req, errorAnswer(ctx, undefined, 404, `no path of the spec matches ${url.pathname}`));
@@ -191,6 +198,22 @@ export async function startMock(doc: OpenApiDocument, options: MockOptions = {})
     if (refused) { send(res, req, refused); return; }
     const route = stateful.get(op);
     send(res, req, route ? handleStateful(ctx, op, route, request) : handleGenerated(ctx, op, request));
+  }
+
+  /**
+   * The mock's own routes, for test suites: `POST /__vigil/reset` forgets every item (then seeds `--items` again) and
+   * restarts the id sequences; `GET /__vigil/state` shows what the collections hold. A spec path of the same name wins.
+   */
+  function control(req: IncomingMessage, res: ServerResponse, method: string, action: string): void {
+    if (action === 'reset' && method === 'POST') {
+      ctx.store = new CollectionStore();
+      if (options.items) seedItems(ctx, collections, options.items);
+      send(res, req, { status: 204, mode: 'control' });
+    } else if (action === 'state' && method === 'GET') {
+      send(res, req, { status: 200, mode: 'control', body: { collections: ctx.store.dump() } });
+    } else {
+      send(res, req, errorAnswer(ctx, undefined, 404, `the mock's own routes are POST ${CONTROL}reset and GET ${CONTROL}state`));
+    }
   }
 
   /** Parameters and body against the operation's schemas: an error answer, or undefined when the request is valid. */
