@@ -61,8 +61,12 @@ export async function runMock(args: CommandArgs, io: CommandIo): Promise<number>
   }
   const stateful = mock.collections.length ? `stateful: ${mock.collections.join(', ')}` : 'no stateful collections';
   io.out(`vigil mock: serving ${f.spec} on ${mock.url} (${mock.operations} operations; ${stateful}; seed ${seed})\n`);
-  const signal = await new Promise<string>((done) => { for (const s of STOP_SIGNALS) process.once(s, () => done(s)); });
-  for (const s of STOP_SIGNALS) process.removeAllListeners(s);
+  const handlers = new Map<string, () => void>();
+  const signal = await new Promise<string>((done) => {
+    for (const s of STOP_SIGNALS) { handlers.set(s, () => done(s)); process.once(s, handlers.get(s)!); }
+  });
+  // The other signal's listener goes too: a second signal while closing ends the process by its default action.
+  for (const [s, handler] of handlers) process.off(s, handler);
   await mock.close();
   io.err(`vigil mock: ${signal}: stopped\n`);
   return 0;
