@@ -1,7 +1,7 @@
 // Which paths are stateful collections: a path with a POST (`/users`) whose sibling item path exists
 // (`/users/{id}`). Prism answers each call on its own (stoplightio/prism#2026); here what a POST creates, a GET returns.
 import type { JsonSchemaObject } from '../openapi/document.js';
-import { mergeAllOf, typeOf } from './generate-value.js';
+import { mergeAllOf, singular, typeOf } from './generate-value.js';
 import type { MockOperation } from './mock-operations.js';
 import { itemPath, listPath, schemaAt } from './response-shape.js';
 import { templateShape } from './route-table.js';
@@ -15,6 +15,8 @@ export interface Collection {
   itemTemplate: string;
   /** The last literal segment: `orders`. */
   name: string;
+  /** One of them, for messages and as the generator's hint: `order`. */
+  singular: string;
   /** The item path's own parameter: `order_id`. */
   idParam: string;
   /** The item's property that holds the id (`id`), when the item schema has one. */
@@ -67,7 +69,7 @@ export function findCollections(operations: MockOperation[]): Collection[] {
     const paramSchema = itemOps.flatMap((o) => o.parameters).find((p) => p.in === 'path' && p.name === idParam)?.schema;
     const idKind = idKindOf(idField ? props[idField] : undefined) ?? idKindOf(paramSchema) ?? 'string';
     const scopeParams = template.match(/\{[^}/]+\}/g)?.map((p) => p.slice(1, -1)) ?? [];
-    found.push({ template, itemTemplate, name, idParam, idField, idKind, itemSchema, scopeParams, children: [] });
+    found.push({ template, itemTemplate, name, singular: singular(name) || 'item', idParam, idField, idKind, itemSchema, scopeParams, children: [] });
   }
   // A parent is the collection whose item template has the shape of this template minus its last segment.
   for (const c of found) {

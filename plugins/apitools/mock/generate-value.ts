@@ -97,8 +97,8 @@ function makeNumber(schema: Schema, name: string, integer: boolean, random: Rand
   return value;
 }
 
-/** `tags` → `tag`, `addresses` → `address`: the hint for an array's elements. */
-const singular = (name: string): string => name.replace(/ies$/, 'y').replace(/(ss|x|ch|sh)es$/, '$1').replace(/([^s])s$/, '$1');
+/** `tags` → `tag`, `addresses` → `address`, `cities` → `city`: one of a collection or an array, for hints and messages. */
+export const singular = (name: string): string => name.replace(/ies$/, 'y').replace(/(ss|x|ch|sh)es$/, '$1').replace(/([^s])s$/, '$1');
 
 function makeArray(schema: Schema, name: string, random: Random, depth: number): unknown[] {
   const min = num(schema.minItems) ?? 0;

@@ -1,6 +1,6 @@
 // The stateless half: an answer made from the response schema, the same for the same seed and request path; or the
 // example the LLM wrote at start for that operation and status.
-import { generateValue } from './generate-value.js';
+import { generateValue, singular } from './generate-value.js';
 import { diceFor, type MockAnswer, type MockContext, type MockRequest } from './mock-answer.js';
 import { responseFor, type MockOperation, type MockResponse } from './mock-operations.js';
 
@@ -22,7 +22,7 @@ export function handleGenerated(ctx: MockContext, op: MockOperation, req: MockRe
   if (response.example !== undefined) return { ...base, mode: 'example', body: response.example };
   const schema = response.schema ?? (response.json ? {} : { type: 'string' });
   // The last literal segment names the resource: `/products/{sku}` answers a product.
-  const resource = op.path.template.split('/').filter((s) => s && !s.includes('{')).pop()?.replace(/s$/, '') ?? '';
+  const resource = singular(op.path.template.split('/').filter((s) => s && !s.includes('{')).pop() ?? '');
   const value = generateValue(schema, diceFor(ctx, op.key, req.routePath, response.key), resource);
   // Path parameters echo into the properties of the same name: GET /products/SKU-1 answers `{ "sku": "SKU-1" }`.
   if (isObject(value) && response.schema) {

@@ -42,7 +42,7 @@ export function handleStateful(ctx: MockContext, op: MockOperation, route: State
   const onItem = route.action !== 'create' && route.action !== 'list';
   const scope = onItem ? values.slice(0, -1) : values;
   const id = onItem ? values[values.length - 1] : '';
-  const singular = c.name.replace(/s$/, '') || 'item';
+  const singular = c.singular;
 
   const missingParent = missingAncestor(ctx, c, scope);
   if (missingParent) return errorAnswer(ctx, op, 404, missingParent);
@@ -140,10 +140,10 @@ export function createItem(ctx: MockContext, c: Collection, scope: readonly stri
   const chosen = c.idField ? body[c.idField] : undefined;
   if ((typeof chosen === 'string' && chosen) || typeof chosen === 'number') {
     id = normalId(c, String(chosen));
-    if (ctx.store.get(c, scope, id)) return `a ${c.name.replace(/s$/, '') || 'item'} with ${c.idField} ${id} exists`;
+    if (ctx.store.get(c, scope, id)) return `a ${c.singular} with ${c.idField} ${id} exists`;
     ctx.store.noteId(c, chosen);
   } else id = String(ctx.store.nextId(c, dice));
-  const generated = generateValue(c.itemSchema, dice, c.name.replace(/s$/, ''));
+  const generated = generateValue(c.itemSchema, dice, c.singular);
   const item = stamp(c, scope, mergePatch(isObject(generated) ? generated : {}, body, false) as Item, id);
   ctx.store.set(c, scope, id, item);
   return { id, item };
@@ -170,5 +170,5 @@ function missingAncestor(ctx: MockContext, c: Collection, scope: readonly string
   const parentId = scope[parent.scopeParams.length];
   if (parentId === undefined) return undefined;
   return missingAncestor(ctx, parent, parentScope)
-    ?? (ctx.store.get(parent, parentScope, parentId) ? undefined : `no ${parent.name.replace(/s$/, '') || 'item'} with ${parent.idParam} ${parentId}`);
+    ?? (ctx.store.get(parent, parentScope, parentId) ? undefined : `no ${parent.singular} with ${parent.idParam} ${parentId}`);
 }
