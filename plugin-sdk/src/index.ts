@@ -25,6 +25,8 @@ export {
 export type { ErrorCodeDoc, ErrorCatalogue, ErrorCodes, ErrorCodeOf } from './errors.js';
 export type { DeliveryQueue, DeliveryQueueOptions } from './delivery.js';
 export { parseDuration, tryParseDuration, parseByteSize, tryParseByteSize } from './units.js';
+export { retryAfterMs, MAX_RETRY_AFTER_MS } from './retry-after.js';
+export { seededRandom, seedOf, type Random } from './seeded-random.js';
 export type { Sandboxes, SandboxFunction, SandboxCallResult, SandboxFailureReason } from './sandboxes.js';
 export { sandboxFailuresCounter } from './sandboxes.js';
 export type {
