@@ -15,7 +15,8 @@ const byName = (a: FieldObservation, b: FieldObservation) => (a.name < b.name ? 
 export function buildOperation(op: ObservedOperation, minPresence: number): OperationObject {
   const at = (location: FieldObservation['location']) => op.fields.filter((f) => f.location === location);
   const exchanges = at('exchange').reduce((n, f) => n + f.count, 0);
-  const operation: OperationObject = { responses: {} };
+  // Keys in the order people write them: tags, parameters, requestBody, responses.
+  const operation = {} as OperationObject;
   const tag = op.path.split('/').find((s) => s !== '' && !s.startsWith('{') && !/^(api|v[0-9]+(\.[0-9]+)*)$/i.test(s));
   if (tag !== undefined) operation.tags = [tag];
 
@@ -45,6 +46,7 @@ export function buildOperation(op: ObservedOperation, minPresence: number): Oper
     operation.requestBody = { required: present >= minPresence, content: { [JSON_TYPE]: { schema: requestSchema } } };
   }
 
+  operation.responses = {};
   const statuses = new Set<number>();
   for (const f of op.fields) if (f.location === 'exchange' || f.location === 'response_body' || f.location === 'response_header') statuses.add(f.status);
   for (const status of [...statuses].filter((s) => s >= 100 && s <= 599).sort((a, b) => a - b)) {
