@@ -7,7 +7,8 @@
 // sub-structure: the same methods and deeper paths, and the same body and query field names, compared as sets
 // (a literal fits when the Jaccard similarity of its set with the set most siblings share is at least 0.7).
 // Literals that are words of APIs everywhere (`me`, `search`, `v1`, … see RESERVED_SEGMENTS) are never merged,
-// however many siblings there are.
+// however many siblings there are, and neither is the first segment after the root or an API prefix made of such
+// words (`/api/v1/users`, `/orders`): that one names a resource.
 import { singular, type FieldObservation } from '@vigil/plugin-sdk';
 
 /** Never merged into a parameter: they name an endpoint, not a record. Versions (`v1`, `v2.1`) neither. */
@@ -77,6 +78,9 @@ export function mergeLiteralSegments(routes: readonly RouteInput[], minSiblings 
 }
 
 function mergeColumn(column: Work[], i: number, minSiblings: number): void {
+  // The first word after the root or an API prefix (`/api/v1/users`) names a resource, however many there are and
+  // however alike their bodies (ids, names, timestamps): only a position under such a word holds values.
+  if (column[0].segments.slice(1, i).every((s) => isReserved(s))) return;
   const byLiteral = new Map<string, Work[]>();
   for (const w of column) {
     const segment = w.segments[i];

@@ -54,12 +54,23 @@ infer('ids are templated by the recorder; more than 10 sibling literals of one s
 infer('siblings that differ in shape (resources, not records) stay literal, and so do 10 or fewer', async () => {
   const x: Exchange[] = [];
   const resources = ['users', 'orders', 'invoices', 'products', 'carts', 'coupons', 'refunds', 'shipments', 'reviews', 'stores', 'taxes', 'teams'];
-  for (const r of resources) x.push({ method: 'GET', path: `/api/${r}`, status: 200, responseBody: [{ [`${r}_a`]: 1, [`${r}_b`]: 'x', [`${r}_c`]: true }] });
+  for (const r of resources) x.push({ method: 'GET', path: `/shop/${r}`, status: 200, responseBody: [{ [`${r}_a`]: 1, [`${r}_b`]: 'x', [`${r}_c`]: true }] });
   for (const n of NAMES.slice(0, 10)) x.push({ method: 'GET', path: `/teams/${n}`, status: 200, responseBody: { name: n } });
   const doc = await inferred(x);
   assert.is(Object.keys(doc.paths).length, 22);
-  assert.ok(doc.paths['/api/users'] && doc.paths['/teams/alice']);
-  assert.is(op(doc, 'get', '/api/users').operationId, 'listUsers');
+  assert.ok(doc.paths['/shop/users'] && doc.paths['/teams/alice']);
+  assert.is(op(doc, 'get', '/shop/users').operationId, 'listShopUsers');
+});
+
+infer('the first segment after the root or an API prefix names a resource: never merged, even when bodies look alike', async () => {
+  const x: Exchange[] = [];
+  for (const r of NAMES) {
+    x.push({ method: 'GET', path: `/api/v1/${r}`, status: 200, responseBody: [{ id: 1, name: 'x', created_at: '2026-11-26T03:00:00Z' }] });
+    x.push({ method: 'GET', path: `/${r}`, status: 200, responseBody: [{ id: 1, name: 'x' }] });
+  }
+  const doc = await inferred(x);
+  assert.is(Object.keys(doc.paths).length, 24);
+  assert.ok(doc.paths['/api/v1/alice'] && doc.paths['/alice']);
 });
 
 infer('required by presence ratio (default 0.95, --min-presence), nullable as a type list, integer vs number', async () => {
