@@ -129,9 +129,9 @@ export function observe(exchanges: Iterable<Exchange>): FieldObservation[] {
   return agg.observations();
 }
 
-/** Creates `capture_fields` (capture's DDL) when missing and writes the rows. */
+/** Creates `capture_fields` (capture's DDL; BIGINT on PostgreSQL, where INTEGER is 32 bits) and writes the rows. */
 export async function writeFieldRows(store: Store, rows: readonly FieldObservation[]): Promise<void> {
-  await store.run(CAPTURE_FIELDS_DDL);
+  await store.run(store.dialect === 'postgres' ? CAPTURE_FIELDS_DDL.replace(/INTEGER/g, 'BIGINT') : CAPTURE_FIELDS_DDL);
   await store.insertMany('capture_fields',
     ['route', 'location', 'status', 'name', 'count', 'parents', 'kinds', 'formats', 'redacted', 'first_seen', 'last_seen'],
     rows.map((r) => [r.route, r.location, r.status, r.name, r.count, r.parents, JSON.stringify(r.kinds), JSON.stringify(r.formats), r.redacted, r.firstSeen, r.lastSeen]));

@@ -14,6 +14,8 @@ import { tempDir } from '../../../support/tmp.js';
 import { recordingIo } from '../../../support/command-io.js';
 import { CAPTURE_FIELDS_DDL, observe, writeFieldRows, type Exchange } from '../../../support/field-observations.js';
 import { assertValidOpenApi } from '../../../support/openapi-validator.js';
+import { freshPostgresSchema, postgresAvailable } from '../../../support/postgres.js';
+import { inferSpec } from '../../../../plugins/apitools/spec/infer-spec.js';
 
 const command = suite('apitools: vigil spec command');
 const work = tempDir('vigil-spec-cmd-');
@@ -155,6 +157,25 @@ command('the plugin lists the command; the loader and inferFromConfig are callab
     assert.is(rows.length, observe(exchanges).length);
   } finally {
     await backend.close();
+  }
+});
+
+command('PostgreSQL: the same rows read back the same, and infer the same document as on SQLite', async () => {
+  if (!(await postgresAvailable('spec-command postgres'))) return;
+  const schema = await freshPostgresSchema('apitools_spec');
+  const backend = await openStore(schema.url);
+  try {
+    const store = backend.forPlugin('capture');
+    assert.equal(await readFieldObservations(store), [], 'no table yet: no observations');
+    const rows = observe(exchanges);
+    await writeFieldRows(store, rows);
+    const read = await readFieldObservations(store);
+    const key = (r: { route: string; location: string; status: number; name: string }) => `${r.route} ${r.location} ${r.status} ${r.name}`;
+    assert.equal(read.sort((a, b) => (key(a) < key(b) ? -1 : 1)), rows.sort((a, b) => (key(a) < key(b) ? -1 : 1)));
+    assert.equal(inferSpec(read), inferSpec(rows));
+  } finally {
+    await backend.close();
+    await schema.drop();
   }
 });
 
