@@ -2,7 +2,7 @@
 // (counts, parents, kinds, formats per route, location, status and name), and written into a `capture_fields` table
 // with the DDL that capture uses. The e2e tests use the real recorder of a `vigil run`; this is for inputs that
 // must be exact (a presence of 96 in 100) or large (the spec bench).
-import { routeTemplate, pathTemplate, type FieldLocation, type FieldObservation, type JsonKind, type Store, type ValueFormat } from '@vigil/plugin-sdk';
+import { classifySegment, routeTemplate, pathTemplate, type FieldLocation, type FieldObservation, type JsonKind, type Store, type ValueFormat } from '@vigil/plugin-sdk';
 
 export interface Exchange {
   method: string;
@@ -82,7 +82,9 @@ export class FieldAggregator {
       const k = `${route}\u0000${location}\u0000${status}\u0000${path}`;
       this.objects.set(k, (this.objects.get(k) ?? 0) + 1);
       for (const [name, v] of Object.entries(value)) {
-        const child = /^[A-Za-z_$][A-Za-z0-9_$-]*$/.test(name) ? `${path}.${name}` : `${path}['${name.replace(/'/g, "\\'")}']`;
+        // As the recorder: keys that are values (ids, emails) are one field `.*`; odd keys are quoted.
+        const child = classifySegment(name).param ? `${path}.*`
+          : /^[A-Za-z_$][A-Za-z0-9_$-]*$/.test(name) ? `${path}.${name}` : `${path}['${name.replace(/[\\']/g, (c) => `\\${c}`)}']`;
         this.json(route, location, status, child, v, time, redacted);
       }
     }

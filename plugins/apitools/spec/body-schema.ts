@@ -1,20 +1,23 @@
 // The schema of a JSON body from its field observations: one row per JSON path (`$`, `$.user.email`,
-// `$.items[*].id`), folded back into a tree of objects and arrays.
+// `$.items[*].id`, `$.scores.*` for the values of an object keyed by ids), folded back into a tree of objects,
+// maps and arrays.
 import type { FieldObservation, JsonKind } from '@vigil/plugin-sdk';
 import type { JsonSchemaObject } from '../openapi/document.js';
 import { isRequired, valueSchema } from './value-schema.js';
 
-type Step = { key: string } | { items: true };
+type Step = { key: string } | { items: true } | { values: true };
 
 interface Node {
   field?: FieldObservation;
   properties: Map<string, Node>;
   items?: Node;
+  /** The values of an object whose keys are ids, emails, dates (the recorder writes them `.*`, never by key). */
+  values?: Node;
 }
 
 /**
- * `$.a.b` → [a, b]; `$.items[*].id` → [items, *, id]; `$['odd.key']` and `$["k"]` for keys that are not
- * identifiers. Null when the path is not one the recorder writes (the row is then left out, not guessed at).
+ * `$.a.b` → [a, b]; `$.items[*].id` → [items, [*], id]; `$.scores.*` → [scores, map values]; `$['odd.key']` and
+ * `$["k"]` for keys that are not identifiers (a key that is itself `*` is written `$['*']`). Null when the path is not one the recorder writes (the row is then left out, not guessed at).
  */
 export function parseJsonPath(path: string): Step[] | null {
   if (!path.startsWith('$')) return null;
@@ -25,7 +28,8 @@ export function parseJsonPath(path: string): Step[] | null {
       let j = i + 1;
       while (j < path.length && path[j] !== '.' && path[j] !== '[') j++;
       if (j === i + 1) return null;
-      steps.push({ key: path.slice(i + 1, j) });
+      const key = path.slice(i + 1, j);
+      steps.push(key === '*' ? { values: true } : { key });
       i = j;
     } else if (path.startsWith('[*]', i)) {
       steps.push({ items: true });
@@ -56,6 +60,7 @@ export function bodySchema(fields: readonly FieldObservation[], minPresence: num
     let node = root;
     for (const step of steps) {
       if ('items' in step) node = node.items ??= { properties: new Map() };
+      else if ('values' in step) node = node.values ??= { properties: new Map() };
       else {
         let next = node.properties.get(step.key);
         if (next === undefined) node.properties.set(step.key, next = { properties: new Map() });
@@ -71,7 +76,7 @@ export function bodySchema(fields: readonly FieldObservation[], minPresence: num
 function nodeSchema(node: Node, minPresence: number): JsonSchemaObject {
   // Children imply the container's type even when its own row is missing (a cap reached mid-body).
   const implied: JsonKind[] = [];
-  if (node.properties.size > 0) implied.push('object');
+  if (node.properties.size > 0 || node.values) implied.push('object');
   if (node.items) implied.push('array');
   const schema = valueSchema(node.field ?? { kinds: {}, formats: {}, redacted: 0 }, minPresence, implied);
   if (node.properties.size > 0) {
@@ -86,6 +91,7 @@ function nodeSchema(node: Node, minPresence: number): JsonSchemaObject {
     schema.properties = properties;
     if (required.length > 0) schema.required = required;
   }
+  if (node.values) schema.additionalProperties = nodeSchema(node.values, minPresence);
   if (node.items) schema.items = nodeSchema(node.items, minPresence);
   else if (includesType(schema.type, 'array')) schema.items = {};
   return schema;

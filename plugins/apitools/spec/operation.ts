@@ -30,7 +30,8 @@ export function buildOperation(op: ObservedOperation, minPresence: number): Oper
     if (merged) param.description = `Merged from ${merged.literals} distinct literal segments seen at this position.`;
     parameters.push(param);
   }
-  for (const f of at('query').sort(byName)) {
+  // `*` is the recorder's name for query parameters whose names are values (ids as keys): no one parameter.
+  for (const f of at('query').filter((q) => q.name !== '*').sort(byName)) {
     parameters.push({ name: f.name, in: 'query', required: isRequired(f, minPresence), schema: valueSchema(f, minPresence) });
   }
   for (const f of at('request_header').filter((h) => isDocumentedRequestHeader(h.name)).sort(byName)) {

@@ -199,7 +199,23 @@ infer('JSON paths: dots, [*], quoted keys; malformed ones refused', () => {
   assert.equal(parseJsonPath('$.items[*].id'), [{ key: 'items' }, { items: true }, { key: 'id' }]);
   assert.equal(parseJsonPath("$['a.b']['it\\'s']"), [{ key: 'a.b' }, { key: "it's" }]);
   assert.equal(parseJsonPath('$[*][*]'), [{ items: true }, { items: true }]);
+  assert.equal(parseJsonPath("$.scores.*['*']"), [{ key: 'scores' }, { values: true }, { key: '*' }]);
   for (const bad of ['', 'a.b', '$..a', "$['open", '$[0]']) assert.is(parseJsonPath(bad), null, bad);
+});
+
+infer('an object keyed by values (the recorder\'s `.*`) is a map: additionalProperties, not properties', async () => {
+  const row = (name: string, count: number, parents: number, kinds: Record<string, number>) => ({
+    route: 'GET /scores', location: 'response_body' as const, status: 200, name, count, parents, kinds, formats: {}, redacted: 0, firstSeen: 1, lastSeen: 2,
+  });
+  const doc = inferSpec([
+    { ...row('', 4, 4, {}), location: 'exchange' }, row('$', 4, 4, { object: 4 }), row('$.by_user', 4, 4, { object: 4 }),
+    row('$.by_user.*', 9, 4, { object: 9 }), row('$.by_user.*.points', 9, 9, { integer: 9 }),
+  ]);
+  await assertValidOpenApi(doc);
+  assert.equal(doc.paths['/scores'].get!.responses['200'].content!['application/json'].schema, {
+    type: 'object', required: ['by_user'],
+    properties: { by_user: { type: 'object', additionalProperties: { type: 'object', properties: { points: { type: 'integer' } }, required: ['points'] } } },
+  });
 });
 
 infer('info: a title and a version from the data, so the same observations print the same document', async () => {
