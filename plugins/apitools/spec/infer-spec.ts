@@ -86,7 +86,7 @@ export function observedOperations(fields: readonly FieldObservation[], minSibli
     if (!spelling.has(pathSkeleton(p))) spelling.set(pathSkeleton(p), p);
   }
 
-  const grouped = new Map<string, { op: ObservedOperation; rows: Map<string, FieldObservation> }>();
+  const grouped = new Map<string, { op: ObservedOperation; rows: Map<string, FieldObservation>; routes: number }>();
   for (const [route, list] of byRoute) {
     const rp = routePaths.get(route)!;
     const method = rp.method.toLowerCase() as HttpMethod;
@@ -95,7 +95,8 @@ export function observedOperations(fields: readonly FieldObservation[], minSibli
     const rename = new Map(pathParams(rp.path).map((name, i) => [name, pathParams(path)[i]]));
     const key = `${method} ${path}`;
     let group = grouped.get(key);
-    if (group === undefined) grouped.set(key, group = { op: { method, path, fields: [], merged: [] }, rows: new Map() });
+    if (group === undefined) grouped.set(key, group = { op: { method, path, fields: [], merged: [] }, rows: new Map(), routes: 0 });
+    group.routes++;
     for (const m of rp.merged) {
       const name = rename.get(m.name) ?? m.name;
       if (!group.op.merged.some((x) => x.name === name)) group.op.merged.push({ name, literals: m.literals });
@@ -112,9 +113,45 @@ export function observedOperations(fields: readonly FieldObservation[], minSibli
       add(group.rows, { ...f, name });
     }
   }
-  const out = [...grouped.values()].map(({ op, rows }) => ({ ...op, fields: [...rows.values()] }));
+  const out = [...grouped.values()].map(({ op, rows, routes }) => {
+    if (routes > 1) recountParents(rows);
+    return { ...op, fields: [...rows.values()] };
+  });
   const order = (m: HttpMethod) => HTTP_METHODS.indexOf(m);
   return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : order(a.method) - order(b.method)));
+}
+
+/** The JSON path of a key's or element's container: `$.a.b` → `$.a`, `$.a[*]` → `$.a`, `$['x']` → `$`. */
+const CONTAINER = /(\.[^.[]+|\['(?:[^'\\]|\\.)*'\]|\["(?:[^"\\]|\\.)*"\]|\[\*\])$/;
+
+/**
+ * Parents of merged routes, counted again over the merged route: a field one route had and another lacked was
+ * absent from the other's exchanges, so its parents are all the exchanges (of that status), or all the times its
+ * container object was present, as the recorder defines them; summing each route's own parents would make a
+ * query parameter only some routes had look required.
+ */
+function recountParents(rows: Map<string, FieldObservation>): void {
+  const exchanges = new Map<number, number>();
+  let all = 0;
+  for (const f of rows.values()) {
+    if (f.location !== 'exchange') continue;
+    exchanges.set(f.status, (exchanges.get(f.status) ?? 0) + f.count);
+    all += f.count;
+  }
+  for (const f of rows.values()) {
+    if (f.location === 'exchange') continue;
+    const response = f.location === 'response_header' || f.location === 'response_body';
+    const body = f.location === 'request_body' || f.location === 'response_body';
+    if (!body || f.name === '$') {
+      f.parents = response ? exchanges.get(f.status) ?? f.parents : all;
+    } else if (f.name.endsWith('[*]')) {
+      f.parents = f.count;
+    } else {
+      const container = rows.get(`${f.location}\u0000${f.status}\u0000${f.name.replace(CONTAINER, '')}`);
+      // Without its container's row (a cap reached), the recorded parents stand.
+      if (container !== undefined) f.parents = container.kinds.object ?? f.parents;
+    }
+  }
 }
 
 function exchangesOf(list: readonly FieldObservation[]): number {

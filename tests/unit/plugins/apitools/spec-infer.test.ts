@@ -176,6 +176,19 @@ infer('paths OpenAPI takes as one (/users/{id}, /users/{email}) get one spelling
   assert.is(op(doc, 'delete', '/users/{id}').responses['204'].content, undefined);
 });
 
+infer('merged routes count presence over all their exchanges: a field only some had is optional', async () => {
+  const x: Exchange[] = [];
+  for (let i = 0; i < 20; i++) x.push({ method: 'GET', path: `/users/${i}?expand=orders`, status: 200, responseBody: { id: i, profile: { nick: 'n', bio: 'b' } } });
+  for (const n of NAMES) x.push({ method: 'GET', path: `/users/${n}`, status: 200, responseBody: { id: 1, profile: { bio: 'b' } } });
+  const doc = await inferred(x);
+  assert.equal(Object.keys(doc.paths), ['/users/{id}']);
+  const get = op(doc, 'get', '/users/{id}');
+  assert.equal(get.parameters!.find((p) => p.name === 'expand')!.required, false);
+  const profile = responseSchema(get, '200').properties!.profile;
+  assert.equal(profile.required, ['bio']);
+  assert.equal(responseSchema(get, '200').required, ['id', 'profile']);
+});
+
 infer('operation ids: readable, unique, stable', () => {
   assert.is(operationIdFor('GET', '/users'), 'listUsers');
   assert.is(operationIdFor('GET', '/api/v1/users/{id}'), 'getUserById');
