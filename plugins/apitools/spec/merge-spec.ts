@@ -62,7 +62,11 @@ function mergeOperation(
   doc: OpenApiDocument, item: PathItemObject, had: OperationObject, op: OperationObject, where: string,
   fit: (s: JsonSchemaObject) => JsonSchemaObject, changes: SpecChange[],
 ): void {
-  const declared = new Set([...(item.parameters ?? []), ...(had.parameters ?? [])].map((p) => `${p.in} ${p.name.toLowerCase()}`));
+  // Declared parameters, `$ref`s followed (`#/components/parameters/Page`); one that cannot be followed is skipped.
+  const declared = new Set([...(item.parameters ?? []), ...(had.parameters ?? [])]
+    .map((p) => resolveRef(doc, p))
+    .filter((p): p is ParameterObject => typeof p?.name === 'string' && typeof p.in === 'string')
+    .map((p) => `${p.in} ${p.name.toLowerCase()}`));
   for (const p of op.parameters ?? []) {
     // Path parameters are the hand-written ones, whatever their names; others are added when new.
     if (p.in === 'path' || declared.has(`${p.in} ${p.name.toLowerCase()}`)) continue;
@@ -74,17 +78,23 @@ function mergeOperation(
     if (had.requestBody === undefined) {
       had.requestBody = mapBody(structuredClone(op.requestBody), fit);
       changes.push({ kind: 'request_body', where });
-    } else mergeContent(doc, had.requestBody.content, op.requestBody.content, `${where} request`, fit, changes);
+    } else {
+      const body = resolveRef(doc, had.requestBody);
+      if (body?.content) mergeContent(doc, body.content, op.requestBody.content, `${where} request`, fit, changes);
+    }
   }
   had.responses ??= {};
   for (const [status, response] of Object.entries(op.responses)) {
-    const existing = had.responses[status];
-    if (existing === undefined) {
+    const written = had.responses[status];
+    if (written === undefined) {
       if (status === 'default' && Object.keys(had.responses).length > 0) continue;
       had.responses[status] = mapBody(structuredClone(response), fit);
       changes.push({ kind: 'response', where: `${where} ${status}` });
       continue;
     }
+    // A `$ref` (`#/components/responses/NotFound`) is merged where it points; a remote one is left alone.
+    const existing = resolveRef(doc, written);
+    if (existing === undefined) continue;
     for (const [name, header] of Object.entries(response.headers ?? {})) {
       const headers = existing.headers ??= {};
       if (Object.keys(headers).some((h) => h.toLowerCase() === name.toLowerCase())) continue;
@@ -148,10 +158,22 @@ function mergeSchema(
   }
 }
 
-function resolveRef(doc: OpenApiDocument, schema: JsonSchemaObject): JsonSchemaObject | undefined {
-  if (typeof schema.$ref !== 'string') return schema;
-  const m = /^#\/components\/schemas\/([^/]+)$/.exec(schema.$ref);
-  return m ? doc.components?.schemas?.[decodeURIComponent(m[1])] : undefined;
+/**
+ * The object a local `$ref` (`#/components/…`, a JSON pointer into the document) points to, followed through
+ * chains; the object itself when it is no reference; undefined for a remote or broken one.
+ */
+function resolveRef<T extends object>(doc: OpenApiDocument, value: T): T | undefined {
+  let current: unknown = value;
+  for (let hops = 0; hops < 16; hops++) {
+    const ref = (current as { $ref?: unknown } | null)?.$ref;
+    if (typeof ref !== 'string') return typeof current === 'object' && current !== null ? current as T : undefined;
+    if (!ref.startsWith('#/')) return undefined;
+    current = ref.slice(2).split('/').reduce<unknown>((at, token) => {
+      const key = decodeURIComponent(token).replace(/~1/g, '/').replace(/~0/g, '~');
+      return typeof at === 'object' && at !== null ? (at as Record<string, unknown>)[key] : undefined;
+    }, doc);
+  }
+  return undefined;
 }
 
 const typesOf = (t: JsonSchemaObject['type']): string[] => (t === undefined ? [] : Array.isArray(t) ? t : [t]);

@@ -120,6 +120,52 @@ merge('a hand-written type the traffic contradicts is kept and reported', async 
   assert.ok(changes.some((c) => c.kind === 'type_differs' && c.where.startsWith('GET /users/{userId} 200 $.id')), JSON.stringify(changes));
 });
 
+merge('$refs to components (parameters, responses, request bodies) are followed, never written around', async () => {
+  const existing = asOpenApiDocument(parseYaml(`
+openapi: 3.1.0
+info: { title: Refs, version: '1' }
+paths:
+  /users/{id}:
+    get:
+      parameters: [{ $ref: '#/components/parameters/Id' }, { $ref: '#/components/parameters/Fields' }]
+      responses:
+        '200': { $ref: '#/components/responses/User' }
+  /orders:
+    post:
+      requestBody: { $ref: '#/components/requestBodies/Order' }
+      responses: { '201': { description: Made } }
+components:
+  parameters:
+    Id: { name: id, in: path, required: true, schema: { type: integer } }
+    Fields: { name: fields, in: query, schema: { type: string } }
+  responses:
+    User:
+      description: A user.
+      content: { application/json: { schema: { type: object, properties: { id: { type: integer } } } } }
+  requestBodies:
+    Order:
+      content: { application/json: { schema: { type: object, properties: { items: { type: array, items: { type: object } } } } } }
+`), 'refs.yaml');
+  const { document, changes } = mergeSpec(existing, inferSpec(observe(traffic())));
+  await assertValidOpenApi(document, 'merged with refs');
+  const get = document.paths['/users/{id}'].get!;
+  assert.is(get.parameters!.length, 2, 'fields is declared through its $ref: not added again');
+  assert.equal(get.responses['200'], { $ref: '#/components/responses/User' });
+  assert.is(get.responses['404'].description, 'Not Found');
+  const user = document.components!.responses as Record<string, { content: Record<string, { schema: JsonSchemaObject }> }>;
+  assert.ok(user.User.content['application/json'].schema.properties!.email, 'added where the $ref points');
+  const order = (document.components!.requestBodies as Record<string, { content: Record<string, { schema: JsonSchemaObject }> }>).Order;
+  assert.equal(order.content['application/json'].schema.properties!.items.items!.properties, { qty: { type: 'integer' }, sku: { type: 'string' } });
+  assert.ok(changes.some((c) => c.where === 'POST /orders request $.items[*].sku'), JSON.stringify(changes));
+  // Remote refs are left as written (the validator resolves only local ones, so this one is not validated).
+  const remote = structuredClone(existing);
+  remote.paths['/users/{id}'].get!.responses['200'] = { $ref: 'https://example.com/errors.yaml#/User' } as never;
+  remote.paths['/users/{id}'].get!.parameters!.push({ $ref: 'https://example.com/p.yaml' } as never);
+  const merged = mergeSpec(remote, inferSpec(observe(traffic()))).document.paths['/users/{id}'].get!;
+  assert.equal(merged.responses['200'], { $ref: 'https://example.com/errors.yaml#/User' });
+  assert.is(merged.parameters!.length, 3);
+});
+
 merge('into a 3.0 document, additions are written in 3.0 (nullable, anyOf) and the result validates as 3.0', async () => {
   const existing: OpenApiDocument = {
     openapi: '3.0.3', info: { title: 'Old', version: '1' },
