@@ -90,7 +90,8 @@ export function observedOperations(fields: readonly FieldObservation[], minSibli
   for (const [route, list] of byRoute) {
     const rp = routePaths.get(route)!;
     const method = rp.method.toLowerCase() as HttpMethod;
-    if (!HTTP_METHODS.includes(method)) continue; // a method OpenAPI cannot describe (PROPFIND …)
+    // A method OpenAPI cannot describe (PROPFIND …), or no path (`OPTIONS *`): not an operation of the document.
+    if (!HTTP_METHODS.includes(method) || !rp.path.startsWith('/')) continue;
     const path = spelling.get(pathSkeleton(rp.path))!;
     const rename = new Map(pathParams(rp.path).map((name, i) => [name, pathParams(path)[i]]));
     const key = `${method} ${path}`;

@@ -42,7 +42,7 @@ infer('ids are templated by the recorder; more than 10 sibling literals of one s
   assert.is(get.operationId, 'getUserByUserName');
   assert.equal(get.parameters![0], {
     name: 'user_name', in: 'path', required: true, schema: { type: 'string' },
-    description: 'Merged from 12 distinct literal segments seen at this position.',
+    description: 'Takes the 12 distinct word-like values seen at this position (sibling literals merged).',
   });
   assert.is((get['x-vigil-observed'] as { exchanges: number }).exchanges, 12);
   // The merged routes' bodies add up: 12 exchanges, `login` in each.
@@ -201,8 +201,8 @@ infer('operation ids: readable, unique, stable', () => {
   assert.is(operationIdFor('GET', '/'), 'getRoot');
   assert.is(operationIdFor('GET', '/health'), 'getHealth');
   const doc = inferSpec(observe([
-    { method: 'GET', path: '/a-b', status: 200 }, { method: 'GET', path: '/a_b', status: 200 },
-  ]));
+    { method: 'GET', path: '/a-b', status: 200 }, { method: 'GET', path: '/a_b', status: 200 }, { method: 'PROPFIND', path: '/a', status: 207 },
+  ]).concat({ route: 'OPTIONS *', location: 'exchange', status: 204, name: '', count: 1, parents: 1, kinds: {}, formats: {}, redacted: 0, firstSeen: 1, lastSeen: 1 }));
   assert.equal(Object.values(doc.paths).map((p) => p.get!.operationId).sort(), ['getAB', 'getAB2']);
   assert.equal(inferSpec(observe([{ method: 'GET', path: '/a_b', status: 200 }, { method: 'GET', path: '/a-b', status: 200 }])), doc);
 });
