@@ -31,6 +31,7 @@ export type {
   RawExchange, GovernedRecord, GovernedRecordJson, StorableRecord, CaptureService, GovernTask, GovernResult, TelemetryPolicy,
 } from './gateway.js';
 export { recordJson, governedRecordJson } from './gateway.js';
+export { storedRecordRows, isMissingTable, type StoredRecordRow } from './stored-records.js';
 export type {
   PersistedTrace, PromptVersionChange, EvalEnqueueHook, LlmService, LlmProjectRef, RecentTracesQuery, EvalResult, EvalResultEvent,
   EvalScoreScope, EvalScoreSummary, EvalResultsQuery, EvalScoreSource,

@@ -23,8 +23,11 @@ export interface CommandDefinition {
   summary: string;
   /** Usage text printed by `vigil help <name>` and on a usage error. */
   usage: string;
-  /** Flags the command accepts (without dashes); `-flag` and `--flag` are both accepted. Boolean flags take no value. */
-  flags?: Record<string, { type: 'string' | 'boolean'; summary: string }>;
+  /**
+   * Flags the command accepts (without dashes); `-flag` and `--flag` are both accepted. Boolean flags take no value.
+   * A `repeatable` string flag may be given several times: `args.lists` holds every value in order (`flags`, the last).
+   */
+  flags?: Record<string, { type: 'string' | 'boolean'; summary: string; repeatable?: boolean }>;
   /** Returns the process exit code. Write to `io.out` / `io.err`, never to the console directly. */
   run(args: CommandArgs, io: CommandIo): Promise<number> | number;
 }
@@ -32,6 +35,8 @@ export interface CommandDefinition {
 export interface CommandArgs {
   flags: Record<string, string | boolean>;
   positionals: string[];
+  /** Every value of each repeatable flag given, in order (absent when none was). */
+  lists?: Record<string, string[]>;
 }
 
 export interface CommandIo {

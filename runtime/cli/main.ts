@@ -35,7 +35,7 @@ function helpText(commands: readonly CommandDefinition[]): string {
 }
 
 function commandHelp(c: CommandDefinition): string {
-  const flags = Object.entries(c.flags ?? {}).map(([n, f]) => `  -${n}${f.type === 'string' ? ' VALUE' : ''}  ${f.summary}`);
+  const flags = Object.entries(c.flags ?? {}).map(([n, f]) => `  -${n}${f.type === 'string' ? ' VALUE' : ''}${f.repeatable ? ' (repeatable)' : ''}  ${f.summary}`);
   return [`Usage: ${c.usage}`, '', c.summary, ...(flags.length ? ['', 'Flags:', ...flags] : []), ''].join('\n');
 }
 

@@ -4,7 +4,7 @@ export class UsageError extends Error {}
 
 /**
  * Parses `-flag value`, `--flag value`, `-flag=value` and boolean `-flag` forms against a command's declared flags.
- * `--` ends flag parsing. An unknown flag or a missing value is a UsageError (exit 2).
+ * A repeatable flag keeps every value in `lists`. `--` ends flag parsing. An unknown flag or a missing value is a UsageError (exit 2).
  */
 export function parseArgs(argv: readonly string[], flags: CommandDefinition['flags'] = {}): CommandArgs {
   const out: CommandArgs = { flags: {}, positionals: [] };
@@ -28,6 +28,7 @@ export function parseArgs(argv: readonly string[], flags: CommandDefinition['fla
     const value: string | undefined = eq >= 0 ? body.slice(eq + 1) : argv[++i];
     if (value === undefined) throw new UsageError(`flag -${name} needs a value`);
     out.flags[name] = value;
+    if (spec.repeatable) ((out.lists ??= {})[name] ??= []).push(value);
   }
   return out;
 }

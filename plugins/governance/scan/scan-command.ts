@@ -1,7 +1,7 @@
 // `vigil scan`: sensitive-looking values that no rule masks, in the stored records of `-config FILE` or in a HAR file.
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import type { CommandArgs, CommandIo, CommandStore } from '@vigil/plugin-sdk';
+import { isMissingTable, type CommandArgs, type CommandIo, type CommandStore } from '@vigil/plugin-sdk';
 import { ScanCollector, type ScanInput } from './scan-core.js';
 import { storedRecords, harEntries } from './scan-sources.js';
 import { jsonReport, sarifReport, textReport, type ScanReport } from './scan-output.js';
@@ -60,7 +60,7 @@ export async function runScan(args: CommandArgs, io: CommandIo, version: string)
         for await (const input of storedRecords(opened.store, from, max)) collector.add(input);
       } catch (err) {
         // A store that `vigil run` never wrote to has no records table yet: nothing to scan.
-        if (!/no such table|does not exist/i.test((err as Error).message)) throw err;
+        if (!isMissingTable(err)) throw err;
       }
     } finally {
       await opened.close();

@@ -1,28 +1,12 @@
 // Where `vigil scan` reads exchanges: the records `vigil run` stored (capture's table), or a HAR 1.2 file.
-import type { Store } from '@vigil/plugin-sdk';
+import { storedRecordRows, type Store } from '@vigil/plugin-sdk';
 import type { ScanInput } from './scan-core.js';
 
-/** Stored records, newest first, from `since` (epoch ms), at most `limit`, in pages so memory stays flat. */
+/** Stored records, newest first, from `since` (epoch ms), at most `limit` (the SDK's reader of capture's table). */
 export async function* storedRecords(store: Store, since: number, limit: number): AsyncGenerator<ScanInput> {
-  const PAGE = 1000;
-  let before = Number.MAX_SAFE_INTEGER;
-  let left = limit;
-  let lastIds = new Set<string>();
-  while (left > 0) {
-    const rows = await store.query<{ id: string; time: number; record: string }>(
-      'SELECT id, time, record FROM capture_records WHERE time >= ? AND time <= ? ORDER BY time DESC LIMIT ?',
-      [since, before, Math.min(PAGE, left) + lastIds.size],
-    );
-    const fresh = rows.filter((r) => !lastIds.has(r.id));
-    if (fresh.length === 0) return;
-    for (const row of fresh) {
-      if (left-- <= 0) return;
-      const r = JSON.parse(row.record) as ScanInput;
-      yield { ...r, id: row.id, route: Array.isArray(r.route) ? r.route : [] };
-    }
-    const oldest = Number(fresh[fresh.length - 1].time);
-    lastIds = new Set(rows.filter((r) => Number(r.time) === oldest).map((r) => r.id));
-    before = oldest;
+  for await (const row of storedRecordRows(store, since, limit)) {
+    const r = JSON.parse(row.record) as ScanInput;
+    yield { ...r, id: row.id, route: Array.isArray(r.route) ? r.route : [] };
   }
 }
 

@@ -17,4 +17,12 @@ test('unknown flags and missing values are usage errors', () => {
   assert.throws(() => parseArgs(['-verbose=maybe'], flags), /true or false/);
 });
 
+test('a repeatable flag keeps every value in order; the others keep the last', () => {
+  const withHeader = { ...flags, header: { type: 'string' as const, summary: '', repeatable: true } };
+  const args = parseArgs(['--header', 'A: 1', '-config', 'a.yaml', '--header=B: 2', '-config', 'b.yaml'], withHeader);
+  assert.equal(args.lists, { header: ['A: 1', 'B: 2'] });
+  assert.equal(args.flags, { header: 'B: 2', config: 'b.yaml' });
+  assert.is(parseArgs(['-config', 'a.yaml'], withHeader).lists, undefined);
+});
+
 test.run();
