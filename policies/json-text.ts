@@ -19,7 +19,43 @@ export interface JsonTextPlan {
   readonly redact: readonly CompiledJsonPath[];
   /** The first finite number ≥ 0 this path matches, in document order, outside redacted values (`meter.tokens`). */
   readonly read: CompiledJsonPath | null;
+  /**
+   * Told about every value's place and type in the same pass, before redaction (field observations): the scan
+   * then walks the whole document instead of skipping what no path reaches. `root` is the observer's node of `$`.
+   */
+  readonly observe?: { readonly observer: JsonObserver; readonly root: ObservedNode };
 }
+
+/** A node of a `JsonObserver`'s own tree of paths: opaque to the scan. */
+export type ObservedNode = object;
+
+/**
+ * What a scan reports of a document's shape, never a value: the path of each value and its type, and a string's
+ * place in the text (for its format to be recognised). Node methods answer null for a place not to follow (a cap
+ * was reached): nothing below it is reported.
+ */
+export interface JsonObserver {
+  /**
+   * The node of a member of the object at `parent`, whose key is `text[from, to)` as written, or `decoded` when it
+   * was written with escapes (else null): the key is never sliced out unless the observer needs it.
+   */
+  key(parent: ObservedNode, text: string, from: number, to: number, decoded: string | null): ObservedNode | null;
+  /** The node of every element of the array at `parent`. */
+  item(parent: ObservedNode): ObservedNode | null;
+  /** A value at `node` of kind `kind` (value-format.ts indexes); `redacted`: a redaction path replaced it. */
+  value(node: ObservedNode, kind: number, redacted: boolean): void;
+  /** A string at `node`: its characters are `text[from, to)`, with escapes when `escaped`. */
+  string(node: ObservedNode, text: string, from: number, to: number, escaped: boolean, redacted: boolean): void;
+}
+
+// Kinds as the observer counts them (plugins/governance/value-format.ts holds the names in this order; 0 is a
+// string, which is reported through `string`).
+const K_INTEGER = 1;
+const K_NUMBER = 2;
+const K_BOOLEAN = 3;
+const K_NULL = 4;
+const K_OBJECT = 5;
+const K_ARRAY = 6;
 
 export type JsonTextResult =
   | { readonly ok: true; readonly text: string; readonly redactions: number; readonly number: number | null }
@@ -61,8 +97,12 @@ class Scan {
   /** Path states per nesting level: `states[level * width + p]` is path p's state mask at the current node. */
   private readonly states: Int32Array;
   private readonly width: number;
+  private readonly observer: JsonObserver | null;
+  private readonly root: ObservedNode | null;
 
   constructor(private readonly text: string, plan: JsonTextPlan) {
+    this.observer = plan.observe?.observer ?? null;
+    this.root = plan.observe?.root ?? null;
     this.paths = plan.redact.map(automatonOf);
     this.redactCount = this.paths.length;
     if (plan.read) this.paths.push(automatonOf(plan.read));
@@ -78,7 +118,8 @@ class Scan {
       if (m !== 0) live = true;
     }
     this.skipWhitespace();
-    if (live) this.value(0, true);
+    if (live) this.value(0, true, this.root);
+    else if (this.root !== null) this.observeValue(0, this.root);
     else this.skipValue(0);
     this.skipWhitespace();
     if (this.pos !== this.text.length) throw MALFORMED;
@@ -88,8 +129,11 @@ class Scan {
     return this.redactions === 0 ? this.text : this.out + this.text.slice(this.copiedTo);
   }
 
-  /** A value some path may still match, at `level` (its states are set); `matched`: some path may end here. */
-  private value(level: number, matched: boolean): void {
+  /**
+   * A value some path may still match, at `level` (its states are set); `matched`: some path may end here. `node`
+   * is the observer's node for it, or null when it is not observed.
+   */
+  private value(level: number, matched: boolean, node: ObservedNode | null): void {
     const base = level * this.width;
     let wantNumber = false;
     for (let p = 0; matched && p < this.width; p++) {
@@ -97,6 +141,7 @@ class Scan {
         if (p < this.redactCount) {
           const start = this.pos;
           this.skipValue(level);
+          if (node !== null) this.observeRedacted(node, start);
           this.out += this.text.slice(this.copiedTo, start) + MARKER_JSON;
           this.copiedTo = this.pos;
           this.redactions++;
@@ -106,19 +151,22 @@ class Scan {
       }
     }
     const c = this.at(this.pos);
-    if (c === 123 /* { */) this.object(level);
-    else if (c === 91 /* [ */) this.array(level);
+    if (c === 123 /* { */) this.object(level, node);
+    else if (c === 91 /* [ */) this.array(level, node);
     else if (wantNumber && this.number === null && (c === 45 /* - */ || (c >= 48 && c <= 57))) {
       const start = this.pos;
       this.skipNumber();
+      if (node !== null) this.observer!.value(node, this.numberKind(start), false);
       const n = Number(this.text.slice(start, this.pos));
       if (Number.isFinite(n) && n >= 0) this.number = n;
-    } else this.skipValue(level);
+    } else if (node !== null) this.observeValue(level, node);
+    else this.skipValue(level);
   }
 
-  private object(level: number): void {
+  private object(level: number, node: ObservedNode | null): void {
     if (level >= MAX_JSON_DEPTH) throw TOO_DEEP;
     const text = this.text;
+    if (node !== null) this.observer!.value(node, K_OBJECT, false);
     this.pos++;
     this.skipWhitespace();
     if (this.at(this.pos) === 125 /* } */) { this.pos++; return; }
@@ -132,7 +180,8 @@ class Scan {
       if (this.at(this.pos) !== 58 /* : */) throw MALFORMED;
       this.pos++;
       this.skipWhitespace();
-      this.child(level, key, keyStart + 1, keyEnd);
+      const childNode = node === null ? null : this.observer!.key(node, text, keyStart + 1, keyEnd, key);
+      this.child(level, key, keyStart + 1, keyEnd, childNode);
       this.skipWhitespace();
       const c = this.at(this.pos++);
       if (c === 125 /* } */) return;
@@ -141,13 +190,18 @@ class Scan {
     }
   }
 
-  private array(level: number): void {
+  private array(level: number, node: ObservedNode | null): void {
     if (level >= MAX_JSON_DEPTH) throw TOO_DEEP;
+    let item: ObservedNode | null = null;
+    if (node !== null) {
+      this.observer!.value(node, K_ARRAY, false);
+      item = this.observer!.item(node);
+    }
     this.pos++;
     this.skipWhitespace();
     if (this.at(this.pos) === 93 /* ] */) { this.pos++; return; }
     for (let index = 0; ; index++) {
-      this.child(level, null, -1, index);
+      this.child(level, null, -1, index, item);
       this.skipWhitespace();
       const c = this.at(this.pos++);
       if (c === 93 /* ] */) return;
@@ -159,9 +213,9 @@ class Scan {
   /**
    * The child of the container at `level`: walked when a path may match inside it, else only validated. An object's
    * member is named by `key` when its key was decoded, else by the key's raw text at [`from`, `to`); an array's
-   * element has `from` -1 and its index in `to`.
+   * element has `from` -1 and its index in `to`. `node` is the observer's node of the child, or null.
    */
-  private child(level: number, key: string | null, from: number, to: number): void {
+  private child(level: number, key: string | null, from: number, to: number, node: ObservedNode | null): void {
     const base = level * this.width;
     const next = base + this.width;
     let live = false;
@@ -178,8 +232,97 @@ class Scan {
       if (c !== 0) live = true;
       if (c & path.matched) matched = true;
     }
-    if (live) this.value(level + 1, matched);
+    if (live) this.value(level + 1, matched, node);
+    else if (node !== null) this.observeValue(level + 1, node);
     else this.skipValue(level + 1);
+  }
+
+  /**
+   * `skipValue` that tells the observer about the value and everything inside it. Kept apart from `skipValue`, so
+   * a scan without an observer runs the code it always ran.
+   */
+  private observeValue(level: number, node: ObservedNode): void {
+    const observer = this.observer!;
+    const text = this.text;
+    const c = this.at(this.pos);
+    if (c === QUOTE) {
+      const start = this.pos;
+      const escaped = this.skipString();
+      observer.string(node, text, start + 1, this.pos - 1, escaped, false);
+      return;
+    }
+    if (c === 123 /* { */) {
+      if (level >= MAX_JSON_DEPTH) throw TOO_DEEP;
+      observer.value(node, K_OBJECT, false);
+      this.pos++;
+      this.skipWhitespace();
+      if (this.at(this.pos) === 125 /* } */) { this.pos++; return; }
+      for (;;) {
+        if (this.at(this.pos) !== QUOTE) throw MALFORMED;
+        const keyStart = this.pos;
+        const key = this.skipString() ? JSON.parse(text.slice(keyStart, this.pos)) as string : null;
+        const keyEnd = this.pos - 1;
+        this.skipWhitespace();
+        if (this.at(this.pos) !== 58 /* : */) throw MALFORMED;
+        this.pos++;
+        this.skipWhitespace();
+        const child = observer.key(node, text, keyStart + 1, keyEnd, key);
+        if (child !== null) this.observeValue(level + 1, child);
+        else this.skipValue(level + 1);
+        this.skipWhitespace();
+        const d = this.at(this.pos++);
+        if (d === 125 /* } */) return;
+        if (d !== 44 /* , */) throw MALFORMED;
+        this.skipWhitespace();
+      }
+    }
+    if (c === 91 /* [ */) {
+      if (level >= MAX_JSON_DEPTH) throw TOO_DEEP;
+      observer.value(node, K_ARRAY, false);
+      const item = observer.item(node);
+      this.pos++;
+      this.skipWhitespace();
+      if (this.at(this.pos) === 93 /* ] */) { this.pos++; return; }
+      for (;;) {
+        if (item !== null) this.observeValue(level + 1, item);
+        else this.skipValue(level + 1);
+        this.skipWhitespace();
+        const d = this.at(this.pos++);
+        if (d === 93 /* ] */) return;
+        if (d !== 44 /* , */) throw MALFORMED;
+        this.skipWhitespace();
+      }
+    }
+    if (c === 45 /* - */ || (c >= 48 && c <= 57)) {
+      const start = this.pos;
+      this.skipNumber();
+      observer.value(node, this.numberKind(start), false);
+      return;
+    }
+    this.skipValue(level);
+    observer.value(node, c === 110 /* n */ ? K_NULL : K_BOOLEAN, false);
+  }
+
+  /** Tells the observer of the value at [`start`, pos) that a redaction path replaced: its type only. */
+  private observeRedacted(node: ObservedNode, start: number): void {
+    const observer = this.observer!;
+    const c = this.text.charCodeAt(start);
+    if (c === QUOTE) {
+      const inner = this.text.slice(start + 1, this.pos - 1);
+      observer.string(node, this.text, start + 1, this.pos - 1, inner.includes('\\'), true);
+    } else {
+      const kind = c === 123 ? K_OBJECT : c === 91 ? K_ARRAY : c === 110 ? K_NULL : c === 116 || c === 102 ? K_BOOLEAN : this.numberKind(start);
+      observer.value(node, kind, true);
+    }
+  }
+
+  /** `integer` for a number token at [`start`, pos) written without fraction or exponent, else `number`. */
+  private numberKind(start: number): number {
+    for (let i = start; i < this.pos; i++) {
+      const c = this.text.charCodeAt(i);
+      if (c === 46 || c === 101 || c === 69) return K_NUMBER;
+    }
+    return K_INTEGER;
   }
 
   /** A path's states at a child, from its (closed) states at the parent; the child is named as in `child`. */

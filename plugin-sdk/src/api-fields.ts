@@ -54,6 +54,19 @@ export interface FieldOverflow {
   total: number;
 }
 
+/**
+ * The bounds of field observations, the same in a governance worker's batch and in capture's accumulator: what they
+ * leave out is counted (`FieldOverflow`, `vigil_capture_fields_overflow_total`), never stored.
+ */
+export const FIELD_LIMITS = Object.freeze({
+  /** Distinct (location, status, name) rows of one route, its `exchange` rows included. */
+  fieldsPerRoute: 512,
+  /** Distinct routes. */
+  routes: 2_000,
+  /** JSON path levels below `$`: a deeper value is counted at its ancestor of this depth (as its type), not on its own. */
+  depth: 12,
+});
+
 // ---- Path templates ----
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -197,6 +197,11 @@ export interface GovernTask {
   /** The policy the exchanges were decided under. */
   policy: TelemetryPolicy;
   exchanges: RawExchange[];
+  /**
+   * Also observe the fields the exchanges use (`GovernResult.fields`). Absent or false: no observation, and
+   * governance costs what it did before field observations existed.
+   */
+  recordFields?: boolean;
 }
 
 /** The worker module's answer to one task. */

@@ -47,6 +47,33 @@ const specCommand: CommandDefinition = {
 
 const commands: CommandDefinition[] = [
   replayCommand,
+  {
+    name: 'sdk',
+    summary: 'Generate a typed client (TypeScript, Python or Go, standard library only) from an OpenAPI document',
+    usage: 'vigil sdk --spec FILE --lang ts|python|go [--out DIR] [--name CLIENT_NAME] [--package NAME] [--format text|json]',
+    flags: {
+      spec: { type: 'string', summary: 'the OpenAPI 3.0 or 3.1 document (YAML or JSON)' },
+      lang: { type: 'string', summary: 'ts, python or go' },
+      out: { type: 'string', summary: 'write the files into DIR (created); without it the client is printed' },
+      name: { type: 'string', summary: 'the client class or struct name (default from the title; Go: Client)' },
+      package: { type: 'string', summary: 'the TypeScript file name, Python module name or Go package name' },
+      format: { type: 'string', summary: 'text (default) or json: the files written (with --out) or every file with its content' },
+    },
+    run: async (args, io) => (await import('./sdk/sdk-command.js')).runSdk(args, io),
+  },
+  {
+    name: 'check',
+    summary: 'Report whether live clients still use a field (a JSON path, query parameter or header) before it is removed',
+    usage: "vigil check -config FILE ('METHOD /path' FIELD | --fields FILE) [--since 30d] [--format text|json]",
+    flags: {
+      config: { type: 'string', summary: 'the config of the `vigil run` whose observed fields to read' },
+      fields: { type: 'string', summary: 'check every field a file lists (METHOD /path FIELD per line, or YAML/JSON)' },
+      since: { type: 'string', summary: 'only use seen within the last DURATION (30d, 12h)' },
+      format: { type: 'string', summary: 'text (default) or json' },
+    },
+    // Loaded when it runs, so listing commands stays cheap.
+    run: async (args, io) => (await import('./check/check-command.js')).runCheck(args, io),
+  },
   specCommand,
 ];
 

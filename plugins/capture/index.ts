@@ -3,6 +3,8 @@ import type { RawExchange, SqlValue } from '@vigil/plugin-sdk';
 import type { PolicyService } from '../../policies/policy-service.js';
 import { captureConfigSchema } from './config-schema.js';
 import { packExchanges } from './exchange-batch.js';
+import { FieldAccumulator } from './field-accumulator.js';
+import { writeFields } from './field-writer.js';
 import { announceStored } from './live-events.js';
 import { captureMigrations } from './migrations.js';
 import { unpackRecords } from './record-batch.js';
@@ -64,10 +66,36 @@ export default definePlugin<CaptureConfig>({
       collect: (g) => g.set(budget.held),
     });
     const sandboxFailures = sandboxFailuresCounter(ctx.metrics);
+    const fieldOverflow = ctx.metrics.counter('vigil_capture_fields_overflow_total', {
+      help: 'Field observations left out because a bound was reached: cap="route" (fields of one route), cap="total" (routes).',
+      labelNames: ['cap'],
+    });
+    const routeOverflow = fieldOverflow.labels('route');
+    const totalOverflow = fieldOverflow.labels('total');
+    const fields = new FieldAccumulator();
+    const countOverflow = (o: { route: number; total: number } | undefined) => {
+      if (o?.route) routeOverflow.inc(o.route);
+      if (o?.total) totalOverflow.inc(o.total);
+    };
+    /** Adds what the accumulator holds to `capture_fields`; on failure it is kept for the next flush (bounded). */
+    const writeHeldFields = async () => {
+      const taken = fields.take();
+      try {
+        await writeFields(ctx.store, taken);
+      } catch (err) {
+        countOverflow(fields.restore(taken));
+        ctx.log.error('storing observed fields failed; they are kept for the next try', { fields: taken.length, error: (err as Error).message });
+      }
+    };
+    // One write at a time: the flush at stop waits for a timer's write still in flight.
+    let fieldsWritten: Promise<void> = Promise.resolve();
+    const flushFields = () => (fieldsWritten = fieldsWritten.then(writeHeldFields));
     const tokens = ctx.metrics.counter('vigil_tokens_total', { help: 'Tokens metered from governed records (meter.tokens).', labelNames: ['route', 'tenant'] });
 
     const policy: PolicyService = ctx.services.get('policy');
-    const workerData: StoreRowsWorkerData = { governModule: policy.workerModule.href, tenantLabel: config.tenant_label };
+    const workerData: StoreRowsWorkerData = {
+      governModule: policy.workerModule.href, tenantLabel: config.tenant_label, recordFields: config.record_fields,
+    };
     // Every batch the batcher may hold in flight fits the pool's queue (a batch holds at least one of the `queue`
     // pending exchanges), so the batcher's bound is the only place exchanges are refused, one by one and counted;
     // piscina never rejects a task and loses a whole batch.
@@ -105,6 +133,8 @@ export default definePlugin<CaptureConfig>({
       maxPending: config.queue,
       onResult: async (result) => {
         for (const [reason, n] of Object.entries(result.sandboxFailures)) sandboxFailures.labels('wasm', reason).inc(n);
+        countOverflow(result.fieldOverflow);
+        if (result.fields?.length) countOverflow(fields.add(result.fields));
         if (result.failed > 0) {
           refused.inc(result.failed);
           ctx.log.error('governance refused exchanges; they are not stored', { exchanges: result.failed, error: result.firstError });
@@ -133,6 +163,9 @@ export default definePlugin<CaptureConfig>({
     registerRuleUsageRoute(ctx.http, ctx.store);
 
     let unsubscribe: (() => Promise<void>) | undefined;
+    let fieldTimer: NodeJS.Timeout | undefined;
+    // Every process flushes its own accumulator (not a shared job: `jobs.every` runs one process per interval).
+    const fieldsFlushMs = parseDuration(config.fields_flush);
     return {
       start() {
         unsubscribe = ctx.bus.subscribe('gateway.exchange', (batch) => {
@@ -149,12 +182,15 @@ export default definePlugin<CaptureConfig>({
           const deleted = await deleteExpired(ctx.store, { now: Date.now(), ...limits });
           if (deleted.records || deleted.rollups || deleted.rulePaths) ctx.log.debug('retention deleted expired rows', deleted);
         }, { immediate: true });
+        if (config.record_fields) fieldTimer = setInterval(() => { void flushFields(); }, fieldsFlushMs).unref();
       },
       async stop() {
         const off = unsubscribe;
         unsubscribe = undefined;
         await off?.();
         await batcher.flush();
+        clearInterval(fieldTimer);
+        await flushFields();
       },
     };
   },

@@ -9,7 +9,8 @@ const buckets = BUCKET_COLUMNS.map((c) => `${c} BIGINT NOT NULL DEFAULT 0`).join
  * One exception: `primary_route`, from version 1, which nothing reads since version 2 dropped its index; dropping
  * the column would make SQLite rewrite the whole table at start-up.
  * Rollups, one row per minute, route, method, status class and tenant, feed overview and usage. Rule paths, one row
- * per hour, rule, method and path shape (rule-paths.ts), feed the policy page's "what each rule matched".
+ * per hour, rule, method and path shape (rule-paths.ts), feed the policy page's "what each rule matched". Fields,
+ * one row per route, location, status and name (field-writer.ts), feed the API toolchain (`vigil check`, `spec`, …).
  */
 export const captureMigrations: Migration[] = [
   {
@@ -57,5 +58,19 @@ export const captureMigrations: Migration[] = [
       CREATE TABLE capture_rule_paths (
         bucket BIGINT NOT NULL, rule TEXT NOT NULL, method TEXT NOT NULL, path TEXT NOT NULL, requests BIGINT NOT NULL,
         PRIMARY KEY (bucket, rule, method, path));`,
+  },
+  {
+    version: 5,
+    name: 'fields each route uses',
+    // Field observations (plugin-sdk/src/api-fields.ts), added up per route, location, status and name; read by
+    // `vigil check`, `spec`, `sdk` and `mock`. `kinds` and `formats` are JSON objects of counts. Retention deletes by
+    // last_seen, through its index. BIGINT reads as INTEGER on SQLite.
+    up: `
+      CREATE TABLE capture_fields (
+        route TEXT NOT NULL, location TEXT NOT NULL, status INTEGER NOT NULL, name TEXT NOT NULL,
+        count BIGINT NOT NULL, parents BIGINT NOT NULL, kinds TEXT NOT NULL, formats TEXT NOT NULL, redacted BIGINT NOT NULL,
+        first_seen BIGINT NOT NULL, last_seen BIGINT NOT NULL,
+        PRIMARY KEY (route, location, status, name));
+      CREATE INDEX capture_fields_last_seen ON capture_fields (last_seen);`,
   },
 ];

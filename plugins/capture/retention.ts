@@ -14,10 +14,11 @@ export interface RetentionLimits {
 }
 
 /**
- * Deletes expired records (in chunks, between which capture's inserts get the store), expired rollups, and rule
- * paths kept as long as rollups (whole hours: an hour goes once all of it is past the limit).
+ * Deletes expired records (in chunks, between which capture's inserts get the store), expired rollups, rule
+ * paths kept as long as rollups (whole hours: an hour goes once all of it is past the limit), and fields last seen
+ * before the records' limit.
  */
-export async function deleteExpired(store: Store, limits: RetentionLimits): Promise<{ records: number; rollups: number; rulePaths: number }> {
+export async function deleteExpired(store: Store, limits: RetentionLimits): Promise<{ records: number; rollups: number; rulePaths: number; fields: number }> {
   const records = store.table('records');
   const cutoff = limits.now - limits.recordsMs;
   let deletedRecords = 0;
@@ -31,5 +32,7 @@ export async function deleteExpired(store: Store, limits: RetentionLimits): Prom
     `DELETE FROM ${store.table('rollups')} WHERE bucket < ?`, [limits.now - limits.rollupsMs - 60_000]);
   const { changes: deletedRulePaths } = await store.run(
     `DELETE FROM ${store.table('rule_paths')} WHERE bucket < ?`, [limits.now - limits.rollupsMs - HOUR]);
-  return { records: deletedRecords, rollups: deletedRollups, rulePaths: deletedRulePaths };
+  // A field no exchange used within the records' retention is gone with them: `vigil check` then reports it unused.
+  const { changes: deletedFields } = await store.run(`DELETE FROM ${store.table('fields')} WHERE last_seen < ?`, [cutoff]);
+  return { records: deletedRecords, rollups: deletedRollups, rulePaths: deletedRulePaths, fields: deletedFields };
 }

@@ -3,7 +3,9 @@
 // connection. The main thread serves traffic; all it gets back is counts, token totals and, when an exporter
 // listens, the records' JSON text with their key fields, for it to publish without parsing.
 import { workerData } from 'node:worker_threads';
-import type { GovernResult, GovernTask, StorableRecord, TelemetryPolicy } from '@vigil/plugin-sdk';
+import type {
+  FieldObservation, FieldOverflow, GovernResult, GovernTask, StorableRecord, TelemetryPolicy,
+} from '@vigil/plugin-sdk';
 import { workerStore, workerStoreAvailable } from '@vigil/plugin-sdk/worker';
 import { unpackExchanges } from './exchange-batch.js';
 import { packRecords } from './record-batch.js';
@@ -22,13 +24,14 @@ const govern = ((await import(data.governModule)) as { default: (task: GovernTas
  * (`sqlite::memory:`), the rows go back to the main thread to be written there.
  */
 export default async function storeRows(task: StoreRowsTask): Promise<StoredRows> {
-  const { records, failed, firstError, sandboxFailures } = await governAll(task);
+  const { records, failed, firstError, sandboxFailures, fields, fieldOverflow } = await governAll(task);
   const rows = new Array(records.length);
   for (let i = 0; i < records.length; i++) rows[i] = recordRow(records[i]);
   const rollups = foldRollups(records, data.tenantLabel);
   const rulePaths = foldRulePaths(records);
   const out = {
     failed, firstError, sandboxFailures,
+    ...(fields === undefined ? {} : { fields, fieldOverflow }),
     tokens: rollups.filter((r) => (r[ROLLUP.tokens] as number) > 0).map((r) => [r[ROLLUP.route] as string, r[ROLLUP.tenant] as string, r[ROLLUP.tokens] as number] as [string, string, number]),
     // The record JSON is the last value of each row; exporters get it even when storing fails (it may be the only copy).
     ...(task.withRecords ? { records: packRecords(records, rows.map((row) => row[row.length - 1] as string)) } : {}),
@@ -51,28 +54,39 @@ function policyOf(json: string): TelemetryPolicy {
 
 async function governAll(task: StoreRowsTask): Promise<{
   records: StorableRecord[]; failed: number; firstError: string | null; sandboxFailures: Record<string, number>;
+  fields?: FieldObservation[]; fieldOverflow?: FieldOverflow;
 }> {
   const exchanges = unpackExchanges(task.exchanges);
   const sandboxFailures: Record<string, number> = {};
+  const recordFields = data.recordFields;
+  const fields: FieldObservation[] | undefined = recordFields ? [] : undefined;
+  const fieldOverflow: FieldOverflow = { route: 0, total: 0 };
   const add = (result: GovernResult): StorableRecord[] => {
     for (const [reason, n] of Object.entries(result.sandboxFailures)) sandboxFailures[reason] = (sandboxFailures[reason] ?? 0) + n;
+    // Governed one by one (below), the observations come per exchange: the event loop's accumulator merges them.
+    if (fields !== undefined && result.fields) for (const f of result.fields) fields.push(f);
+    if (result.fieldOverflow) {
+      fieldOverflow.route += result.fieldOverflow.route;
+      fieldOverflow.total += result.fieldOverflow.total;
+    }
     return result.records;
   };
+  const observed = fields === undefined ? {} : { fields, fieldOverflow };
   const policy = policyOf(task.policy);
   try {
-    return { records: add(await govern({ policy, exchanges })), failed: 0, firstError: null, sandboxFailures };
+    return { records: add(await govern({ policy, exchanges, recordFields })), failed: 0, firstError: null, sandboxFailures, ...observed };
   } catch {
     const records: StorableRecord[] = [];
     let failed = 0;
     let firstError: string | null = null;
     for (const exchange of exchanges) {
       try {
-        records.push(...add(await govern({ policy, exchanges: [exchange] })));
+        records.push(...add(await govern({ policy, exchanges: [exchange], recordFields })));
       } catch (err) {
         failed++;
         firstError ??= err instanceof Error ? err.message : String(err);
       }
     }
-    return { records, failed, firstError, sandboxFailures };
+    return { records, failed, firstError, sandboxFailures, ...observed };
   }
 }

@@ -1,4 +1,4 @@
-import type { SqlValue } from '@vigil/plugin-sdk';
+import type { FieldObservation, FieldOverflow, SqlValue } from '@vigil/plugin-sdk';
 import type { PackedExchanges } from './exchange-batch.js';
 import type { PackedRecords } from './record-batch.js';
 import type { StoreOutcome } from './record-writer.js';
@@ -14,6 +14,8 @@ export interface CaptureConfig {
   retention_interval: string | number;
   rollup_retention: string | number;
   tenant_label: string;
+  record_fields: boolean;
+  fields_flush: string | number;
   pricing: { per_1k_tokens: number; per_request: number; currency: string };
 }
 
@@ -22,6 +24,8 @@ export interface StoreRowsWorkerData {
   /** The policy service's `workerModule`, as an href. */
   governModule: string;
   tenantLabel: string;
+  /** Observe the fields each route uses (`capture.record_fields`). */
+  recordFields: boolean;
 }
 
 /** A capture pool task: a governance task (`GovernTask`) with its exchanges packed for the trip. */
@@ -54,4 +58,7 @@ export interface StoredRows extends StoreOutcome {
   firstError: string | null;
   /** WASM policy calls that failed while the batch was governed, by reason (its records failed closed). */
   sandboxFailures: Record<string, number>;
+  /** The fields the batch's exchanges used, and what the worker's caps left out (with `recordFields`). */
+  fields?: FieldObservation[];
+  fieldOverflow?: FieldOverflow;
 }

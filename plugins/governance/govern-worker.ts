@@ -3,6 +3,7 @@
 import { compilePolicy, type CompiledPolicy, type RouteDecision } from '../../policies/compile.js';
 import type { PolicyConfig } from '../../policies/schema.js';
 import { GovernanceError, GovernanceErrors } from './errors.js';
+import { FieldRecorder } from './field-recorder.js';
 import { governForStorage } from './govern.js';
 import type { GovernResult, GovernTask, RawExchange, StorableRecord } from './types.js';
 import { WasmPolicyCache } from './wasm-policy-cache.js';
@@ -64,13 +65,16 @@ export default async function governBatch(task: GovernTask): Promise<GovernResul
     { decodeJson, onUnavailable: () => wasmPolicies.count(UNAVAILABLE) },
   );
   const records: StorableRecord[] = new Array(task.exchanges.length);
+  const fields = task.recordFields === true ? new FieldRecorder() : undefined;
+  const options = { random: Math.random, fields };
   for (let i = 0; i < task.exchanges.length; i++) {
     const exchange = task.exchanges[i];
     records[i] = outcomes
-      ? governNarrowed(exchange, outcomes[i], { random: Math.random })
-      : governForStorage(exchange, decisions[i], { random: Math.random });
+      ? governNarrowed(exchange, outcomes[i], options)
+      : governForStorage(exchange, decisions[i], options);
   }
-  return { records, sandboxFailures: wasmPolicies.takeFailures() };
+  const result: GovernResult = { records, sandboxFailures: wasmPolicies.takeFailures() };
+  return fields === undefined ? result : { ...result, ...fields.take() };
 }
 
 /** Stops this thread's WASM sandboxes (for callers that run governBatch in their own thread, such as tests). */

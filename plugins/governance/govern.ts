@@ -2,6 +2,7 @@ import { REDACTED } from '../../policies/compile-json-path.js';
 import type { RouteDecision } from '../../policies/merge.js';
 import { recordJson } from '@vigil/plugin-sdk';
 import { redactText } from '../../policies/detectors/index.js';
+import type { FieldRecorder } from './field-recorder.js';
 import { decodeBody, DEFAULT_MAX_DECODED_BYTES, type DecodeOptions, type DecodedBody } from './decode-body.js';
 import { headersToRecord, setOwn } from './header-record.js';
 import { maskDetected } from './mask-detected.js';
@@ -71,6 +72,11 @@ function governOrThrow(exchange: RawExchange, decision: RouteDecision, options: 
     maxDecodedBytes,
     json: { redact: decision.jsonFields, read: decision.meterTokens },
   };
+  // Field observations are taken from every exchange, kept or not, so usage counts do not depend on sampling: an
+  // unsampled body is decoded for them (in the one pass that would validate it) and then not kept.
+  const fields = options.fields !== undefined && options.fields.begin(exchange, decision) ? options.fields : null;
+  if (fields !== null) fields.exchangeFields(exchange, decision);
+  const decodeWanted = keepBodies || needTokens || fields !== null;
 
   // A body cut short on the wire is a prefix, whatever its publisher set `…Truncated` to: never read as whole.
   const requestIncomplete = captureRequest && exchange.requestIncomplete === true;
@@ -81,13 +87,13 @@ function governOrThrow(exchange: RawExchange, decision: RouteDecision, options: 
   // A body the traffic lane did not copy is missing, whatever bytes the exchange carries.
   const requestDropped = captureRequest && exchange.requestBodyDropped === true;
   const responseDropped = captureResponse && exchange.responseBodyDropped === true;
-  const request = captureRequest && !requestDropped && (keepBodies || needTokens)
+  const request = captureRequest && !requestDropped && decodeWanted
     ? decodeBody(exchange.requestBody, exchange.requestHeaders, requestTruncated,
-      requestIncomplete ? { ...decodeOptions, incomplete: true } : decodeOptions)
+      observed(requestIncomplete ? { ...decodeOptions, incomplete: true } : decodeOptions, fields, 'request_body', 0))
     : NOT_DECODED;
-  const response = captureResponse && !responseDropped && (keepBodies || needTokens)
+  const response = captureResponse && !responseDropped && decodeWanted
     ? decodeBody(exchange.responseBody, exchange.responseHeaders, responseTruncated,
-      responseIncomplete ? { ...decodeOptions, incomplete: true } : decodeOptions)
+      observed(responseIncomplete ? { ...decodeOptions, incomplete: true } : decodeOptions, fields, 'response_body', status))
     : NOT_DECODED;
   if (keepBodies && request.kind === 'dropped') reasons.push(`request_body: ${request.reason}`);
   if (keepBodies && requestDropped) reasons.push(`request_body: ${OVER_BUDGET}`);
@@ -124,6 +130,13 @@ function governOrThrow(exchange: RawExchange, decision: RouteDecision, options: 
     dropped_reason: reasons.length === 0 ? null : reasons.join('; '),
     error: errorOf(exchange),
   };
+}
+
+/** `options` with the body's JSON scan observed from its `$` node, when fields are recorded. */
+function observed(options: DecodeOptions, fields: FieldRecorder | null, location: 'request_body' | 'response_body', status: number): DecodeOptions {
+  const root = fields?.bodyRoot(location, status) ?? null;
+  if (fields === null || root === null) return options;
+  return { ...options, json: { ...options.json!, observe: { observer: fields, root } } };
 }
 
 /** The exchange's error code; anything but a string (any plugin may publish exchanges) reads as none. */

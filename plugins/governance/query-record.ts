@@ -1,7 +1,7 @@
 import { REDACTED } from '../../policies/compile-json-path.js';
 import { appendValue } from './header-record.js';
 
-function decodeComponent(text: string): string {
+export function decodeComponent(text: string): string {
   const spaced = text.includes('+') ? text.replace(/\+/g, ' ') : text;
   if (!spaced.includes('%')) return spaced;
   try {

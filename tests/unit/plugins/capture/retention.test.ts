@@ -79,7 +79,7 @@ for (const kind of kinds) {
     const store = await open();
     await insertRecords(store, [NOW], 'r');
     await insertRollup(store, NOW - MINUTE);
-    assert.equal(await deleteExpired(store, { now: NOW, recordsMs: HOUR, rollupsMs: HOUR }), { records: 0, rollups: 0, rulePaths: 0 });
+    assert.equal(await deleteExpired(store, { now: NOW, recordsMs: HOUR, rollupsMs: HOUR }), { records: 0, rollups: 0, rulePaths: 0, fields: 0 });
     assert.equal(await ids(store), ['r-0']);
   });
 

@@ -20,6 +20,7 @@ const kinds = await backendKinds('capture_store_rows_worker');
 const workerData: StoreRowsWorkerData = {
   governModule: new URL('../../../../plugins/governance/govern-worker.js', import.meta.url).href,
   tenantLabel: 'customer',
+  recordFields: false,
 };
 const pool = new Piscina({ filename: new URL('../../../../plugins/capture/store-rows-worker.js', import.meta.url).href, workerData, maxThreads: 1 });
 const run = ({ policy, exchanges }: { policy: PolicyConfig; exchanges: RawExchange[] }) => {

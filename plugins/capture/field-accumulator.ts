@@ -1,0 +1,65 @@
+// The fields the governance workers observed (GovernResult.fields), added up across batches on the event loop
+// between two writes to `capture_fields`, within the same bounds as a worker's batch (FIELD_LIMITS).
+import { FIELD_LIMITS, type FieldObservation, type FieldOverflow } from '@vigil/plugin-sdk';
+
+const KEY = (f: FieldObservation) => `${f.location}\u0000${f.status}\u0000${f.name}`;
+
+/** Adds the counts of `from` into `into` (kinds and formats by name). */
+function addCounts<K extends string>(into: Partial<Record<K, number>>, from: Partial<Record<K, number>>): void {
+  for (const k of Object.keys(from) as K[]) into[k] = (into[k] ?? 0) + (from[k] ?? 0);
+}
+
+/** One observation per route, location, status and name; the bounds' leftovers counted, not kept. */
+export class FieldAccumulator {
+  private routes = new Map<string, Map<string, FieldObservation>>();
+
+  constructor(private readonly limits: { fieldsPerRoute: number; routes: number } = FIELD_LIMITS) {}
+
+  /** Merges a batch's observations; returns what did not fit. */
+  add(fields: readonly FieldObservation[]): FieldOverflow {
+    const overflow: FieldOverflow = { route: 0, total: 0 };
+    for (const f of fields) {
+      let route = this.routes.get(f.route);
+      if (route === undefined) {
+        if (this.routes.size >= this.limits.routes) { overflow.total++; continue; }
+        route = new Map();
+        this.routes.set(f.route, route);
+      }
+      const key = KEY(f);
+      const known = route.get(key);
+      if (known === undefined) {
+        if (route.size >= this.limits.fieldsPerRoute) { overflow.route++; continue; }
+        // A copy: the batch's object came from another thread and is dropped with the batch.
+        route.set(key, { ...f, kinds: { ...f.kinds }, formats: { ...f.formats } });
+        continue;
+      }
+      known.count += f.count;
+      known.parents += f.parents;
+      known.redacted += f.redacted;
+      known.firstSeen = Math.min(known.firstSeen, f.firstSeen);
+      known.lastSeen = Math.max(known.lastSeen, f.lastSeen);
+      addCounts(known.kinds, f.kinds);
+      addCounts(known.formats, f.formats);
+    }
+    return overflow;
+  }
+
+  get size(): number {
+    let n = 0;
+    for (const route of this.routes.values()) n += route.size;
+    return n;
+  }
+
+  /** Everything held, and an empty accumulator. */
+  take(): FieldObservation[] {
+    const out: FieldObservation[] = [];
+    for (const route of this.routes.values()) out.push(...route.values());
+    this.routes = new Map();
+    return out;
+  }
+
+  /** Puts back what a failed write took, as far as the bounds allow (newer observations were added meanwhile). */
+  restore(fields: readonly FieldObservation[]): FieldOverflow {
+    return this.add(fields);
+  }
+}
