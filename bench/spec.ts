@@ -1,7 +1,8 @@
 // Benchmark: `vigil spec` over the field observations of 100,000 exchanges on 200 routes (50 resources, each with
 // a list, a create, a get by id and a patch; bodies with nested objects, arrays, nullable and formatted fields, 404s).
-// The exchanges are aggregated into `capture_fields` rows by the recording contract (tests/support/field-observations.ts)
-// and written to SQLite. Baseline, same run: reading the rows (the command's own SELECT and JSON parse). Timed: the
+// The exchanges go through the real recording: governance's worker batch function with `recordFields` (100 per
+// batch, as capture sends them), capture's FieldAccumulator, and capture's writer into `capture_fields` (SQLite,
+// capture's migrations), as `vigil run` would leave them. Baseline, same run: reading the rows (the command's own SELECT and JSON parse). Timed: the
 // inference (`inferSpec`), the YAML text, and the whole command (`vigil spec -config`, start-up included).
 //
 // Usage: node dist/bench/spec.js [exchanges, default 100000]
@@ -9,8 +10,15 @@ import { join } from 'node:path';
 import { stringify as toYaml } from 'yaml';
 import { tempDir } from '../tests/support/tmp.js';
 import { runVigil, writeConfig } from '../tests/support/vigil-process.js';
-import { FieldAggregator, writeFieldRows, type Exchange } from '../tests/support/field-observations.js';
+import { uuidv7, type RawExchange } from '@vigil/plugin-sdk';
+import type { Exchange } from '../tests/support/field-observations.js';
 import { openStore } from '../runtime/store/index.js';
+import { compilePolicy } from '../policies/compile.js';
+import type { PolicyConfig } from '../policies/schema.js';
+import governBatch from '../plugins/governance/govern-worker.js';
+import { FieldAccumulator } from '../plugins/capture/field-accumulator.js';
+import { writeFields } from '../plugins/capture/field-writer.js';
+import { captureMigrations } from '../plugins/capture/migrations.js';
 import { readFieldObservations } from '../plugins/apitools/spec/field-source.js';
 import { inferSpec } from '../plugins/apitools/spec/infer-spec.js';
 import { median } from './support/median.js';
@@ -41,17 +49,46 @@ function* exchanges(): Generator<Exchange> {
   }
 }
 
+const policy = { rules: [{ name: 'all', match: { path: '/**' }, redact: { json_fields: ['$.email'] } }] } as unknown as PolicyConfig;
+const compiled = compilePolicy(policy);
+const enc = new TextEncoder();
+const pairs = (headers: Record<string, string> = {}) => Object.entries(headers).flat();
+
+/** An exchange as the proxy hands it to governance. */
+function raw(x: Exchange): RawExchange {
+  const time = x.time ?? Date.now();
+  const path = x.path.split('?')[0];
+  const request = x.requestBody === undefined ? undefined : enc.encode(JSON.stringify(x.requestBody));
+  const response = x.responseBody === undefined ? undefined : enc.encode(JSON.stringify(x.responseBody));
+  return {
+    id: uuidv7(time), time, method: x.method, target: x.path, path, labels: {},
+    ruleIndexes: compiled.decide(x.method, path).ruleIndexes as number[],
+    requestHeaders: ['host', 'api.example.com', ...(request ? ['content-type', 'application/json'] : []), ...pairs(x.headers)],
+    responseHeaders: ['content-type', 'application/json', ...pairs(x.responseHeaders)],
+    status: x.status, durationMs: 1, requestBody: request, requestTruncated: false, responseBody: response, responseTruncated: false,
+  } as RawExchange;
+}
+
 try {
   const t0 = performance.now();
-  const agg = new FieldAggregator();
-  for (const x of exchanges()) agg.add(x);
-  const rows = agg.observations();
+  const accumulator = new FieldAccumulator();
+  let batch: RawExchange[] = [];
+  for (const x of exchanges()) {
+    batch.push(raw(x));
+    if (batch.length === 100) {
+      accumulator.add((await governBatch({ policy, exchanges: batch, recordFields: true })).fields!);
+      batch = [];
+    }
+  }
+  if (batch.length > 0) accumulator.add((await governBatch({ policy, exchanges: batch, recordFields: true })).fields!);
   const file = join(work.path, 'vigil.db');
   const backend = await openStore(`sqlite:${file}`);
   const store = backend.forPlugin('capture');
-  await writeFieldRows(store, rows);
+  await store.migrate(captureMigrations);
+  const rows = accumulator.take();
+  await writeFields(store, rows);
   const routes = new Set(rows.map((r) => r.route)).size;
-  console.log(`  ${COUNT} exchanges over ${routes} routes → ${rows.length} capture_fields rows (generated and written in ${((performance.now() - t0) / 1000).toFixed(1)} s)`);
+  console.log(`  ${COUNT} exchanges over ${routes} routes, recorded through governance and capture → ${rows.length} capture_fields rows (${((performance.now() - t0) / 1000).toFixed(1)} s)`);
 
   const read: number[] = [];
   const infer: number[] = [];
