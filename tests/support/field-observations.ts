@@ -1,8 +1,10 @@
-// Field observations for tests and benches, aggregated from exchanges by the contract of plugin-sdk/src/api-fields.ts
-// (counts, parents, kinds, formats per route, location, status and name), and written into a `capture_fields` table
-// with the DDL that capture uses. The e2e tests use the real recorder of a `vigil run`; this is for inputs that
-// must be exact (a presence of 96 in 100) or large (the spec bench).
+// Field observations for unit tests, aggregated from exchanges by the contract of plugin-sdk/src/api-fields.ts
+// (counts, parents, kinds, formats per route, location, status and name), and written into `capture_fields` by
+// capture's own migrations and writer. The e2e tests and the bench use the real recorder of the governance workers;
+// this is for inputs that must be exact (a presence of 96 in 100) without a gateway in the way.
 import { classifySegment, routeTemplate, pathTemplate, type FieldLocation, type FieldObservation, type JsonKind, type Store, type ValueFormat } from '@vigil/plugin-sdk';
+import { captureMigrations } from '../../plugins/capture/migrations.js';
+import { writeFields } from '../../plugins/capture/field-writer.js';
 
 export interface Exchange {
   method: string;
@@ -18,10 +20,6 @@ export interface Exchange {
   /** Epoch ms; default 1,700,000,000,000. */
   time?: number;
 }
-
-export const CAPTURE_FIELDS_DDL = `CREATE TABLE IF NOT EXISTS capture_fields (route TEXT NOT NULL, location TEXT NOT NULL, status INTEGER NOT NULL,
-  name TEXT NOT NULL, count INTEGER NOT NULL, parents INTEGER NOT NULL, kinds TEXT NOT NULL, formats TEXT NOT NULL,
-  redacted INTEGER NOT NULL, first_seen INTEGER NOT NULL, last_seen INTEGER NOT NULL, PRIMARY KEY (route, location, status, name))`;
 
 const FORMATS: [ValueFormat, RegExp][] = [
   ['uuid', /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i],
@@ -131,10 +129,8 @@ export function observe(exchanges: Iterable<Exchange>): FieldObservation[] {
   return agg.observations();
 }
 
-/** Creates `capture_fields` (capture's DDL; BIGINT on PostgreSQL, where INTEGER is 32 bits) and writes the rows. */
+/** Creates `capture_fields` (capture's migrations) and writes the rows with capture's writer. */
 export async function writeFieldRows(store: Store, rows: readonly FieldObservation[]): Promise<void> {
-  await store.run(store.dialect === 'postgres' ? CAPTURE_FIELDS_DDL.replace(/INTEGER/g, 'BIGINT') : CAPTURE_FIELDS_DDL);
-  await store.insertMany('capture_fields',
-    ['route', 'location', 'status', 'name', 'count', 'parents', 'kinds', 'formats', 'redacted', 'first_seen', 'last_seen'],
-    rows.map((r) => [r.route, r.location, r.status, r.name, r.count, r.parents, JSON.stringify(r.kinds), JSON.stringify(r.formats), r.redacted, r.firstSeen, r.lastSeen]));
+  await store.migrate(captureMigrations);
+  await writeFields(store, rows);
 }

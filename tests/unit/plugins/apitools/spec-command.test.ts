@@ -1,4 +1,4 @@
-// `vigil spec -config FILE` over a real SQLite store holding `capture_fields` rows (capture's DDL): the document
+// `vigil spec -config FILE` over a real SQLite store holding `capture_fields` rows (capture's migrations and writer): the document
 // on stdout or in --out, YAML and JSON, --since, --merge with its change list, and the exit codes (1 with nothing
 // observed, 2 on usage). Every document printed goes through a real OpenAPI validator.
 import { suite } from 'uvu';
@@ -12,10 +12,11 @@ import { inferFromConfig, NoObservationsError, readFieldObservations } from '../
 import plugin from '../../../../plugins/apitools/index.js';
 import { tempDir } from '../../../support/tmp.js';
 import { recordingIo } from '../../../support/command-io.js';
-import { CAPTURE_FIELDS_DDL, observe, writeFieldRows, type Exchange } from '../../../support/field-observations.js';
+import { observe, writeFieldRows, type Exchange } from '../../../support/field-observations.js';
 import { assertValidOpenApi } from '../../../support/openapi-validator.js';
 import { freshPostgresSchema, postgresAvailable } from '../../../support/postgres.js';
 import { inferSpec } from '../../../../plugins/apitools/spec/infer-spec.js';
+import { captureMigrations } from '../../../../plugins/capture/migrations.js';
 
 const command = suite('apitools: vigil spec command');
 const work = tempDir('vigil-spec-cmd-');
@@ -101,7 +102,7 @@ command('exit 1 with how to get observations: a store with no table, and one wit
   assert.is(r.code, 1);
   assert.match(r.err, /no field observations in the store of .*none\.yaml: run `vigil run -config/);
   assert.is(r.out, '');
-  const empty = await withStore('empty', async (b) => { await b.forPlugin('capture').run(CAPTURE_FIELDS_DDL); });
+  const empty = await withStore('empty', async (b) => { await b.forPlugin('capture').migrate(captureMigrations); });
   r = await run({ config: empty });
   assert.is(r.code, 1);
   const old = await run({ config: shop, since: '1m' });
@@ -151,7 +152,7 @@ command('the plugin lists the command; the loader and inferFromConfig are callab
   const backend = await openStore(`sqlite:${work.path}/shop.db`);
   try {
     const store = backend.forPlugin('capture');
-    await store.run("INSERT INTO capture_fields VALUES ('GET /x', 'nowhere', 0, 'a', 1, 1, '{}', '{}', 0, 1, 1), ('GET /y', 'query', 0, 'b', 1, 1, 'not json', '{}', 0, 1, 1)");
+    await store.run("INSERT INTO capture_fields (route, location, status, name, count, parents, kinds, formats, redacted, first_seen, last_seen) VALUES ('GET /x', 'nowhere', 0, 'a', 1, 1, '{}', '{}', 0, 1, 1), ('GET /y', 'query', 0, 'b', 1, 1, 'not json', '{}', 0, 1, 1)");
     const rows = await readFieldObservations(store);
     assert.not.ok(rows.some((r) => r.route === 'GET /x' || r.route === 'GET /y'), 'unreadable rows are skipped');
     assert.is(rows.length, observe(exchanges).length);
