@@ -45,7 +45,7 @@ export { ByteBudget } from './byte-budget.js';
 export { parseListenAddress, tryParseListenAddress, listenHost, type ListenAddress } from './listen-address.js';
 export { lingeringClose, bodyUnread, DEFAULT_LINGER, type LingerLimits, type LingerOutcome } from './lingering-close.js';
 export { isJsonContentType } from './json-content-type.js';
-export { classifySegment, FIELD_LIMITS, pathTemplate, routeTemplate } from './api-fields.js';
+export { classifySegment, FIELD_LIMITS, pathTemplate, routeTemplate, singular } from './api-fields.js';
 export type {
   FieldLocation, JsonKind, ValueFormat, FieldObservation, FieldOverflow, SegmentKind, RouteTemplate,
 } from './api-fields.js';
