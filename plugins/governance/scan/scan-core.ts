@@ -20,6 +20,8 @@ export interface ScanInput {
   response_headers?: Record<string, string | string[]> | null;
   request_body: unknown;
   response_body: unknown;
+  /** The response's status, when known (0: the upstream never answered). */
+  status?: number;
 }
 
 export interface Finding {
@@ -137,6 +139,11 @@ export const mayHold = (text: string): boolean => text.length >= 6 && MAY_HOLD.t
 interface Group { finding: Omit<Finding, 'records'>; records: number; last: string | null }
 
 const SIMPLE_KEY = /^[A-Za-z_][A-Za-z0-9_-]*$/;
+
+/** The JSON path of key `key` under `path`, as findings and rules write it: `$.card.number`, `$['odd key']`. */
+export function childField(path: string, key: string): string {
+  return SIMPLE_KEY.test(key) ? `${path}.${key}` : `${path}[${JSON.stringify(key).replace(/^"|"$/g, "'")}]`;
+}
 const MAX_DEPTH = 64;
 const MAX_STRING = 1 << 20;
 
@@ -176,8 +183,7 @@ export class ScanCollector {
       return;
     }
     for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
-      const next = SIMPLE_KEY.test(k) ? `${path}.${k}` : `${path}[${JSON.stringify(k).replace(/^"|"$/g, "'")}]`;
-      this.body(id, route, part, v, next, k, depth + 1);
+      this.body(id, route, part, v, childField(path, k), k, depth + 1);
     }
   }
 
