@@ -2,6 +2,7 @@
 // cached and shared per route by `compilePolicy`, so a review of a million requests compares a few hundred pairs).
 import type { CompiledPolicy } from '../../../policies/compile.js';
 import type { RouteDecision } from '../../../policies/merge.js';
+import type { NameFilter, ViewParts } from './record-view.js';
 import type { ChangePoint } from './review-kinds.js';
 
 export type BodyPart = 'request_body' | 'response_body';
@@ -10,6 +11,11 @@ export type BodyPart = 'request_body' | 'response_body';
 export interface PairDiff {
   /** Both decisions store the same thing for any request: one scan serves both sides, nothing else to compare. */
   sameMasking: boolean;
+  /** The parts both views hold alike (one scan serves both sides), and those they hold differently. */
+  alike: Readonly<ViewParts>;
+  differing: Readonly<ViewParts>;
+  /** Nothing is in `differing`: one scan serves both policies (their detectors may still differ). */
+  viewsAlike: boolean;
   /** Nothing at all differs. */
   identical: boolean;
   /** Changes that hold for every request the pair decides: restrictions, detectors, labels, WASM modules. */
@@ -81,11 +87,23 @@ export class DecisionPairs {
     const keepsBodies = (d: RouteDecision) => (d.captureRequestBody || d.captureResponseBody) && (d.sample > 0 || d.keepErrors);
     const sampling = (b.sample !== h.sample || b.keepErrors !== h.keepErrors) && (keepsBodies(b) || keepsBodies(h));
 
-    const sameMasking = b.captureHeaders === h.captureHeaders && b.captureRequestBody === h.captureRequestBody
-      && b.captureResponseBody === h.captureResponseBody && sameSet(b.redactHeaders, h.redactHeaders)
-      && sameSet(b.redactQuery, h.redactQuery) && sameJson && sameSet(b.detect, h.detect);
+    // Detectors are left out of the views (record-view.ts). Parameters and headers that only one policy masks are
+    // the ones the views hold differently: a header value such as a user agent costs the detectors as much as a body.
+    const queryNames = new Set([...queryStops, ...queryStarts]);
+    const headerNames = new Set([...minus(b.redactHeaders, h.redactHeaders), ...minus(h.redactHeaders, b.redactHeaders)]);
+    const split = (names: Set<string>): [NameFilter, NameFilter] => (names.size === 0 ? [true, false] : [{ except: names }, { only: names }]);
+    const [queryAlike, queryDiffering] = split(queryNames);
+    const [headersAlike, headersDiffering] = b.captureHeaders === h.captureHeaders ? split(headerNames) : [false, true];
+    const bodyAlike = (part: BodyPart) => sameJson && capture(b, part) === capture(h, part);
+    const alike: ViewParts = { query: queryAlike, headers: headersAlike, request_body: bodyAlike('request_body'), response_body: bodyAlike('response_body') };
+    const differing: ViewParts = { query: queryDiffering, headers: headersDiffering, request_body: !alike.request_body, response_body: !alike.response_body };
+    const viewsAlike = differing.query === false && differing.headers === false && !differing.request_body && !differing.response_body;
+    const sameMasking = viewsAlike && sameSet(b.detect, h.detect);
     return {
       sameMasking,
+      viewsAlike,
+      alike,
+      differing,
       identical: sameMasking && always.length === 0 && !sampling,
       always, queryStops, queryStarts, headerStops, headerStarts, jsonParts, sampling,
     };

@@ -4,7 +4,8 @@
 import { routeTemplate } from '@vigil/plugin-sdk';
 import type { CompiledPolicy } from '../../../policies/compile.js';
 import type { RouteDecision } from '../../../policies/merge.js';
-import { ScanCollector, type Finding } from '../scan/scan-core.js';
+import type { DetectorKind } from '../../../policies/detectors/types.js';
+import { DetectionCache, ScanCollector, type Finding } from '../scan/scan-core.js';
 import { DecisionPairs, type BodyPart, type PairDiff } from './decision-pairs.js';
 import { coverageChanges } from './json-coverage.js';
 import { recordView } from './record-view.js';
@@ -110,9 +111,8 @@ export class ReviewCollector {
   private readonly routes = new Set<string>();
   private readonly matchedBase = new Set<number>();
   private readonly matchedHead = new Set<number>();
-  // Requests whose decisions mask alike: one scan, every finding pre-existing.
-  private readonly alike = new ScanCollector();
   private readonly exposures = { pre_existing: new Map<string, Finding>(), introduced: new Map<string, Finding>(), fixed: new Map<string, Finding>() };
+  private readonly detections = new DetectionCache();
   requests = 0;
 
   constructor(private readonly base: CompiledPolicy, private readonly head: CompiledPolicy) {
@@ -128,8 +128,7 @@ export class ReviewCollector {
     const route = routeTemplate(input.method, input.path);
     this.routes.add(route);
     const diff = this.pairs.diff(b, h);
-    if (diff.sameMasking) this.alike.add(recordView(input, h));
-    else this.scanBoth(input, b, h);
+    this.scan(input, b, h, diff);
     if (diff.identical) return;
     for (const point of diff.always) this.count(route, point, n);
     if (diff.sampling) this.sampling(route, input, b, h, n);
@@ -203,21 +202,39 @@ export class ReviewCollector {
     for (const field of starts) this.count(route, { kind: 'starts_redacting_json_field', part, field }, n);
   }
 
-  private scanBoth(input: ReviewInput, b: RouteDecision, h: RouteDecision): void {
-    const before = new ScanCollector();
-    const after = new ScanCollector();
-    before.add(recordView(input, b));
-    after.add(recordView(input, h));
+  /**
+   * The sensitive-looking values of one request, each filed by the policies that would store it in the clear. Parts
+   * both views hold alike are scanned once, the others once per policy; a finding of a kind a policy's detectors
+   * mask is one that policy does not store.
+   */
+  private scan(input: ReviewInput, b: RouteDecision, h: RouteDecision, diff: PairDiff): void {
+    const alike = new ScanCollector(this.detections);
+    alike.add(recordView(input, h, diff.alike));
+    for (const f of alike.findings()) this.file(f, true, true, b, h);
+    if (diff.viewsAlike) return;
+    const before = new ScanCollector(this.detections);
+    const after = new ScanCollector(this.detections);
+    before.add(recordView(input, b, diff.differing));
+    after.add(recordView(input, h, diff.differing));
     const was = new Map(before.findings().map((f) => [findingKey(f), f]));
     for (const f of after.findings()) {
       const key = findingKey(f);
-      this.expose(was.has(key) ? 'pre_existing' : 'introduced', key, f);
-      was.delete(key);
+      this.file(f, was.delete(key), true, b, h);
     }
-    for (const [key, f] of was) this.expose('fixed', key, f);
+    for (const f of was.values()) this.file(f, true, false, b, h);
   }
 
-  private expose(status: keyof Exposures, key: string, f: Finding): void {
+  /** Files a finding seen in the base's view, the head's, or both, unless the policy's detectors mask its kind. */
+  private file(f: Finding, inBase: boolean, inHead: boolean, b: RouteDecision, h: RouteDecision): void {
+    const clearBefore = inBase && !b.detect.has(f.kind as DetectorKind);
+    const clearAfter = inHead && !h.detect.has(f.kind as DetectorKind);
+    if (clearBefore && clearAfter) this.expose('pre_existing', f);
+    else if (clearAfter) this.expose('introduced', f);
+    else if (clearBefore) this.expose('fixed', f);
+  }
+
+  private expose(status: keyof Exposures, f: Finding): void {
+    const key = findingKey(f);
     const m = this.exposures[status];
     const seen = m.get(key);
     if (seen) seen.records += f.records;
@@ -225,7 +242,6 @@ export class ReviewCollector {
   }
 
   result(): ReviewResult {
-    for (const f of this.alike.findings()) this.expose('pre_existing', findingKey(f), f);
     const order = Object.keys(CHANGE_KINDS);
     const changes = [...this.rows.values()].map((c) => c.row).sort((x, y) => order.indexOf(x.kind) - order.indexOf(y.kind)
       || y.requests - x.requests || x.route.localeCompare(y.route) || x.part.localeCompare(y.part) || x.field.localeCompare(y.field));

@@ -147,10 +147,43 @@ export function childField(path: string, key: string): string {
 const MAX_DEPTH = 64;
 const MAX_STRING = 1 << 20;
 
+type Span = { kind: ScanKind; start: number; end: number };
+
+function detections(text: string, name: string): Span[] {
+  return [...detect(text), ...findNationalIds(text, name)];
+}
+
+/**
+ * The detections of short values, remembered across collectors: traffic repeats its values (user agents, content
+ * types, enum values), and `vigil review` scans each request twice, with one collector per request. Bounded: it
+ * starts over when full.
+ */
+export class DetectionCache {
+  private readonly spans = new Map<string, Span[]>();
+
+  constructor(private readonly maxEntries = 50_000, private readonly maxLength = 256) {}
+
+  get(text: string, name: string): Span[] {
+    if (text.length > this.maxLength) return detections(text, name);
+    // The field name plays a part only for the BSN (national-id.ts), but it is short: part of the key.
+    const key = `${name}\u0000${text}`;
+    let found = this.spans.get(key);
+    if (found === undefined) {
+      if (this.spans.size >= this.maxEntries) this.spans.clear();
+      found = detections(text, name);
+      this.spans.set(key, found);
+    }
+    return found;
+  }
+}
+
 /** Collects findings over many inputs; `findings()` groups them by route, part, field and kind. */
 export class ScanCollector {
   private readonly groups = new Map<string, Group>();
   records = 0;
+
+  /** `cache`: detections shared with other collectors (see DetectionCache); none by default. */
+  constructor(private readonly cache?: DetectionCache) {}
 
   add(input: ScanInput): void {
     this.records++;
@@ -191,7 +224,7 @@ export class ScanCollector {
   private value(id: string, route: string, part: ScanPart, field: string, raw: string, name: string): boolean {
     if (typeof raw !== 'string' || !mayHold(raw)) return false;
     const text = raw.length > MAX_STRING ? raw.slice(0, MAX_STRING) : raw;
-    const spans: { kind: ScanKind; start: number; end: number }[] = [...detect(text), ...findNationalIds(text, name)];
+    const spans = this.cache ? this.cache.get(text, name) : detections(text, name);
     const seen = new Set<ScanKind>();
     for (const s of spans) {
       if (seen.has(s.kind)) continue;
