@@ -142,7 +142,9 @@ const SIMPLE_KEY = /^[A-Za-z_][A-Za-z0-9_-]*$/;
 
 /** The JSON path of key `key` under `path`, as findings and rules write it: `$.card.number`, `$['odd key']`. */
 export function childField(path: string, key: string): string {
-  return SIMPLE_KEY.test(key) ? `${path}.${key}` : `${path}[${JSON.stringify(key).replace(/^"|"$/g, "'")}]`;
+  if (SIMPLE_KEY.test(key)) return `${path}.${key}`;
+  // A key holding a single quote is written in double quotes: `$["it's"]` compiles, `$['it's']` would not.
+  return key.includes("'") ? `${path}[${JSON.stringify(key)}]` : `${path}[${JSON.stringify(key).replace(/^"|"$/g, "'")}]`;
 }
 const MAX_DEPTH = 64;
 const MAX_STRING = 1 << 20;
