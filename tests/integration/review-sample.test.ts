@@ -118,6 +118,37 @@ sample('a vigil test cases file serves as a sample as it is', async () => {
   assert.equal(report.changes, []);
 });
 
+sample('WASM modules, a label read from another header, fewer bodies kept: reported, and only the first fails', async () => {
+  writeConfig(work.path, `rules:
+  - name: jobs
+    match: { path: /api/jobs/** }
+    sample: 0.2
+    wasm: ./guard.wasm
+    labels: { tenant: "header:X-Tenant" }
+`, 'wasm-base.yaml');
+  const head = `rules:
+  - name: jobs
+    match: { path: /api/jobs/** }
+    sample: 0.1
+    labels: { tenant: "header:X-Org" }
+`;
+  writeConfig(work.path, head, 'wasm-head.yaml');
+  const { code, report } = await reviewJson('--base', 'wasm-base.yaml', '--head', 'wasm-head.yaml', '--sample', 'sample.yaml');
+  assert.is(code, 1);
+  assert.equal(rows(report), [
+    'changes_label_source | GET /api/jobs/{id} | route | tenant: header:x-tenant → header:x-org | 2',
+    'drops_wasm_policy | GET /api/jobs/{id} | route | ./guard.wasm | 2',
+    // The 503 is kept under neither (no keep_errors): both requests' chance drops.
+    'keeps_fewer_bodies | GET /api/jobs/{id} | route | sample 0.2 → 0.1 | 2',
+  ]);
+  assert.is(report.changes.find((c) => c.kind === 'changes_label_source')!.direction, 'changed');
+  // Adding the module back is strengthening: exit 0.
+  writeConfig(work.path, head.replace('sample: 0.1', 'sample: 0.1\n    wasm: ./guard.wasm'), 'wasm-head2.yaml');
+  const back = await reviewJson('--base', 'wasm-head.yaml', '--head', 'wasm-head2.yaml', '--sample', 'sample.yaml');
+  assert.is(back.code, 0);
+  assert.equal(rows(back.report), ['adds_wasm_policy | GET /api/jobs/{id} | route | ./guard.wasm | 2']);
+});
+
 sample('a bad sample file is refused with its place, exit 2', async () => {
   writeConfig(work.path, 'requests:\n  - request: { method: GET, path: /a }\n    reponse: { status: 200 }\n', 'typo.yaml');
   let r = await run('--base', 'base.yaml', '--head', 'head.yaml', '--sample', 'typo.yaml');
