@@ -11,7 +11,7 @@ import { runVigil, writeConfig } from '../support/vigil-process.js';
 const sample = suite('vigil review --sample');
 const work = tempDir('vigil-review-sample-');
 
-type Row = { kind: string; route: string; part: string; field: string; requests: number };
+type Row = { kind: string; direction: string; route: string; part: string; field: string; requests: number };
 type Finding = { route: string; part: string; field: string; kind: string; records: number };
 interface Report { verdict: string; requests: number; changes: Row[]; exposures: { introduced: Finding[]; pre_existing: Finding[] } }
 

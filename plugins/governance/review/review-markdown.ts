@@ -26,6 +26,7 @@ export function code(text: string): string {
 
 const n = (x: number) => x.toLocaleString('en');
 const rowsOf = (x: number) => `${n(x)} row${x === 1 ? '' : 's'}`;
+const valuesOf = (x: number) => `${n(x)} sensitive-looking value${x === 1 ? '' : 's'}`;
 
 function table(head: string[], rows: string[][], total: number): string {
   let out = `| ${head.join(' | ')} |\n|${head.map((_, i) => (i === head.length - 1 ? '---:' : '---')).join('|')}|\n`;
@@ -81,9 +82,9 @@ export function markdownReport(r: ReviewReport): string {
   if (strengthening) out += details(`Strengthening (${rowsOf(r.changes.filter((c) => c.direction === 'strengthening').length)})`, strengthening);
   const changed = changeTables(r.changes, kindsOf('changed'));
   if (changed) out += details('Other changes', changed);
-  if (r.exposures.fixed.length) out += details(`Fixed: ${n(r.exposures.fixed.length)} sensitive-looking values base stored in the clear and head masks`, findingsTable(r.exposures.fixed));
+  if (r.exposures.fixed.length) out += details(`Fixed: ${valuesOf(r.exposures.fixed.length)} base stored in the clear and head masks`, findingsTable(r.exposures.fixed));
   if (r.exposures.pre_existing.length) {
-    out += details(`Pre-existing: ${n(r.exposures.pre_existing.length)} sensitive-looking values both policies store in the clear (not introduced by this change; they do not fail the review)`,
+    out += details(`Pre-existing: ${valuesOf(r.exposures.pre_existing.length)} both policies store in the clear (not introduced by this change; they do not fail the review)`,
       findingsTable(r.exposures.pre_existing));
   }
   if (r.not_compared.length) {
