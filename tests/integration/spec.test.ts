@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { freePort } from '../support/net.js';
 import { tempDir } from '../support/tmp.js';
-import { runVigil, startVigil, writeConfig } from '../support/vigil-process.js';
+import { runVigil, spawnVigil, startVigil, writeConfig } from '../support/vigil-process.js';
 import { startRecordingUpstream } from '../support/recording-upstream.js';
 import { sendThrough, waitForRecord } from '../support/gateway-client.js';
 import { assertValidOpenApi } from '../support/openapi-validator.js';
@@ -134,6 +134,40 @@ spec('exit 2 on a bad flag; exit 1 for a config whose store saw nothing', async 
   const none = await run('-config', empty);
   assert.is(none.code, 1);
   assert.match(none.stderr, /no field observations/);
+});
+
+spec('vigil sdk -config: a client of the inferred document, with no spec written by hand', async () => {
+  const { code, stdout, stderr } = await runVigil(['sdk', '-config', configFile, '--lang', 'ts'], { cwd: work.path });
+  assert.is(code, 0, stderr);
+  assert.match(stdout, /fetch\(/);
+  assert.match(stdout, /\/users\/\$\{encodeURIComponent/, 'the templated path is a method with its parameter');
+  const both = await runVigil(['sdk', '-config', configFile, '--spec', 'x.yaml', '--lang', 'ts'], { cwd: work.path });
+  assert.is(both.code, 2);
+  assert.match(both.stderr, /either --spec FILE .* or -config FILE/);
+});
+
+spec('vigil mock -config: serves the inferred document; a POST to /users is returned by GET of its id', async () => {
+  const mock = spawnVigil(['mock', '-config', configFile, '--port', '0', '--quiet'], { cwd: work.path });
+  try {
+    let url = '';
+    for (let i = 0; i < 200 && !url; i++) {
+      url = /on (http:\/\/[^ ]+) /.exec(mock.stdout())?.[1] ?? '';
+      if (!url) await new Promise((r) => setTimeout(r, 50));
+    }
+    assert.ok(url, `the mock says where it listens (${mock.stdout()}${mock.stderr()})`);
+    assert.match(mock.stdout(), /inferred from /);
+    const created = await fetch(`${url}/users`, {
+      method: 'POST', headers: { 'content-type': 'application/json', 'x-tenant-id': 'acme' }, body: JSON.stringify({ email: 'zoe@example.com', tags: ['b'] }),
+    });
+    assert.is(created.status, 201, await created.clone().text());
+    const item = await created.json() as { id: number; email: string };
+    assert.is(item.email, 'zoe@example.com');
+    const read = await fetch(`${url}/users/${item.id}`, { headers: { 'x-tenant-id': 'acme' } });
+    assert.is(read.status, 200);
+    assert.is((await read.json() as { email: string }).email, 'zoe@example.com');
+  } finally {
+    await mock.stop('SIGINT');
+  }
 });
 
 spec.run();

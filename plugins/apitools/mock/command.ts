@@ -1,12 +1,13 @@
 import type { CommandDefinition } from '@vigil/plugin-sdk';
+import { DOCUMENT_FLAGS } from '../openapi/document-source.js';
 
 /** `vigil mock`, described here and loaded when it runs, so listing commands stays cheap. */
 export const mockCommand: CommandDefinition = {
   name: 'mock',
   summary: 'Serve a stateful mock of an OpenAPI 3.0/3.1 document: what a POST creates, a GET returns',
-  usage: 'vigil mock --spec FILE [--port 4010] [--host 127.0.0.1] [--seed N] [--items N] [--quiet] [--llm [--llm-base-url URL] [--llm-model MODEL]]',
+  usage: 'vigil mock (--spec FILE | -config FILE) [--port 4010] [--host 127.0.0.1] [--seed N] [--items N] [--quiet] [--llm [--llm-base-url URL] [--llm-model MODEL]]',
   flags: {
-    spec: { type: 'string', summary: 'the OpenAPI 3.0 or 3.1 document (YAML or JSON)' },
+    ...DOCUMENT_FLAGS,
     port: { type: 'string', summary: 'port to listen on (default 4010; 0 picks a free one)' },
     host: { type: 'string', summary: 'address to listen on (default 127.0.0.1)' },
     seed: { type: 'string', summary: 'the same seed gives the same generated data (default 1)' },

@@ -1,13 +1,12 @@
 // `vigil mock --spec FILE`: serves the API an OpenAPI 3.0/3.1 document describes, stateful where it has collections,
 // until SIGINT or SIGTERM.
-import { resolve } from 'node:path';
 import type { CommandArgs, CommandIo } from '@vigil/plugin-sdk';
-import { OpenApiFileError, readOpenApiFile } from '../openapi/document.js';
+import { documentFrom } from '../openapi/document-source.js';
 import type { LlmSettings } from './llm-examples.js';
 import { SpecError } from './resolve-schema.js';
 import { startMock, type MockServer } from './start-mock.js';
 
-export const MOCK_USAGE = 'vigil mock --spec FILE [--port 4010] [--host 127.0.0.1] [--seed N] [--items N] [--quiet]\n'
+export const MOCK_USAGE = 'vigil mock (--spec FILE | -config FILE) [--port 4010] [--host 127.0.0.1] [--seed N] [--items N] [--quiet]\n'
   + '           [--llm [--llm-base-url URL] [--llm-model MODEL]]   (key from VIGIL_MOCK_LLM_API_KEY or OPENAI_API_KEY)';
 const DEFAULT_LLM_BASE_URL = 'https://api.openai.com/v1';
 const DEFAULT_LLM_MODEL = 'gpt-4o-mini';
@@ -22,7 +21,6 @@ export async function runMock(args: CommandArgs, io: CommandIo): Promise<number>
   const usage = (why: string) => { io.err(`vigil mock: ${why}\n\nUsage: ${MOCK_USAGE}\n`); return 2; };
   const f = args.flags;
   if (args.positionals.length) return usage(`unexpected argument "${args.positionals[0]}"`);
-  if (typeof f.spec !== 'string') return usage('--spec FILE is required (an OpenAPI 3.0 or 3.1 document, YAML or JSON)');
   const port = f.port === undefined ? 4010 : wholeNumber(f.port, 0, 65535);
   if (port === null) return usage(`--port takes 0 to 65535, got ${String(f.port)}`);
   const seed = f.seed === undefined ? 1 : wholeNumber(f.seed, 0, 2 ** 32 - 1);
@@ -44,14 +42,18 @@ export async function runMock(args: CommandArgs, io: CommandIo): Promise<number>
     if (!apiKey && baseUrl === DEFAULT_LLM_BASE_URL) return usage('--llm with OpenAI needs a key in VIGIL_MOCK_LLM_API_KEY or OPENAI_API_KEY');
     llm = { baseUrl, model, apiKey, seed, timeoutMs: 60_000, concurrency: 4, attempts: 3 };
   }
-  const file = resolve(io.cwd, f.spec);
   const quiet = f.quiet === true;
+  const source = await documentFrom(args, io);
+  if (!source.ok) {
+    if (source.usage) return usage(source.message);
+    io.err(`vigil mock: ${source.message}\n`);
+    return source.exit;
+  }
   let mock: MockServer;
   try {
-    const doc = await readOpenApiFile(file);
-    mock = await startMock(doc, { host, port, seed, items, source: f.spec, llm, log: (line) => { if (!quiet || line.startsWith('llm:')) io.err(`${line}\n`); } });
+    mock = await startMock(source.document, { host, port, seed, items, source: source.name, llm, log: (line) => { if (!quiet || line.startsWith('llm:')) io.err(`${line}\n`); } });
   } catch (err) {
-    if (err instanceof OpenApiFileError || err instanceof SpecError) { io.err(`vigil mock: ${err.message}\n`); return 2; }
+    if (err instanceof SpecError) { io.err(`vigil mock: ${err.message}\n`); return 2; }
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL') {
       io.err(`vigil mock: cannot listen on ${host}:${port}: ${(err as Error).message}\n`);
@@ -60,7 +62,7 @@ export async function runMock(args: CommandArgs, io: CommandIo): Promise<number>
     throw err;
   }
   const stateful = mock.collections.length ? `stateful: ${mock.collections.join(', ')}` : 'no stateful collections';
-  io.out(`vigil mock: serving ${f.spec} on ${mock.url} (${mock.operations} operations; ${stateful}; seed ${seed})\n`);
+  io.out(`vigil mock: serving ${source.name} on ${mock.url} (${mock.operations} operations; ${stateful}; seed ${seed})\n`);
   const handlers = new Map<string, () => void>();
   const signal = await new Promise<string>((done) => {
     for (const s of STOP_SIGNALS) { handlers.set(s, () => done(s)); process.once(s, handlers.get(s)!); }

@@ -1,12 +1,13 @@
 import type { CommandDefinition } from '@vigil/plugin-sdk';
+import { DOCUMENT_FLAGS } from '../openapi/document-source.js';
 
 /** `vigil sdk`, described here and loaded when it runs, so listing commands stays cheap. */
 export const sdkCommand: CommandDefinition = {
   name: 'sdk',
   summary: 'Generate a typed client (TypeScript, Python or Go, standard library only) from an OpenAPI document',
-  usage: 'vigil sdk --spec FILE --lang ts|python|go [--out DIR] [--name CLIENT_NAME] [--package NAME] [--format text|json]',
+  usage: 'vigil sdk (--spec FILE | -config FILE) --lang ts|python|go [--out DIR] [--name CLIENT_NAME] [--package NAME] [--format text|json]',
   flags: {
-    spec: { type: 'string', summary: 'the OpenAPI 3.0 or 3.1 document (YAML or JSON)' },
+    ...DOCUMENT_FLAGS,
     lang: { type: 'string', summary: 'ts, python or go' },
     out: { type: 'string', summary: 'write the files into DIR (created); without it the client is printed' },
     name: { type: 'string', summary: 'the client class or struct name (default from the title; Go: Client)' },
