@@ -4,7 +4,7 @@
 //      native modules (sqlite3, isolated-vm) build when the archive is installed, not here;
 //   3. checks the archive holds what it must (bin/, dist/, the bundled @vigil/plugin-sdk) and nothing it must not
 //      (tests, benchmarks, sources, other node_modules);
-//   4. writes a CycloneDX SBOM of the production dependencies (`npm sbom`);
+//   4. writes a CycloneDX SBOM of the production dependencies (`npm sbom`, narrowed to what they reach);
 //   5. writes SHA256SUMS (sha256sum's format) over the archive and the SBOM, and signs it with Ed25519
 //      (SHA256SUMS.sig, the 64 raw signature bytes) with the PKCS#8 PEM private key at $VIGIL_RELEASE_KEY.
 // `vigil verify ARCHIVE --key PUBLIC.pem` checks all of it.
@@ -12,7 +12,7 @@
 // Exit codes: 0 released, 1 a step failed, 2 usage (no key, unknown flag).
 import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, sign } from 'node:crypto';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { spawnSync } from 'node:child_process';
@@ -113,9 +113,11 @@ if (problems.length) {
 }
 
 const sbomName = archive.replace(/\.tgz$/, '.cdx.json');
-const sbom = npm(['sbom', '--sbom-format', 'cyclonedx', '--omit', 'dev'], 'npm sbom');
-JSON.parse(sbom); // a truncated or non-JSON SBOM fails here, not at a user's
-await writeFile(join(out, sbomName), sbom);
+// `npm sbom --omit dev` (npm 11) leaves out a production dependency that a dev dependency also requires (yaml, once
+// an OpenAPI validator needed it), so the production set is taken here from the whole SBOM's own dependency graph:
+// what the package's dependencies and optionalDependencies reach. Workspaces stay out: they are not in the archive.
+const sbom = productionSbom(JSON.parse(npm(['sbom', '--sbom-format', 'cyclonedx', '--workspaces=false'], 'npm sbom')));
+await writeFile(join(out, sbomName), `${JSON.stringify(sbom, null, 2)}\n`);
 
 const sha256 = async (file) => createHash('sha256').update(await readFile(file)).digest('hex');
 const sums = `${await sha256(join(out, archive))}  ${archive}\n${await sha256(join(out, sbomName))}  ${sbomName}\n`;
@@ -132,3 +134,30 @@ process.stdout.write([
   publicPem.trimEnd(),
   '',
 ].join('\n'));
+
+/** The SBOM narrowed to the components the root's production dependencies reach, with its graph narrowed alike. */
+function productionSbom(full) {
+  const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+  const direct = new Set([...Object.keys(manifest.dependencies ?? {}), ...Object.keys(manifest.optionalDependencies ?? {})]);
+  const rootRef = full.metadata.component['bom-ref'];
+  const edges = new Map(full.dependencies.map((d) => [d.ref, d.dependsOn ?? []]));
+  const byRef = new Map(full.components.map((c) => [c['bom-ref'], c]));
+  const reached = new Set();
+  const queue = (edges.get(rootRef) ?? []).filter((ref) => direct.has(byRef.get(ref)?.name));
+  for (const name of direct) {
+    if (!queue.some((ref) => byRef.get(ref)?.name === name)) throw new Error(`npm sbom: the production dependency ${name} is not in the SBOM`);
+  }
+  while (queue.length) {
+    const ref = queue.pop();
+    if (reached.has(ref)) continue;
+    reached.add(ref);
+    queue.push(...(edges.get(ref) ?? []));
+  }
+  return {
+    ...full,
+    components: full.components.filter((c) => reached.has(c['bom-ref'])),
+    dependencies: full.dependencies
+      .filter((d) => d.ref === rootRef || reached.has(d.ref))
+      .map((d) => ({ ...d, dependsOn: (d.dependsOn ?? []).filter((ref) => reached.has(ref)) })),
+  };
+}
