@@ -56,9 +56,32 @@ class FieldNode {
     readonly isItem: boolean,
   ) {}
 
+  /** Kinds and formats seen on this thread, as bits (kept from batch to batch with sampling: a new one renews). */
+  known = 0;
+  /** Times its container was present in batches where this row was not (with sampling): added to its next parents. */
+  pending = 0;
+
   addFormat(format: number, weight: number): void {
     if (format === NO_FORMAT) return;
     (this.formats ??= [0, 0, 0, 0, 0, 0, 0, 0])[format] += weight;
+  }
+
+  /** The kinds and formats of this batch, as bits. */
+  bits(): number {
+    let bits = 0;
+    for (let i = 0; i < this.kinds.length; i++) if (this.kinds[i] !== 0) bits |= 1 << i;
+    if (this.formats !== null) for (let i = 0; i < this.formats.length; i++) if (this.formats[i] !== 0) bits |= 1 << (7 + i);
+    return bits;
+  }
+
+  /** Counts back to none, for the next batch (the node and its place in the tree stay). */
+  reset(): void {
+    this.count = 0;
+    this.redacted = 0;
+    this.firstSeen = Infinity;
+    this.lastSeen = -Infinity;
+    this.kinds.fill(0);
+    this.formats = null;
   }
 
 }
@@ -71,6 +94,8 @@ class RouteFields {
   readonly rows: Partial<Record<FieldLocation, RowTable>> = {};
   readonly nodes: FieldNode[] = [];
   exchanges = 0;
+  /** A row was made in this batch (with sampling: something new, the route is observed fully again). */
+  grew = false;
   constructor(readonly route: string, readonly sampling: RouteSampling | null) {}
 }
 
@@ -112,7 +137,9 @@ export class FieldRecorder implements JsonObserver {
         this.current = null;
         return false;
       }
-      route = new RouteFields(key, this.sampling === null ? null : this.sampling.route(key));
+      // With sampling, the thread's rows of the route, kept from the last batch (field-sampling.ts).
+      // (A FieldSampling's routes are only ever made here.)
+      route = this.sampling === null ? new RouteFields(key, null) : this.sampling.route(key, (s) => new RouteFields(key, s)) as RouteFields;
       this.routes.set(key, route);
     }
     this.current = route;
@@ -150,17 +177,37 @@ export class FieldRecorder implements JsonObserver {
   take(): { fields: FieldObservation[]; fieldOverflow: FieldOverflow } {
     const fields: FieldObservation[] = [];
     for (const route of this.routes.values()) {
-      const seen = route.nodes.filter((node) => node.count !== 0);
-      const pending = route.sampling?.settle(seen, (location, status) => exchangesOf(route, location, status));
-      for (let i = 0; i < seen.length; i++) {
-        const node = seen[i];
+      const kept = route.sampling !== null;
+      for (const node of route.nodes) {
+        if (node.count === 0) {
+          // Kept for its next batch: this batch's containers without it still count in its parents.
+          if (kept && !node.isItem) node.pending += this.parentsOf(route, node);
+          continue;
+        }
+        const parents = this.parentsOf(route, node) + node.pending;
+        node.pending = 0;
         fields.push({
           route: route.route, location: node.location, status: node.status, name: node.name, count: node.count,
-          parents: this.parentsOf(route, node) + (pending?.[i] ?? 0), kinds: named(node.kinds, KIND_NAMES) as Partial<Record<JsonKind, number>>,
+          parents, kinds: named(node.kinds, KIND_NAMES) as Partial<Record<JsonKind, number>>,
           formats: node.formats ? named(node.formats, FORMAT_NAMES) as Partial<Record<ValueFormat, number>> : {},
           redacted: node.redacted, firstSeen: node.firstSeen, lastSeen: node.lastSeen,
         });
       }
+      if (!kept) continue;
+      // Parents read other rows' counts: reset only once every row is out.
+      let novel = route.grew;
+      for (const node of route.nodes) {
+        if (node.count === 0) continue;
+        const bits = node.bits();
+        if ((node.known & bits) !== bits) {
+          node.known |= bits;
+          novel = true;
+        }
+        node.reset();
+      }
+      if (novel) route.sampling!.renew();
+      route.exchanges = 0;
+      route.grew = false;
     }
     return { fields, fieldOverflow: { ...this.overflow } };
   }
@@ -315,6 +362,7 @@ export class FieldRecorder implements JsonObserver {
     }
     const node = new FieldNode(location, status, name, parent, parent === null ? 0 : parent.depth + 1, isItem);
     route.nodes.push(node);
+    route.grew = true;
     return node;
   }
 
@@ -322,16 +370,11 @@ export class FieldRecorder implements JsonObserver {
   private parentsOf(route: RouteFields, node: FieldNode): number {
     if (node.isItem) return node.count;
     if (node.parent !== null) return node.parent.kinds[OBJECT];
-    return exchangesOf(route, node.location, node.status);
+    if (node.location === 'response_header' || node.location === 'response_body') {
+      return route.rows.exchange?.get(node.status)?.get('')?.count ?? 0;
+    }
+    return route.exchanges;
   }
-}
-
-/** The route's exchanges that could carry a row not below `$`: those of its status on the response side. */
-function exchangesOf(route: RouteFields, location: FieldLocation, status: number): number {
-  if (location === 'response_header' || location === 'response_body') {
-    return route.rows.exchange?.get(status)?.get('')?.count ?? 0;
-  }
-  return route.exchanges;
 }
 
 /** Header names lowercased, and query parameter names known to be words: names repeat, values are never kept. */

@@ -9,8 +9,11 @@
 // Every exchange still counts in its route's `exchange` row, exactly. The guarantee for a field: it is recorded when it
 // is in a walked exchange; so whenever it is in `every` consecutive exchanges of its route on one worker thread.
 // A field in fewer may be missed. `record_fields: full` is `every: 1`: every exchange walked, counts exact.
-import { FIELD_LIMITS, type FieldLocation } from '@vigil/plugin-sdk';
-import { OBJECT } from './value-format.js';
+//
+// The thread also keeps each route's rows (FieldRecorder's nodes) from batch to batch: a walked exchange finds its
+// fields where the last batch left them instead of building them again, and a row absent from a batch still gets
+// the parents of that batch (added when it is next seen), so a rare field's presence ratio is not overstated.
+import { FIELD_LIMITS } from '@vigil/plugin-sdk';
 
 export interface SamplingOptions {
   /** Exchanges of a route observed fully before sampling starts. */
@@ -23,42 +26,14 @@ export interface SamplingOptions {
 
 export const DEFAULT_SAMPLING = Object.freeze({ warmup: 1_000, every: 16 });
 
-/** A row of a batch as FieldRecorder holds it (its FieldNode). */
-export interface SampledRow {
-  readonly location: FieldLocation;
-  readonly status: number;
-  readonly name: string;
-  readonly count: number;
-  readonly kinds: readonly number[];
-  readonly formats: readonly number[] | null;
-  readonly parent: SampledRow | null;
-  readonly isItem: boolean;
-}
-
-/** What this thread has seen of one row of a route. */
-interface KnownRow {
-  /** Kinds and formats seen, as bits. */
-  bits: number;
-  /** The parent row's key; null for a row that is not below `$`. */
-  parent: string | null;
-  location: FieldLocation;
-  status: number;
-  isItem: boolean;
-  /** Times its container was present in batches where the row was not: added to its next `parents`. */
-  pending: number;
-}
-
-const keyOf = (row: SampledRow) => `${row.location}\u0000${row.status}\u0000${row.name}`;
-
-/** One route's counter and what this thread has seen of it. */
+/** One route's counter on this thread. */
 export class RouteSampling {
   /** Exchanges of the route seen on this thread. */
   private seen = 0;
   /** Exchanges before this one are observed fully. */
   private fullUntil: number;
-  private readonly known = new Map<string, KnownRow>();
 
-  constructor(private readonly options: Required<SamplingOptions>, private readonly maxRows: number) {
+  constructor(private readonly options: Required<SamplingOptions>) {
     this.fullUntil = options.warmup;
   }
 
@@ -69,72 +44,29 @@ export class RouteSampling {
     return (n - this.fullUntil) % this.options.every === 0 ? this.options.every : 0;
   }
 
-  /**
-   * At the end of a batch, its rows of this route (count > 0), and how to count the exchanges of the batch that
-   * carried a container (`exchanges(location, status)` for a row not below `$`). Anything new (a row, a kind or a
-   * format) observes the route fully for the next `renew` exchanges. Returns, per row, the parents to add: a batch
-   * only holds rows seen in it, so the containers of a row in batches where it was absent would be lost, and its
-   * presence ratio overstated (badly for a rare field, or once few exchanges per batch are walked); they are kept
-   * here and added when the row is next seen. Bounded by the route's row cap: rows past it were not recorded either.
-   */
-  settle(rows: readonly SampledRow[], exchanges: (location: FieldLocation, status: number) => number): number[] {
-    const inBatch = new Map<string, SampledRow>();
-    const extra = new Array<number>(rows.length).fill(0);
-    let novel = false;
-    for (let i = 0; i < rows.length; i++) {
-      const row = rows[i];
-      const key = keyOf(row);
-      inBatch.set(key, row);
-      const bits = bitsOf(row);
-      const old = this.known.get(key);
-      if (old === undefined) {
-        if (this.known.size >= this.maxRows) continue;
-        this.known.set(key, {
-          bits, parent: row.parent === null ? null : keyOf(row.parent), location: row.location, status: row.status,
-          isItem: row.isItem, pending: 0,
-        });
-        novel = true;
-        continue;
-      }
-      if ((old.bits & bits) !== bits) {
-        old.bits |= bits;
-        novel = true;
-      }
-      extra[i] = old.pending;
-      old.pending = 0;
-    }
-    for (const [key, row] of this.known) {
-      if (row.isItem || inBatch.has(key)) continue;
-      row.pending += row.parent === null ? exchanges(row.location, row.status) : inBatch.get(row.parent)?.kinds[OBJECT] ?? 0;
-    }
-    if (novel) this.fullUntil = Math.max(this.fullUntil, this.seen + this.options.renew);
-    return extra;
+  /** A batch found something new on the route: observe it fully for the next `renew` exchanges. */
+  renew(): void {
+    this.fullUntil = Math.max(this.fullUntil, this.seen + this.options.renew);
   }
 }
 
-function bitsOf(row: SampledRow): number {
-  let bits = 0;
-  for (let i = 0; i < row.kinds.length; i++) if (row.kinds[i] !== 0) bits |= 1 << i;
-  if (row.formats !== null) for (let i = 0; i < row.formats.length; i++) if (row.formats[i] !== 0) bits |= 1 << (7 + i);
-  return bits;
-}
-
 /** The routes of one worker thread (it outlives its batches), bounded like the routes a batch records. */
-export class FieldSampling {
+export class FieldSampling<T = unknown> {
   private readonly options: Required<SamplingOptions>;
-  private readonly routes = new Map<string, RouteSampling>();
+  private readonly routes = new Map<string, T>();
 
-  constructor(options: SamplingOptions = {}, private readonly limits: { routes: number; fieldsPerRoute: number } = FIELD_LIMITS) {
+  constructor(options: SamplingOptions = {}, private readonly limits: { routes: number } = FIELD_LIMITS) {
     const warmup = options.warmup ?? DEFAULT_SAMPLING.warmup;
     this.options = { warmup, every: Math.max(1, options.every ?? DEFAULT_SAMPLING.every), renew: options.renew ?? warmup };
   }
 
-  route(key: string): RouteSampling {
+  /** The route's state on this thread, made by `make` with a new counter the first time. */
+  route(key: string, make: (sampling: RouteSampling) => T): T {
     let route = this.routes.get(key);
     if (route === undefined) {
       // Cleared when full: every route warms up again, which costs CPU, never an observation.
       if (this.routes.size >= this.limits.routes) this.routes.clear();
-      route = new RouteSampling(this.options, this.limits.fieldsPerRoute);
+      route = make(new RouteSampling(this.options));
       this.routes.set(key, route);
     }
     return route;
