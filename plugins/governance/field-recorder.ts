@@ -208,6 +208,9 @@ export class FieldRecorder implements JsonObserver {
       if (novel) route.sampling!.renew();
       route.exchanges = 0;
       route.grew = false;
+      // A route at its row cap would keep its first rows for the thread's life and never record a new field: it
+      // starts again from nothing, as every batch did before rows were kept (full observation while it warms up).
+      if (route.nodes.length >= this.limits.fieldsPerRoute) this.sampling!.forget(route.route);
     }
     return { fields, fieldOverflow: { ...this.overflow } };
   }

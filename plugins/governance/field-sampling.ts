@@ -60,6 +60,11 @@ export class FieldSampling<T = unknown> {
     this.options = { warmup, every: Math.max(1, options.every ?? DEFAULT_SAMPLING.every), renew: options.renew ?? warmup };
   }
 
+  /** Drops a route's state: its next exchange starts it again, warm-up included. */
+  forget(key: string): void {
+    this.routes.delete(key);
+  }
+
   /** The route's state on this thread, made by `make` with a new counter the first time. */
   route(key: string, make: (sampling: RouteSampling) => T): T {
     let route = this.routes.get(key);

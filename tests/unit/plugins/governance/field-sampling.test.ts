@@ -151,4 +151,21 @@ test('a field sent fewer than K times after warm-up may be missed: only walked e
   assert.is(find(fields, 'request_body', '$.seen')!.count, EVERY);
 });
 
+test('a route whose kept rows reach the cap starts again after its batch: a field new in a later batch is recorded', () => {
+  const sampling = new FieldSampling({ every: 1 });
+  const limits = { fieldsPerRoute: 8, routes: 10, depth: 12 };
+  const batch = (body: Record<string, unknown>, i: number) => {
+    const recorder = new FieldRecorder(limits, sampling);
+    const e = exchange(i, body);
+    governForStorage(e, compiled.decisionFor(e.ruleIndexes), { random: () => 0, fields: recorder });
+    return recorder.take();
+  };
+  // exchange, path id, query page, two content-type headers, `$`, `$.a`, `$.b`: the cap; the response's `$` is left out.
+  const first = batch({ a: 1, b: 2 }, 0);
+  assert.is(first.fieldOverflow.route, 1);
+  const second = batch({ c: 3 }, 1);
+  assert.ok(find(second.fields, 'request_body', '$.c'), 'not frozen out by the rows the thread kept');
+  assert.is(find(second.fields, 'exchange', '', 200)!.count, 1);
+});
+
 test.run();
