@@ -7,6 +7,7 @@ import * as assert from 'uvu/assert';
 import type { FieldObservation } from '@vigil/plugin-sdk';
 import { FieldAccumulator } from '../../../../plugins/capture/field-accumulator.js';
 import { FieldRecorder } from '../../../../plugins/governance/field-recorder.js';
+import governBatch from '../../../../plugins/governance/govern-worker.js';
 import { FieldSampling } from '../../../../plugins/governance/field-sampling.js';
 import { governForStorage } from '../../../../plugins/governance/govern.js';
 import { compilePolicy } from '../../../../policies/compile.js';
@@ -166,6 +167,26 @@ test('a route whose kept rows reach the cap starts again after its batch: a fiel
   const second = batch({ c: 3 }, 1);
   assert.ok(find(second.fields, 'request_body', '$.c'), 'not frozen out by the rows the thread kept');
   assert.is(find(second.fields, 'exchange', '', 200)!.count, 1);
+});
+
+test('the worker: recordFields full counts every exchange exactly; true samples past warm-up, exchange rows exact', async () => {
+  const { bodies, truth } = traffic(4_000);
+  const through = async (recordFields: true | 'full') => {
+    const acc = new FieldAccumulator();
+    for (let from = 0; from < bodies.length; from += 100) {
+      const exchanges = bodies.slice(from, from + 100).map((body, k) => exchange(from + k, body));
+      acc.add((await governBatch({ policy, exchanges, recordFields })).fields!);
+    }
+    return acc.take();
+  };
+  const full = await through('full');
+  const b = find(full, 'request_body', '$.b')!;
+  assert.equal([b.count, b.parents, b.kinds.string], [truth.b, 4_000, truth.bString]);
+  const sampled = await through(true);
+  assert.is(find(sampled, 'exchange', '', 200)!.count, 4_000);
+  // Past warm-up one exchange in 16 is walked and counts 16: `$.a`, in every body, is off by at most a walk or two.
+  const a = find(sampled, 'request_body', '$.a')!;
+  assert.ok(Math.abs(a.count - 4_000) <= 32, `$.a ${a.count}`);
 });
 
 test.run();
