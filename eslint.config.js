@@ -9,6 +9,8 @@
 //                layer imports it (it is built to static assets)
 //   clients/X    client SDKs, published on their own: they speak the wire contract and import no layer of the server
 //                (not even plugin-sdk), and no server layer imports them
+//   middleware   @vigil/express and @vigil/koa with their shared core: a composition for the app's process (the config
+//                loader, the policy language, governance's task, the proxy's copies); no server layer imports it
 // Tests and benchmarks drive every layer and are exempt from the boundaries.
 import { readdirSync } from 'node:fs';
 import js from '@eslint/js';
@@ -39,6 +41,10 @@ const layers = [
     zone(layer, './clients', 'the server never imports a client SDK: clients talk to it over the wire contract'),
   ]),
   zone('./clients', './ui', 'a client SDK imports nothing of the web UI'),
+  ...['./plugin-sdk', './runtime', './plugins', './policies', './sandbox', './app', './ui', './clients'].map((layer) =>
+    zone(layer, './middleware', 'the Express and Koa middleware run in an app\'s process: no server layer imports them')),
+  ...['./app', './ui', './clients'].map((from) =>
+    zone('./middleware', from, 'the middleware imports the layers it runs (config loader, policies, governance), never the app, the UI or a client')),
 ];
 
 export default tseslint.config(

@@ -4,6 +4,7 @@
 //   clients/node/src/ (@vigil/llm-client)                ->  clients/node/dist/, and dist/clients/node/src/ (so that
 //                                                            unit tests import its internal modules by relative path)
 //   ui/src/                                              ->  dist/ui/src/ (for the front end's unit tests in Node)
+//   middleware/ (@vigil/express, @vigil/koa, their core) ->  dist/middleware/ (beside the layers they import)
 // then bundles the web UI into dist/ui/ (scripts/build-ui.mjs), unless its sources are unchanged.
 // Type checking is separate (`npm run typecheck`, also run by `npm test`). A file that fails to transpile is
 // reported and the others are still written, so one broken file never blocks the rest.
@@ -20,7 +21,7 @@ const trees = [
   ['app', 'dist/app'], ['runtime', 'dist/runtime'], ['plugins', 'dist/plugins'], ['policies', 'dist/policies'],
   ['sandbox', 'dist/sandbox'], ['tests', 'dist/tests'], ['bench', 'dist/bench'],
   ['plugin-sdk/src', 'plugin-sdk/dist'], ['clients/node/src', 'clients/node/dist'], ['clients/node/src', 'dist/clients/node/src'],
-  ['ui/src', 'dist/ui/src'],
+  ['ui/src', 'dist/ui/src'], ['middleware', 'dist/middleware'],
 ];
 // Folders never transpiled: AssemblyScript guests and fixtures are not Node code.
 const skipDirs = new Set(['assembly', 'fixtures', 'node_modules', 'dist']);
@@ -102,6 +103,18 @@ async function removeEmptyDirs(dir) {
   try { entries = await readdir(dir, { withFileTypes: true }); } catch { return; }
   for (const e of entries) if (e.isDirectory()) await removeEmptyDirs(join(dir, e.name));
   if ((await readdir(dir)).length === 0) await rm(dir, { recursive: true });
+}
+
+// The middleware packages' entry points: each re-exports its build beside the layers it imports (dist/middleware/),
+// so that `import '@vigil/express'` through the workspace link runs the same files as the tests.
+for (const name of ['express', 'koa']) {
+  const out = join(root, 'middleware', name, 'dist', 'index.js');
+  const target = `../../../dist/middleware/${name}/src/index.js`;
+  const text = `export * from '${target}';\nexport { default } from '${target}';\n`;
+  if ((await readFile(out, 'utf8').catch(() => '')) !== text) {
+    await mkdir(dirname(out), { recursive: true });
+    await writeFile(out, text);
+  }
 }
 
 try {

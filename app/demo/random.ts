@@ -1,6 +1,8 @@
 /** The demo's dice: weighted choices and latencies shaped like a real service's (most fast, a long tail). */
 
-export type Random = () => number;
+import type { Random } from '@vigil/plugin-sdk';
+
+export type { Random };
 
 /** One of `items`, each as likely as its weight. */
 export function pick<T>(items: readonly T[], weight: (item: T) => number, random: Random = Math.random): T {
@@ -32,14 +34,5 @@ export function latency(median: number, spread: number, random: Random = Math.ra
   return Math.max(1, Math.round(median * Math.exp(spread * normal)));
 }
 
-/** A small seeded generator (mulberry32), so that one id always describes the same made-up order. */
-export function seeded(seed: number): Random {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A small seeded generator, so that one id always describes the same made-up order. */
+export { seededRandom as seeded } from '@vigil/plugin-sdk';

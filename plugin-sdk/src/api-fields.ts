@@ -181,7 +181,7 @@ function literalBefore(segments: string[], kinds: SegmentKind[], i: number): str
 }
 
 /** `users` → `user`, `categories` → `category`, `addresses` → `address`; other words as they are, lowercased. */
-function singular(word: string): string {
+export function singular(word: string): string {
   const w = word.toLowerCase().replace(/-/g, '_');
   if (w.endsWith('ies') && w.length > 4) return `${w.slice(0, -3)}y`;
   if (/(ss|sh|ch|x|z)es$/.test(w)) return w.slice(0, -2);

@@ -25,6 +25,8 @@ export {
 export type { ErrorCodeDoc, ErrorCatalogue, ErrorCodes, ErrorCodeOf } from './errors.js';
 export type { DeliveryQueue, DeliveryQueueOptions } from './delivery.js';
 export { parseDuration, tryParseDuration, parseByteSize, tryParseByteSize } from './units.js';
+export { retryAfterMs, MAX_RETRY_AFTER_MS } from './retry-after.js';
+export { seededRandom, seedOf, type Random } from './seeded-random.js';
 export type { Sandboxes, SandboxFunction, SandboxCallResult, SandboxFailureReason } from './sandboxes.js';
 export { sandboxFailuresCounter } from './sandboxes.js';
 export type {
@@ -43,7 +45,7 @@ export { ByteBudget } from './byte-budget.js';
 export { parseListenAddress, tryParseListenAddress, listenHost, type ListenAddress } from './listen-address.js';
 export { lingeringClose, bodyUnread, DEFAULT_LINGER, type LingerLimits, type LingerOutcome } from './lingering-close.js';
 export { isJsonContentType } from './json-content-type.js';
-export { classifySegment, FIELD_LIMITS, pathTemplate, routeTemplate } from './api-fields.js';
+export { classifySegment, FIELD_LIMITS, pathTemplate, routeTemplate, singular } from './api-fields.js';
 export type {
   FieldLocation, JsonKind, ValueFormat, FieldObservation, FieldOverflow, SegmentKind, RouteTemplate,
 } from './api-fields.js';

@@ -70,6 +70,11 @@ export interface ConfigFiles {
   /** Loads and interpolates `file` (absolute, or relative to `cwd`). Throws a config error (see `describe`). */
   load(file: string): ConfigDocument;
   /**
+   * Loads YAML text that is not a file on disk (a file at a git revision, `main:vigil.yaml`): `name` stands for the
+   * file in problems and as `ConfigDocument.file`, and is shown as it is.
+   */
+  loadText(text: string, name: string): ConfigDocument;
+  /**
    * The text `vigil validate` prints for a config error (`file:line:column: problem`, one line per problem, paths
    * relative to `cwd`); undefined when `err` is not a config error.
    */
@@ -78,7 +83,7 @@ export interface ConfigFiles {
 
 /** A loaded YAML document that knows where each key path is written. Key paths are arrays: `['cases', 2, 'name']`. */
 export interface ConfigDocument {
-  /** Absolute path of the file. */
+  /** Absolute path of the file (or the name given to `loadText`). */
   readonly file: string;
   /** The top-level mapping. `validate` fills schema defaults into it in place. */
   readonly data: Record<string, unknown>;

@@ -18,6 +18,18 @@ export const CaptureErrors = defineErrorCodes('CAPTURE', {
     meaning: 'No stored record has that id: it was never captured (restricted, dropped, sampled out of storage), or retention has deleted it. 404.',
     action: 'Check the id; records older than capture.retention are gone.',
   },
+  INGEST_DISABLED: {
+    meaning: 'A middleware sent records to POST /api/gateway/records, but this agent has no capture.ingest_token, so its ingest route accepts nothing. 403.',
+    action: 'Set capture.ingest_token (e.g. ingest_token: ${VIGIL_INGEST_TOKEN}) in the agent\'s config and give the middleware the same token.',
+  },
+  INGEST_TOKEN: {
+    meaning: 'The bearer token sent to POST /api/gateway/records is not the agent\'s capture.ingest_token. 401; repeated failures lock the address out like a wrong dashboard token.',
+    action: 'Give the middleware the agent\'s capture.ingest_token (option token, or VIGIL_INGEST_TOKEN).',
+  },
+  INGEST_STORE: {
+    meaning: 'Records sent to POST /api/gateway/records were valid, but storing them failed (the message says why). 503: nothing of the batch was stored.',
+    action: 'Nothing, usually: the middleware retries the batch with backoff. If it persists, check the agent\'s store (disk, PostgreSQL).',
+  },
 });
 
 /** A 400 for a query parameter of the gateway API. */

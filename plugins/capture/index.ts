@@ -1,5 +1,6 @@
 import { ByteBudget, definePlugin, parseByteSize, parseDuration, sandboxFailuresCounter } from '@vigil/plugin-sdk';
 import type { RawExchange, SqlValue } from '@vigil/plugin-sdk';
+import { recordFields } from './record-batch.js';
 import type { PolicyService } from '../../policies/policy-service.js';
 import { captureConfigSchema } from './config-schema.js';
 import { packExchanges } from './exchange-batch.js';
@@ -8,13 +9,15 @@ import { writeFields } from './field-writer.js';
 import { announceStored } from './live-events.js';
 import { captureMigrations } from './migrations.js';
 import { unpackRecords } from './record-batch.js';
-import { RecordWriter, storeOutcome } from './record-writer.js';
+import { labelValue, meteredTokens, primaryRoute, RecordWriter, storeOutcome } from './record-writer.js';
 import { deleteExpired } from './retention.js';
 import { registerRecordRoutes } from './routes/records.js';
 import { registerOverviewRoute } from './routes/overview.js';
 import { registerUsageRoutes } from './routes/usage.js';
 import { registerUsageSeriesRoute } from './routes/usage-series.js';
 import { registerRuleUsageRoute } from './routes/rule-usage.js';
+import { registerIngestRoute } from './routes/ingest.js';
+import { registerIngestAuth } from './ingest-auth.js';
 import type { CaptureConfig, StoredRows, StoreRowsTask, StoreRowsWorkerData } from './types.js';
 
 /**
@@ -161,6 +164,19 @@ export default definePlugin<CaptureConfig>({
     registerUsageRoutes(ctx.http, ctx.store, config);
     registerUsageSeriesRoute(ctx.http, ctx.store, config);
     registerRuleUsageRoute(ctx.http, ctx.store);
+    registerIngestAuth(ctx.http, config.ingest_token);
+    registerIngestRoute(ctx.http, {
+      store: ctx.store, writer, tenantLabel: config.tenant_label,
+      stored(records, json) {
+        stored.inc(records.length);
+        announceStored(ctx.bus, records.length);
+        for (const r of records) {
+          const t = meteredTokens(r);
+          if (t) tokens.labels(primaryRoute(r), labelValue(r, config.tenant_label)).inc(t);
+        }
+        if (ctx.bus.hasSubscribers('gateway.record')) records.forEach((r, i) => ctx.bus.publish('gateway.record', recordFields(r, json[i])));
+      },
+    });
 
     let unsubscribe: (() => Promise<void>) | undefined;
     let fieldTimer: NodeJS.Timeout | undefined;

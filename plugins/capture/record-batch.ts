@@ -54,3 +54,8 @@ export function unpackRecords(packed: PackedRecords): GovernedRecordJson[] {
   }
   return out;
 }
+
+/** The `gateway.record` payload of one record and its stored JSON text (for records stored on the event loop). */
+export function recordFields(r: StorableRecord, json: string): GovernedRecordJson {
+  return { json, id: r.id, time: r.time, method: r.method, path: r.path, route: r.route, status: r.status, labels: r.labels, error: r.error };
+}

@@ -17,6 +17,8 @@ export interface CaptureConfig {
   /** true: sampled once each route is stable (estimated counts); 'full': every exchange (exact counts). */
   record_fields: boolean | 'full';
   fields_flush: string | number;
+  /** Bearer token of the ingest route (POST /api/gateway/records); absent, the route refuses everything. */
+  ingest_token?: string;
   pricing: { per_1k_tokens: number; per_request: number; currency: string };
 }
 

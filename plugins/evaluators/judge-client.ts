@@ -1,5 +1,5 @@
+import { retryAfterMs } from '@vigil/plugin-sdk';
 import { ProviderUnavailable } from './errors.js';
-import { retryAfterMs } from './retry-after.js';
 
 /** A judge provider with its key resolved (from the config or the environment): never leaves the process. */
 export interface ResolvedProvider {

@@ -35,6 +35,24 @@ const scanCommand: CommandDefinition = {
   run: async (args, io) => (await import('./scan/scan-command.js')).runScan(args, io, VERSION),
 };
 
+/** `vigil review`, described here and loaded when it runs. */
+const reviewCommand: CommandDefinition = {
+  name: 'review',
+  summary: 'Review a policy change: what the base and head policies would store differently, per route, over stored or sample traffic',
+  usage: 'vigil review --base BASE --head HEAD (-config FILE [--since 7d] [--limit N] | --sample FILE) [--markdown | --format text|json]',
+  flags: {
+    base: { type: 'string', summary: 'the policy before the change: a file, or REV:PATH read with git show (origin/main:vigil.yaml)' },
+    head: { type: 'string', summary: 'the policy after the change: a file, or REV:PATH' },
+    config: { type: 'string', summary: 'review over the records stored by `vigil run -config FILE`' },
+    sample: { type: 'string', summary: 'review over a sample file instead: HAR 1.2, or requests in the vigil test case format' },
+    since: { type: 'string', summary: 'only records from the last DURATION (7d, 12h, 30m)' },
+    limit: { type: 'string', summary: 'at most N records, newest first (default 1000000)' },
+    markdown: { type: 'boolean', summary: 'print the pull-request comment (Markdown)' },
+    format: { type: 'string', summary: 'text (default), json or markdown' },
+  },
+  run: async (args, io) => (await import('./review/review-command.js')).runReview(args, io),
+};
+
 /**
  * The governance engine and the one owner of the gateway's `rules`: it compiles them once per thread and provides
  * the `policy` service (decisions for the proxy, rules for capture's workers, reloads, and `governJson` for the LLM
@@ -48,7 +66,7 @@ export default definePlugin<RuleConfig[]>({
   // The control plane serves the rules in force and "try a request" (policy-routes.ts).
   needs: ['http'],
   provides: ['policy'],
-  commands: [testCommand, policyCommand, scanCommand],
+  commands: [testCommand, policyCommand, scanCommand, reviewCommand],
   /** Compiling finds what the schema cannot (bad globs, duplicate names, reserved labels); WASM modules must load. */
   checkConfig(rules, check) {
     try {

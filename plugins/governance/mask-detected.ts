@@ -7,7 +7,8 @@ import type { StorableRecord } from './types.js';
 
 type Values = Record<string, string | string[]>;
 
-function maskValues(values: Values, kinds: readonly DetectorKind[]): Values {
+/** Query or header values with detected spans masked (keys as they are). */
+export function maskValues(values: Values, kinds: readonly DetectorKind[]): Values {
   const out: Values = {};
   for (const key of Object.keys(values)) {
     const v = values[key];

@@ -59,60 +59,59 @@ const messageProperties: Record<string, JsonSchema> = {
 const recordPaths: JsonSchema = { type: 'array', items: { type: 'string', minLength: 1 } };
 const captured = { type: 'boolean' };
 
+/** Schema of one case of a cases file: a request, its response, and what the record must hold. */
+export const caseSchema: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['name', 'request', 'expect'],
+  properties: {
+    name: { type: 'string', minLength: 1 },
+    request: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['path'],
+      properties: {
+        method: { type: 'string', pattern: '^[A-Za-z]+$' },
+        path: { type: 'string', pattern: '^/', description: 'path with query, as the client sends it' },
+        ...messageProperties,
+      },
+    },
+    response: {
+      type: 'object',
+      additionalProperties: false,
+      properties: { status: { type: 'integer', minimum: 0, maximum: 599 }, ...messageProperties },
+    },
+    max_body_bytes: { type: 'integer', minimum: 0 },
+    sample_roll: { type: 'number', minimum: 0, exclusiveMaximum: 1 },
+    expect: {
+      type: 'object',
+      additionalProperties: false,
+      minProperties: 1,
+      properties: {
+        redacted: recordPaths,
+        kept: recordPaths,
+        captured: {
+          type: 'object',
+          additionalProperties: false,
+          properties: { request_body: captured, response_body: captured, headers: captured, response_headers: captured },
+        },
+        labels: { type: 'object', additionalProperties: { type: 'string' } },
+        matched_rules: { type: 'array', items: { type: 'string' } },
+        tokens: { type: ['number', 'null'] },
+        sampled: { type: 'boolean' },
+        dropped_reason: { type: ['string', 'null'] },
+        equals: { type: 'object', additionalProperties: true },
+      },
+    },
+  },
+};
+
 /** Schema of a `vigil test` cases file. Strict like every config: an unknown key is an error. */
 export const casesFileSchema: JsonSchema = {
   type: 'object',
   additionalProperties: false,
   required: ['cases'],
   properties: {
-    cases: {
-      type: 'array',
-      minItems: 1,
-      items: {
-        type: 'object',
-        additionalProperties: false,
-        required: ['name', 'request', 'expect'],
-        properties: {
-          name: { type: 'string', minLength: 1 },
-          request: {
-            type: 'object',
-            additionalProperties: false,
-            required: ['path'],
-            properties: {
-              method: { type: 'string', pattern: '^[A-Za-z]+$' },
-              path: { type: 'string', pattern: '^/', description: 'path with query, as the client sends it' },
-              ...messageProperties,
-            },
-          },
-          response: {
-            type: 'object',
-            additionalProperties: false,
-            properties: { status: { type: 'integer', minimum: 0, maximum: 599 }, ...messageProperties },
-          },
-          max_body_bytes: { type: 'integer', minimum: 0 },
-          sample_roll: { type: 'number', minimum: 0, exclusiveMaximum: 1 },
-          expect: {
-            type: 'object',
-            additionalProperties: false,
-            minProperties: 1,
-            properties: {
-              redacted: recordPaths,
-              kept: recordPaths,
-              captured: {
-                type: 'object',
-                additionalProperties: false,
-                properties: { request_body: captured, response_body: captured, headers: captured, response_headers: captured },
-              },
-              labels: { type: 'object', additionalProperties: { type: 'string' } },
-              matched_rules: { type: 'array', items: { type: 'string' } },
-              tokens: { type: ['number', 'null'] },
-              sampled: { type: 'boolean' },
-              dropped_reason: { type: ['string', 'null'] },
-              equals: { type: 'object', additionalProperties: true },
-            },
-          },
-        },
-      },
-    },
+    cases: { type: 'array', minItems: 1, items: caseSchema },
   },
 };

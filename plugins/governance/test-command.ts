@@ -1,63 +1,42 @@
-import { isAbsolute, relative, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import type { CommandDefinition, CommandIo, ConfigDocument } from '@vigil/plugin-sdk';
 import { compilePolicy, type CompiledPolicy } from '../../policies/compile.js';
-import { PolicyError } from '../../policies/errors.js';
-import { rulesSchema, serviceSchema, type RuleConfig } from '../../policies/schema.js';
 import { governExchange } from './govern.js';
 import { governCase, type CaseNarrower } from './govern-case.js';
-import { parseRecordPath } from './record-path.js';
+import { compileLoadedPolicy, display, InputProblem, where } from './policy-file.js';
 import { caseExchange } from './test-case-exchange.js';
 import { checkExpectations, type CaseFailure } from './test-case-expect.js';
 import { casesFileSchema, type CasesFile, type TestCase } from './test-cases-schema.js';
 
 const USAGE = 'vigil test -config policy.yaml CASES.yaml [MORE_CASES.yaml …]';
 
-/** A problem with the files themselves (not a failed expectation): exit 2, like `vigil validate`. */
-export class InputProblem extends Error {}
-
-/** `file` relative to `cwd` when it is inside it, else as it is. */
-export function display(file: string, cwd: string): string {
-  const rel = relative(cwd, file);
-  return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel) ? rel : file;
-}
-
-function where(loaded: ConfigDocument, keyPath: string, cwd: string): string {
-  const path = parseRecordPath(keyPath);
-  const at = path ? loaded.locate(path) : undefined;
-  return at ? `${display(loaded.file, cwd)}:${at.line}:${at.column}` : display(loaded.file, cwd);
-}
+export { display, InputProblem } from './policy-file.js';
 
 function loadPolicy(file: string, io: CommandIo): CompiledPolicy {
-  const loaded = io.config.load(file);
-  if (loaded.data.rules === undefined) {
-    throw new InputProblem(`${display(file, io.cwd)}: no "rules" key; a policy file lists its rules under "rules:"`);
-  }
-  // Only the policy's own keys are read here; `vigil validate` checks the other sections of a full config file.
-  loaded.validate(['rules'], rulesSchema, loaded.data.rules);
-  if (loaded.data.service !== undefined) loaded.validate(['service'], serviceSchema, loaded.data.service);
-  try {
-    return compilePolicy({ rules: loaded.data.rules as RuleConfig[] });
-  } catch (err) {
-    if (err instanceof PolicyError) throw new InputProblem(`${where(loaded, err.where, io.cwd)}: ${err.message}`);
-    throw err;
-  }
+  return compileLoadedPolicy(io.config.load(file), io);
+}
+
+/** Where a case (or sample request) gives its body in more than one form; `list` is its key (`cases`, `requests`). */
+export function bodyFormProblems(loaded: ConfigDocument, list: string, items: readonly Pick<TestCase, 'request' | 'response'>[], cwd: string): string[] {
+  const problems: string[] = [];
+  items.forEach((c, i) => {
+    for (const part of ['request', 'response'] as const) {
+      const message = c[part];
+      if (!message) continue;
+      const forms = (['body', 'raw', 'base64'] as const).filter((k) => message[k] !== undefined);
+      if (forms.length > 1) {
+        problems.push(`${where(loaded, `${list}[${i}].${part}`, cwd)}: ${list}[${i}].${part} has ${forms.join(' and ')}; give the body one way only`);
+      }
+    }
+  });
+  return problems;
 }
 
 function loadCases(file: string, io: CommandIo): { loaded: ConfigDocument; cases: TestCase[] } {
   const loaded = io.config.load(file);
   loaded.validate([], casesFileSchema, loaded.data);
   const cases = (loaded.data as unknown as CasesFile).cases;
-  const problems: string[] = [];
-  cases.forEach((c, i) => {
-    for (const part of ['request', 'response'] as const) {
-      const message = c[part];
-      if (!message) continue;
-      const forms = (['body', 'raw', 'base64'] as const).filter((k) => message[k] !== undefined);
-      if (forms.length > 1) {
-        problems.push(`${where(loaded, `cases[${i}].${part}`, io.cwd)}: cases[${i}].${part} has ${forms.join(' and ')}; give the body one way only`);
-      }
-    }
-  });
+  const problems = bodyFormProblems(loaded, 'cases', cases, io.cwd);
   if (problems.length > 0) throw new InputProblem(problems.join('\n'));
   return { loaded, cases };
 }

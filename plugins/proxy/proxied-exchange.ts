@@ -15,7 +15,7 @@ import {
 } from './errors.js';
 import type { LabelDimensions } from './label-dimensions.js';
 import type { UpstreamRequestHead } from './request-headers.js';
-import { downstreamResponseHead, reasonPhrase } from './response-headers.js';
+import { downstreamResponseHead, mayHaveBody, reasonPhrase } from './response-headers.js';
 import type { TrafficMetrics } from './traffic-metrics.js';
 import { UpstreamBody } from './upstream-body.js';
 import type { SlotTicket, SlotWaiter, UpstreamSlots } from './upstream-slots.js';
@@ -390,9 +390,4 @@ export class ProxiedExchange implements Dispatcher.DispatchHandler, SlotWaiter, 
       exchange.heldBytes = 0;
     }
   }
-}
-
-/** HEAD responses and 204 / 304 never carry a body, whatever their Content-Length says. */
-function mayHaveBody(method: string | undefined, status: number): boolean {
-  return method !== 'HEAD' && status !== 204 && status !== 304;
 }

@@ -45,3 +45,8 @@ export function reasonPhrase(statusText: string | undefined): string {
   if (statusText === undefined) return '';
   return ASCII.test(statusText) ? statusText : Buffer.from(statusText, 'utf8').toString('latin1');
 }
+
+/** HEAD responses and 204 / 304 never carry a body, whatever their Content-Length says. */
+export function mayHaveBody(method: string | undefined, status: number): boolean {
+  return method !== 'HEAD' && status !== 204 && status !== 304;
+}

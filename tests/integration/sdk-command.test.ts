@@ -64,7 +64,7 @@ test('usage errors exit 2 and print the usage', async () => {
   ]) {
     const r = await sdk(...args);
     assert.is(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
-    assert.match(r.stderr, /Usage: vigil sdk --spec FILE --lang ts\|python\|go/);
+    assert.match(r.stderr, /Usage: vigil sdk \(--spec FILE \| -config FILE\) --lang ts\|python\|go/);
   }
 });
 

@@ -1,18 +1,17 @@
-// `vigil sdk --spec FILE --lang ts|python|go`: a typed client of an OpenAPI 3.0/3.1 document, written to --out DIR
-// or printed.
+// `vigil sdk (--spec FILE | -config FILE) --lang ts|python|go`: a typed client of an OpenAPI 3.0/3.1 document (or of
+// the one inferred from a store's traffic), written to --out DIR or printed.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { CommandArgs, CommandIo } from '@vigil/plugin-sdk';
-import { OpenApiFileError, readOpenApiFile, type OpenApiDocument } from '../openapi/document.js';
+import { documentFrom } from '../openapi/document-source.js';
 import { SDK_LANGUAGES, SdkOptionError, generateSdk, type GeneratedSdk, type SdkLanguage } from './generate.js';
 
-export const SDK_USAGE = 'vigil sdk --spec FILE --lang ts|python|go [--out DIR] [--name CLIENT_NAME] [--package NAME] [--format text|json]';
+export const SDK_USAGE = 'vigil sdk (--spec FILE | -config FILE) --lang ts|python|go [--out DIR] [--name CLIENT_NAME] [--package NAME] [--format text|json]';
 
 export async function runSdk(args: CommandArgs, io: CommandIo): Promise<number> {
   const usage = (why: string) => { io.err(`vigil sdk: ${why}\n\nUsage: ${SDK_USAGE}\n`); return 2; };
-  const { spec, lang, out, name, package: pkg, format = 'text' } = args.flags;
+  const { lang, out, name, package: pkg, format = 'text' } = args.flags;
   if (args.positionals.length) return usage(`unexpected argument "${args.positionals[0]}"`);
-  if (typeof spec !== 'string' || !spec) return usage('--spec FILE is required (an OpenAPI 3.0 or 3.1 document, YAML or JSON)');
   if (typeof lang !== 'string' || !(SDK_LANGUAGES as readonly string[]).includes(lang)) {
     return usage(`--lang is one of ${SDK_LANGUAGES.join(', ')}${lang === undefined ? '' : `, got ${String(lang)}`}`);
   }
@@ -21,13 +20,13 @@ export async function runSdk(args: CommandArgs, io: CommandIo): Promise<number> 
   if (pkg !== undefined && typeof pkg !== 'string') return usage('--package takes a NAME');
   if (format !== 'text' && format !== 'json') return usage(`--format is text or json, got ${String(format)}`);
 
-  let doc: OpenApiDocument;
-  try {
-    doc = await readOpenApiFile(resolve(io.cwd, spec));
-  } catch (err) {
-    if (err instanceof OpenApiFileError) { io.err(`vigil sdk: ${err.message}\n`); return 2; }
-    throw err;
+  const source = await documentFrom(args, io);
+  if (!source.ok) {
+    if (source.usage) return usage(source.message);
+    io.err(`vigil sdk: ${source.message}\n`);
+    return source.exit;
   }
+  const doc = source.document;
   let sdk: GeneratedSdk;
   try {
     sdk = generateSdk(doc, lang as SdkLanguage, { clientName: name as string | undefined, packageName: pkg as string | undefined });
@@ -37,7 +36,7 @@ export async function runSdk(args: CommandArgs, io: CommandIo): Promise<number> 
   }
   for (const s of sdk.skipped) io.err(`vigil sdk: left out ${s.method} ${s.path}: ${s.why}\n`);
   if (sdk.operations === 0) {
-    io.err(`vigil sdk: ${spec} has no operation to generate a client for (paths: ${Object.keys(doc.paths).length})\n`);
+    io.err(`vigil sdk: ${source.name} has no operation to generate a client for (paths: ${Object.keys(doc.paths).length})\n`);
     return 1;
   }
 

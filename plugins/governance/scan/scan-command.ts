@@ -7,7 +7,8 @@ import { storedRecords, harEntries } from './scan-sources.js';
 import { jsonReport, sarifReport, textReport, type ScanReport } from './scan-output.js';
 
 export const SCAN_USAGE = 'vigil scan (-config FILE [--since 7d] [--limit N] | --har FILE) [--format text|json|sarif] [--fail-on-findings]';
-const DEFAULT_LIMIT = 1_000_000;
+/** Records read at most when `--limit` is not given (`vigil review` reads the same). */
+export const DEFAULT_LIMIT = 1_000_000;
 const UNITS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
 
 /** `7d`, `12h`, `30m`, `45s`, `2w` in ms; null when not one of those. */

@@ -20,6 +20,8 @@ export interface ScanInput {
   response_headers?: Record<string, string | string[]> | null;
   request_body: unknown;
   response_body: unknown;
+  /** The response's status, when known (0: the upstream never answered). */
+  status?: number;
 }
 
 export interface Finding {
@@ -137,13 +139,53 @@ export const mayHold = (text: string): boolean => text.length >= 6 && MAY_HOLD.t
 interface Group { finding: Omit<Finding, 'records'>; records: number; last: string | null }
 
 const SIMPLE_KEY = /^[A-Za-z_][A-Za-z0-9_-]*$/;
+
+/** The JSON path of key `key` under `path`, as findings and rules write it: `$.card.number`, `$['odd key']`. */
+export function childField(path: string, key: string): string {
+  if (SIMPLE_KEY.test(key)) return `${path}.${key}`;
+  // A key holding a single quote is written in double quotes: `$["it's"]` compiles, `$['it's']` would not.
+  return key.includes("'") ? `${path}[${JSON.stringify(key)}]` : `${path}[${JSON.stringify(key).replace(/^"|"$/g, "'")}]`;
+}
 const MAX_DEPTH = 64;
 const MAX_STRING = 1 << 20;
+
+type Span = { kind: ScanKind; start: number; end: number };
+
+function detections(text: string, name: string): Span[] {
+  return [...detect(text), ...findNationalIds(text, name)];
+}
+
+/**
+ * The detections of short values, remembered across collectors: traffic repeats its values (user agents, content
+ * types, enum values), and `vigil review` scans each request twice, with one collector per request. Bounded: it
+ * starts over when full.
+ */
+export class DetectionCache {
+  private readonly spans = new Map<string, Span[]>();
+
+  constructor(private readonly maxEntries = 50_000, private readonly maxLength = 256) {}
+
+  get(text: string, name: string): Span[] {
+    if (text.length > this.maxLength) return detections(text, name);
+    // The field name plays a part only for the BSN (national-id.ts), but it is short: part of the key.
+    const key = `${name}\u0000${text}`;
+    let found = this.spans.get(key);
+    if (found === undefined) {
+      if (this.spans.size >= this.maxEntries) this.spans.clear();
+      found = detections(text, name);
+      this.spans.set(key, found);
+    }
+    return found;
+  }
+}
 
 /** Collects findings over many inputs; `findings()` groups them by route, part, field and kind. */
 export class ScanCollector {
   private readonly groups = new Map<string, Group>();
   records = 0;
+
+  /** `cache`: detections shared with other collectors (see DetectionCache); none by default. */
+  constructor(private readonly cache?: DetectionCache) {}
 
   add(input: ScanInput): void {
     this.records++;
@@ -176,8 +218,7 @@ export class ScanCollector {
       return;
     }
     for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
-      const next = SIMPLE_KEY.test(k) ? `${path}.${k}` : `${path}[${JSON.stringify(k).replace(/^"|"$/g, "'")}]`;
-      this.body(id, route, part, v, next, k, depth + 1);
+      this.body(id, route, part, v, childField(path, k), k, depth + 1);
     }
   }
 
@@ -185,7 +226,7 @@ export class ScanCollector {
   private value(id: string, route: string, part: ScanPart, field: string, raw: string, name: string): boolean {
     if (typeof raw !== 'string' || !mayHold(raw)) return false;
     const text = raw.length > MAX_STRING ? raw.slice(0, MAX_STRING) : raw;
-    const spans: { kind: ScanKind; start: number; end: number }[] = [...detect(text), ...findNationalIds(text, name)];
+    const spans = this.cache ? this.cache.get(text, name) : detections(text, name);
     const seen = new Set<ScanKind>();
     for (const s of spans) {
       if (seen.has(s.kind)) continue;

@@ -13,7 +13,7 @@ export async function* storedRecords(store: Store, since: number, limit: number)
 interface HarPair { name: string; value: string }
 interface HarEntry {
   request?: { method?: string; url?: string; queryString?: HarPair[]; headers?: HarPair[]; postData?: { text?: string } };
-  response?: { headers?: HarPair[]; content?: { text?: string; encoding?: string } };
+  response?: { status?: number; headers?: HarPair[]; content?: { text?: string; encoding?: string } };
 }
 
 function pairs(list: HarPair[] | undefined): Record<string, string[]> {
@@ -42,6 +42,7 @@ export function harEntries(text: string): ScanInput[] {
       id: `har-${i}`, method: e.request?.method ?? 'GET', path: url.pathname, route: [], query,
       headers: pairs(e.request?.headers), response_headers: pairs(e.response?.headers),
       request_body: body(e.request?.postData?.text), response_body: body(responseText),
+      status: typeof e.response?.status === 'number' ? e.response.status : 200,
     };
   });
 }

@@ -12,7 +12,7 @@ import { repoRoot } from '../../support/paths.js';
 /** Built trees and the source trees they come from. */
 const TREES: [built: string, source: string][] = [
   ['dist/runtime', 'runtime'], ['dist/plugins', 'plugins'], ['dist/policies', 'policies'], ['dist/sandbox', 'sandbox'],
-  ['plugin-sdk/dist', 'plugin-sdk/src'], ['clients/node/dist', 'clients/node/src'],
+  ['plugin-sdk/dist', 'plugin-sdk/src'], ['clients/node/dist', 'clients/node/src'], ['dist/middleware', 'middleware'],
 ];
 /** Never scanned for codes: generated, installed or built files, and tests (which assert on literal codes on purpose). */
 const NOT_SOURCE = new Set(['node_modules', 'dist', '.git', 'tests', 'fixtures']);

@@ -41,6 +41,13 @@ const cases: { file: string; imports: string; allowed: boolean }[] = [
   { file: 'clients/node/src/probe.ts', imports: '../../../runtime/version.js', allowed: false },
   { file: 'plugins/llm/probe.ts', imports: '../../clients/node/src/index.js', allowed: false },
   { file: 'clients/node/src/probe.ts', imports: './trace-item.js', allowed: true },
+  // The Express and Koa middleware compose the layers they run in the app's process; nothing on the server imports them.
+  { file: 'middleware/core/probe.ts', imports: '../../plugins/governance/govern-worker.js', allowed: true },
+  { file: 'middleware/core/probe.ts', imports: '../../runtime/cli/config-files.js', allowed: true },
+  { file: 'middleware/core/probe.ts', imports: '../../app/composition.js', allowed: false },
+  { file: 'middleware/express/src/probe.ts', imports: '../../../clients/node/src/index.js', allowed: false },
+  { file: 'plugins/capture/probe.ts', imports: '../../middleware/core/index.js', allowed: false },
+  { file: 'app/probe.ts', imports: '../middleware/core/index.js', allowed: false },
 ];
 
 for (const c of cases) {

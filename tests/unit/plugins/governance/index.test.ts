@@ -8,12 +8,13 @@ import plugin from '../../../../plugins/governance/index.js';
 import type { PolicyService } from '../../../../policies/policy-service.js';
 import { testCommand } from '../../../../plugins/governance/test-command.js';
 import { recordingIo } from '../../../support/command-io.js';
+import { REVIEW_USAGE } from '../../../../plugins/governance/review/review-command.js';
 
 test('owns the rules and declares the policy service and its commands', () => {
   assert.is(plugin.name, 'governance');
   assert.equal(plugin.configKeys, ['rules']);
   assert.equal(plugin.provides, ['policy']);
-  assert.equal(plugin.commands?.map((c) => c.name), ['test', 'policy', 'scan']);
+  assert.equal(plugin.commands?.map((c) => c.name), ['test', 'policy', 'scan', 'review']);
   assert.equal(plugin.commands?.[0].flags, testCommand.flags);
 });
 
@@ -21,6 +22,14 @@ test('the listed test command runs the real one when invoked', async () => {
   const { io, err } = recordingIo(process.cwd());
   assert.is(await plugin.commands![0].run({ flags: {}, positionals: [] }, io), 2);
   assert.match(err(), /vigil test -config/);
+});
+
+test('the listed review command has the real usage and runs it when invoked', async () => {
+  const review = plugin.commands!.find((c) => c.name === 'review')!;
+  assert.is(review.usage, REVIEW_USAGE);
+  const { io, err } = recordingIo(process.cwd());
+  assert.is(await review.run({ flags: { head: 'x.yaml' }, positionals: [] }, io), 2);
+  assert.match(err(), /vigil review: --base BASE is required/);
 });
 
 test('checkConfig names the rule position inside the section, and the message without it', () => {
