@@ -199,9 +199,11 @@ export interface GovernTask {
   exchanges: RawExchange[];
   /**
    * Also observe the fields the exchanges use (`GovernResult.fields`). Absent or false: no observation, and
-   * governance costs what it did before field observations existed.
+   * governance costs what it did before field observations existed. `true`: each route is observed fully while it
+   * warms up (and after a batch found something new), then one exchange in K is walked and counts K times, so counts
+   * are estimates. `'full'`: every exchange is walked, counts are exact (at about twice governance's CPU).
    */
-  recordFields?: boolean;
+  recordFields?: boolean | 'full';
 }
 
 /** The worker module's answer to one task. */

@@ -23,7 +23,8 @@ export const captureConfigSchema: JsonSchema = {
     retention: { ...duration, default: '7d', description: 'Records older than this are deleted.' },
     retention_interval: { ...duration, formatMinimum: '1ms', default: '10m', description: 'How often expired records and rollups are deleted.' },
     rollup_retention: { ...duration, default: '90d', description: 'Per-minute usage and latency rollups older than this are deleted.' },
-    record_fields: { type: 'boolean', default: true, description: 'Observe the fields each route uses (query parameters, headers, JSON paths: names, types and formats, never values) for vigil check and spec.' },
+    // `true` samples: walking every value of every body doubles governance's CPU (bench/field-recording.ts).
+    record_fields: { enum: [true, false, 'full'], default: true, description: 'Observe the fields each route uses (query parameters, headers, JSON paths: names, types and formats, never values) for vigil check and spec. true: every exchange of a route while it warms up (its first 1,000 per worker thread, and 1,000 more after anything new), then one in 16, counted 16 times: counts are estimates. full: every exchange, exact counts, at about 2.3 times the governance CPU (bench/README.md). false: none.' },
     fields_flush: { ...duration, formatMinimum: '1s', formatMaximum: '1h', default: '30s', description: 'How often the observed fields are added to the store (and at stop).' },
     // A credential of its own (not the dashboard token): an app holding it can add records, and do nothing else.
     ingest_token: { type: 'string', minLength: 16, description: 'Bearer token of POST /api/gateway/records, where @vigil/express and @vigil/koa send the records they governed in-process; without it the route refuses everything (403). Write it as ${VIGIL_INGEST_TOKEN} to keep it out of the file.' },

@@ -14,7 +14,8 @@ export interface CaptureConfig {
   retention_interval: string | number;
   rollup_retention: string | number;
   tenant_label: string;
-  record_fields: boolean;
+  /** true: sampled once each route is stable (estimated counts); 'full': every exchange (exact counts). */
+  record_fields: boolean | 'full';
   fields_flush: string | number;
   /** Bearer token of the ingest route (POST /api/gateway/records); absent, the route refuses everything. */
   ingest_token?: string;
@@ -26,8 +27,8 @@ export interface StoreRowsWorkerData {
   /** The policy service's `workerModule`, as an href. */
   governModule: string;
   tenantLabel: string;
-  /** Observe the fields each route uses (`capture.record_fields`). */
-  recordFields: boolean;
+  /** Observe the fields each route uses (`capture.record_fields`): sampled (true) or every exchange ('full'). */
+  recordFields: boolean | 'full';
 }
 
 /** A capture pool task: a governance task (`GovernTask`) with its exchanges packed for the trip. */

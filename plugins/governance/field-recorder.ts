@@ -9,6 +9,7 @@ import { redactText } from '../../policies/detectors/index.js';
 import type { DetectorKind } from '../../policies/detectors/types.js';
 import type { JsonObserver, ObservedNode } from '../../policies/json-text.js';
 import type { RouteDecision } from '../../policies/merge.js';
+import type { FieldSampling, RouteSampling } from './field-sampling.js';
 import { decodeComponent } from './query-record.js';
 import { templateOf } from './route-templates.js';
 import type { RawExchange } from './types.js';
@@ -55,10 +56,34 @@ class FieldNode {
     readonly isItem: boolean,
   ) {}
 
-  addFormat(format: number): void {
+  /** Kinds and formats seen on this thread, as bits (kept from batch to batch with sampling: a new one renews). */
+  known = 0;
+  /** Times its container was present in batches where this row was not (with sampling): added to its next parents. */
+  pending = 0;
+
+  addFormat(format: number, weight: number): void {
     if (format === NO_FORMAT) return;
-    (this.formats ??= [0, 0, 0, 0, 0, 0, 0, 0])[format]++;
+    (this.formats ??= [0, 0, 0, 0, 0, 0, 0, 0])[format] += weight;
   }
+
+  /** The kinds and formats of this batch, as bits. */
+  bits(): number {
+    let bits = 0;
+    for (let i = 0; i < this.kinds.length; i++) if (this.kinds[i] !== 0) bits |= 1 << i;
+    if (this.formats !== null) for (let i = 0; i < this.formats.length; i++) if (this.formats[i] !== 0) bits |= 1 << (7 + i);
+    return bits;
+  }
+
+  /** Counts back to none, for the next batch (the node and its place in the tree stay). */
+  reset(): void {
+    this.count = 0;
+    this.redacted = 0;
+    this.firstSeen = Infinity;
+    this.lastSeen = -Infinity;
+    this.kinds.fill(0);
+    this.formats = null;
+  }
+
 }
 
 /** Rows that are not below `$` (exchange, path, query, headers, body roots), by status, then name. */
@@ -69,7 +94,9 @@ class RouteFields {
   readonly rows: Partial<Record<FieldLocation, RowTable>> = {};
   readonly nodes: FieldNode[] = [];
   exchanges = 0;
-  constructor(readonly route: string) {}
+  /** A row was made in this batch (with sampling: something new, the route is observed fully again). */
+  grew = false;
+  constructor(readonly route: string, readonly sampling: RouteSampling | null) {}
 }
 
 /**
@@ -84,10 +111,22 @@ export class FieldRecorder implements JsonObserver {
   private now = 0;
   /** The detectors of the exchange's decision: a value they would mask counts as redacted. */
   private detect: readonly DetectorKind[] = [];
+  /** What each observation of the current exchange counts for: 1, or K when it is the one walked in K. */
+  private weight = 1;
 
-  constructor(private readonly limits: { fieldsPerRoute: number; routes: number; depth: number } = FIELD_LIMITS) {}
+  /**
+   * `sampling`: the worker thread's per-route sampling (field-sampling.ts), whose counts are estimates past warm-up;
+   * null observes every exchange fully (`record_fields: full`), counts exact.
+   */
+  constructor(
+    private readonly limits: { fieldsPerRoute: number; routes: number; depth: number } = FIELD_LIMITS,
+    private readonly sampling: FieldSampling | null = null,
+  ) {}
 
-  /** Starts an exchange; false when its route is over the route cap (nothing of it is observed). */
+  /**
+   * Starts an exchange: counts it in its route's `exchange` row, and says whether its fields are observed (false
+   * when its route is over the route cap, or when sampling does not walk this one).
+   */
   begin(exchange: RawExchange, decision: RouteDecision): boolean {
     const template = templateOf(exchange.path);
     const key = `${exchange.method.toUpperCase()} ${template.path}`;
@@ -98,15 +137,24 @@ export class FieldRecorder implements JsonObserver {
         this.current = null;
         return false;
       }
-      route = new RouteFields(key);
+      // With sampling, the thread's rows of the route, kept from the last batch (field-sampling.ts).
+      // (A FieldSampling's routes are only ever made here.)
+      route = this.sampling === null ? new RouteFields(key, null) : this.sampling.route(key, (s) => new RouteFields(key, s)) as RouteFields;
       this.routes.set(key, route);
     }
     this.current = route;
     this.now = exchange.time;
-    this.detect = detectorsOf(decision);
     route.exchanges++;
+    this.weight = 1;
     const row = this.row('exchange', exchange.status, '');
     if (row) this.touch(row);
+    // Not walked: the exchange is counted above, and nothing else of it is looked at (not even its body decoded).
+    this.weight = route.sampling === null ? 1 : route.sampling.next();
+    if (this.weight === 0) {
+      this.current = null;
+      return false;
+    }
+    this.detect = detectorsOf(decision);
     this.pathParams(exchange.path, template);
     return true;
   }
@@ -129,15 +177,40 @@ export class FieldRecorder implements JsonObserver {
   take(): { fields: FieldObservation[]; fieldOverflow: FieldOverflow } {
     const fields: FieldObservation[] = [];
     for (const route of this.routes.values()) {
+      const kept = route.sampling !== null;
       for (const node of route.nodes) {
-        if (node.count === 0) continue;
+        if (node.count === 0) {
+          // Kept for its next batch: this batch's containers without it still count in its parents.
+          if (kept && !node.isItem) node.pending += this.parentsOf(route, node);
+          continue;
+        }
+        const parents = this.parentsOf(route, node) + node.pending;
+        node.pending = 0;
         fields.push({
           route: route.route, location: node.location, status: node.status, name: node.name, count: node.count,
-          parents: this.parentsOf(route, node), kinds: named(node.kinds, KIND_NAMES) as Partial<Record<JsonKind, number>>,
+          parents, kinds: named(node.kinds, KIND_NAMES) as Partial<Record<JsonKind, number>>,
           formats: node.formats ? named(node.formats, FORMAT_NAMES) as Partial<Record<ValueFormat, number>> : {},
           redacted: node.redacted, firstSeen: node.firstSeen, lastSeen: node.lastSeen,
         });
       }
+      if (!kept) continue;
+      // Parents read other rows' counts: reset only once every row is out.
+      let novel = route.grew;
+      for (const node of route.nodes) {
+        if (node.count === 0) continue;
+        const bits = node.bits();
+        if ((node.known & bits) !== bits) {
+          node.known |= bits;
+          novel = true;
+        }
+        node.reset();
+      }
+      if (novel) route.sampling!.renew();
+      route.exchanges = 0;
+      route.grew = false;
+      // A route at its row cap would keep its first rows for the thread's life and never record a new field: it
+      // starts again from nothing, as every batch did before rows were kept (full observation while it warms up).
+      if (route.nodes.length >= this.limits.fieldsPerRoute) this.sampling!.forget(route.route);
     }
     return { fields, fieldOverflow: { ...this.overflow } };
   }
@@ -189,23 +262,23 @@ export class FieldRecorder implements JsonObserver {
 
   value(node: ObservedNode, kind: number, redacted: boolean): void {
     const n = node as FieldNode;
-    n.kinds[kind]++;
-    if (redacted) n.redacted++;
+    n.kinds[kind] += this.weight;
+    if (redacted) n.redacted += this.weight;
     this.touch(n);
   }
 
   string(node: ObservedNode, text: string, from: number, to: number, escaped: boolean, redacted: boolean): void {
     const n = node as FieldNode;
-    n.kinds[STRING]++;
+    n.kinds[STRING] += this.weight;
     this.touch(n);
     if (!escaped && this.detect.length === 0) {
-      n.addFormat(formatOfRange(text, from, to));
-      if (redacted) n.redacted++;
+      n.addFormat(formatOfRange(text, from, to), this.weight);
+      if (redacted) n.redacted += this.weight;
       return;
     }
     const value = escaped ? JSON.parse(text.slice(from - 1, to + 1)) as string : text.slice(from, to);
-    n.addFormat(formatOf(value));
-    if (redacted || this.masked(value)) n.redacted++;
+    n.addFormat(formatOf(value), this.weight);
+    if (redacted || this.masked(value)) n.redacted += this.weight;
   }
 
   // ---- the rest of an exchange ----
@@ -219,12 +292,12 @@ export class FieldRecorder implements JsonObserver {
       const row = this.row('path', 0, param.name);
       if (row === null) continue;
       this.touch(row);
-      row.kinds[param.format === 'integer' ? INTEGER : STRING]++;
-      if (param.format !== 'id') row.addFormat(param.format === 'integer' ? INTEGER_FORMAT : FORMAT_NAMES.indexOf(param.format));
+      row.kinds[param.format === 'integer' ? INTEGER : STRING] += this.weight;
+      if (param.format !== 'id') row.addFormat(param.format === 'integer' ? INTEGER_FORMAT : FORMAT_NAMES.indexOf(param.format), this.weight);
       if (segments !== null && names !== null) {
         const at = names.indexOf(`{${param.name}}`);
         const value = at >= 0 && param.name !== 'rest' ? segments[at] ?? '' : '';
-        if (value !== '' && this.masked(value)) row.redacted++;
+        if (value !== '' && this.masked(value)) row.redacted += this.weight;
       }
     }
   }
@@ -256,9 +329,9 @@ export class FieldRecorder implements JsonObserver {
     if (row === null) return;
     this.touch(row);
     const kind = textKind(value);
-    row.kinds[kind]++;
-    if (kind === STRING) row.addFormat(formatOf(value));
-    if (redacted || this.masked(value)) row.redacted++;
+    row.kinds[kind] += this.weight;
+    if (kind === STRING) row.addFormat(formatOf(value), this.weight);
+    if (redacted || this.masked(value)) row.redacted += this.weight;
   }
 
   private masked(value: string): boolean {
@@ -266,7 +339,7 @@ export class FieldRecorder implements JsonObserver {
   }
 
   private touch(n: FieldNode): void {
-    n.count++;
+    n.count += this.weight;
     if (this.now < n.firstSeen) n.firstSeen = this.now;
     if (this.now > n.lastSeen) n.lastSeen = this.now;
   }
@@ -292,6 +365,7 @@ export class FieldRecorder implements JsonObserver {
     }
     const node = new FieldNode(location, status, name, parent, parent === null ? 0 : parent.depth + 1, isItem);
     route.nodes.push(node);
+    route.grew = true;
     return node;
   }
 

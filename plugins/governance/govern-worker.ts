@@ -4,6 +4,7 @@ import { compilePolicy, type CompiledPolicy, type RouteDecision } from '../../po
 import type { PolicyConfig } from '../../policies/schema.js';
 import { GovernanceError, GovernanceErrors } from './errors.js';
 import { FieldRecorder } from './field-recorder.js';
+import { FieldSampling } from './field-sampling.js';
 import { governForStorage } from './govern.js';
 import type { GovernResult, GovernTask, RawExchange, StorableRecord } from './types.js';
 import { WasmPolicyCache } from './wasm-policy-cache.js';
@@ -36,6 +37,9 @@ function compiledFor(policy: PolicyConfig): CompiledPolicy {
 // timeout), Node stops the sandbox workers with it: a worker's own workers never outlive it.
 const wasmPolicies = new WasmPolicyCache();
 const decodeJson = governedJsonBody();
+// Per route, the exchanges this thread has observed: sampling's warm-up and counters outlive a batch.
+const fieldSampling = new FieldSampling();
+const fullObservation = new FieldSampling({ every: 1 });
 
 function decisionOf(policy: CompiledPolicy, exchange: RawExchange): RouteDecision {
   try {
@@ -65,7 +69,9 @@ export default async function governBatch(task: GovernTask): Promise<GovernResul
     { decodeJson, onUnavailable: () => wasmPolicies.count(UNAVAILABLE) },
   );
   const records: StorableRecord[] = new Array(task.exchanges.length);
-  const fields = task.recordFields === true ? new FieldRecorder() : undefined;
+  // `true` samples each route once it is stable (counts are estimates); 'full' walks every exchange (exact counts).
+  const fields = task.recordFields === true ? new FieldRecorder(undefined, fieldSampling)
+    : task.recordFields === 'full' ? new FieldRecorder(undefined, fullObservation) : undefined;
   const options = { random: Math.random, fields };
   for (let i = 0; i < task.exchanges.length; i++) {
     const exchange = task.exchanges[i];
