@@ -115,8 +115,9 @@ if (problems.length) {
 const sbomName = archive.replace(/\.tgz$/, '.cdx.json');
 // `npm sbom --omit dev` (npm 11) leaves out a production dependency that a dev dependency also requires (yaml, once
 // an OpenAPI validator needed it), so the production set is taken here from the whole SBOM's own dependency graph:
-// what the package's dependencies and optionalDependencies reach. Workspaces stay out: they are not in the archive.
-const sbom = productionSbom(JSON.parse(npm(['sbom', '--sbom-format', 'cyclonedx', '--workspaces=false'], 'npm sbom')));
+// what the package's dependencies and optionalDependencies reach (the bundled SDK among them; the other workspaces,
+// which the archive does not hold, are not reached).
+const sbom = productionSbom(JSON.parse(npm(['sbom', '--sbom-format', 'cyclonedx'], 'npm sbom')));
 await writeFile(join(out, sbomName), `${JSON.stringify(sbom, null, 2)}\n`);
 
 const sha256 = async (file) => createHash('sha256').update(await readFile(file)).digest('hex');
@@ -141,11 +142,12 @@ function productionSbom(full) {
   const direct = new Set([...Object.keys(manifest.dependencies ?? {}), ...Object.keys(manifest.optionalDependencies ?? {})]);
   const rootRef = full.metadata.component['bom-ref'];
   const edges = new Map(full.dependencies.map((d) => [d.ref, d.dependsOn ?? []]));
-  const byRef = new Map(full.components.map((c) => [c['bom-ref'], c]));
   const reached = new Set();
-  const queue = (edges.get(rootRef) ?? []).filter((ref) => direct.has(byRef.get(ref)?.name));
+  // Names from the refs (`name@version`): a workspace's component is named after its folder (the SDK's `plugin-sdk`).
+  const nameOf = (ref) => ref.slice(0, ref.lastIndexOf('@'));
+  const queue = (edges.get(rootRef) ?? []).filter((ref) => direct.has(nameOf(ref)));
   for (const name of direct) {
-    if (!queue.some((ref) => byRef.get(ref)?.name === name)) throw new Error(`npm sbom: the production dependency ${name} is not in the SBOM`);
+    if (!queue.some((ref) => nameOf(ref) === name)) throw new Error(`npm sbom: the production dependency ${name} is not in the SBOM`);
   }
   while (queue.length) {
     const ref = queue.pop();
