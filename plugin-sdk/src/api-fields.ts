@@ -74,8 +74,11 @@ const INTEGER = /^[0-9]+$/;
 const HEX_ID = /^[0-9a-f]{16,}$/i;
 const DATE = /^[0-9]{4}-[0-9]{2}-[0-9]{2}$/;
 const EMAIL = /^[^@/\s]+@[^@/\s]+\.[^@/\s]+$/;
-/** `cus_NffrFeUfNV2Hib`, `ord_8f3k2j9d1x`: a short lowercase prefix, an underscore, a random tail. */
-const PREFIXED_ID = /^[a-z]{2,8}_[A-Za-z0-9]{8,}$/;
+/**
+ * `cus_NffrFeUfNV2Hib`, `ord_1234`, `usr_t2`, `exp_119`: a short lowercase prefix, an underscore, and a tail with a
+ * digit, or a long mixed-case one. `usr_missing` stays a word.
+ */
+const PREFIXED_ID = /^[a-z]{2,8}_([A-Za-z0-9]+)$/;
 const TOKEN_CHARS = /^[A-Za-z0-9_-]+$/;
 /** Segments that look like ids but are words of the API: versions, and a few common literals. */
 const VERSION = /^v[0-9]+(\.[0-9]+)*$/i;
@@ -97,7 +100,8 @@ export function classifySegment(segment: string): SegmentKind {
   if (HEX_ID.test(segment) && /[0-9]/.test(segment)) return { param: true, format: 'id' };
   if ((segment.includes('@') || segment.includes('%40')) && EMAIL.test(decodeSafely(segment))) return { param: true, format: 'email' };
   if (segment.length > MAX_LITERAL_LENGTH) return { param: true, format: 'id' };
-  if (PREFIXED_ID.test(segment) && /[0-9A-Z]/.test(segment.slice(segment.indexOf('_') + 1))) return { param: true, format: 'id' };
+  const tail = PREFIXED_ID.exec(segment)?.[1];
+  if (tail !== undefined && (/[0-9]/.test(tail) || (tail.length >= 8 && /[A-Z]/.test(tail)))) return { param: true, format: 'id' };
   if (segment.length >= 8 && TOKEN_CHARS.test(segment) && looksRandom(segment)) return { param: true, format: 'id' };
   return { param: false };
 }

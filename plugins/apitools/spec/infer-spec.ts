@@ -100,7 +100,7 @@ export function observedOperations(fields: readonly FieldObservation[], minSibli
     group.routes++;
     for (const m of rp.merged) {
       const name = rename.get(m.name) ?? m.name;
-      if (!group.op.merged.some((x) => x.name === name)) group.op.merged.push({ name, literals: m.literals });
+      if (!group.op.merged.some((x) => x.name === name)) group.op.merged.push({ ...m, name });
     }
     const exchanges = exchangesOf(list);
     const seen = list.reduce((acc, f) => [Math.min(acc[0], f.firstSeen), Math.max(acc[1], f.lastSeen)], [Infinity, -Infinity]);

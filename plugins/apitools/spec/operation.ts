@@ -27,7 +27,8 @@ export function buildOperation(op: ObservedOperation, minPresence: number): Oper
     schema.type ??= 'string';
     const merged = op.merged.find((m) => m.name === name);
     const param: ParameterObject = { name, in: 'path', required: true, schema };
-    if (merged) param.description = `Takes the ${merged.literals} distinct word-like values seen at this position (sibling literals merged).`;
+    if (merged?.joined) param.description = `Also took ${merged.literals} word-like value${merged.literals === 1 ? '' : 's'} with the same shape (sibling literals joined).`;
+    else if (merged) param.description = `Takes the ${merged.literals} distinct word-like values seen at this position (sibling literals merged).`;
     parameters.push(param);
   }
   // `*` is the recorder's name for query parameters whose names are values (ids as keys): no one parameter.

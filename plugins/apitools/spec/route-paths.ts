@@ -8,7 +8,9 @@
 // (a literal fits when the Jaccard similarity of its set with the set most siblings share is at least 0.7).
 // Literals that are words of APIs everywhere (`me`, `search`, `v1`, … see RESERVED_SEGMENTS) are never merged,
 // however many siblings there are, and neither is the first segment after the root or an API prefix made of such
-// words (`/api/v1/users`, `/orders`): that one names a resource.
+// words (`/api/v1/users`, `/orders`): that one names a resource. A literal beside a parameter (`/users/usr_tz` beside
+// `/users/{id}`, an id the recorder could not tell from a word) joins that parameter when its shape fits the
+// parameter's, however few such literals there are.
 import { singular, type FieldObservation } from '@vigil/plugin-sdk';
 
 /** Never merged into a parameter: they name an endpoint, not a record. Versions (`v1`, `v2.1`) neither. */
@@ -33,8 +35,11 @@ export interface RoutePath {
   method: string;
   /** The document's path, `/users/{user_name}`. */
   path: string;
-  /** Parameters made here from merged literals (their values never reach the document). */
-  merged: { name: string; literals: number }[];
+  /**
+   * Parameters made here from merged literals (their values never reach the document); `joined` when the literals
+   * joined a parameter the recorder had made.
+   */
+  merged: { name: string; literals: number; joined?: true }[];
 }
 
 const isParam = (segment: string) => segment.startsWith('{') && segment.endsWith('}');
@@ -51,7 +56,7 @@ interface Work {
   input: RouteInput;
   method: string;
   segments: string[];
-  merged: { name: string; literals: number }[];
+  merged: RoutePath['merged'];
 }
 
 /** The document path of every recorded route, with sibling literals merged (the rule at the top of this file). */
@@ -89,16 +94,10 @@ function mergeColumn(column: Work[], i: number, minSiblings: number): void {
     if (list === undefined) byLiteral.set(segment, list = []);
     list.push(w);
   }
+  joinParameter(column, byLiteral, i);
   if (byLiteral.size <= minSiblings) return;
   const signatures = new Map<string, Set<string>>();
-  for (const [literal, list] of byLiteral) {
-    const sig = new Set<string>();
-    for (const w of list) {
-      sig.add(`${w.method} ${w.segments.slice(i + 1).join('/')}`);
-      for (const s of w.input.shape) sig.add(s);
-    }
-    signatures.set(literal, sig);
-  }
+  for (const [literal, list] of byLiteral) signatures.set(literal, signatureOf(list, i));
   const shared = sharedByMost([...signatures.values()]);
   const members = [...byLiteral.keys()].filter((l) => similarity(signatures.get(l)!, shared) >= FIT);
   if (members.length <= minSiblings) return;
@@ -107,6 +106,39 @@ function mergeColumn(column: Work[], i: number, minSiblings: number): void {
   for (const w of affected) {
     w.segments[i] = `{${name}}`;
     w.merged.push({ name, literals: members.length });
+  }
+}
+
+/** What a group of routes under one segment looks like: methods with deeper paths, and field names. */
+function signatureOf(list: Work[], i: number): Set<string> {
+  const sig = new Set<string>();
+  for (const w of list) {
+    sig.add(`${w.method} ${w.segments.slice(i + 1).join('/')}`);
+    for (const s of w.input.shape) sig.add(s);
+  }
+  return sig;
+}
+
+/** Literals whose shape fits the column's (busiest) parameter become that parameter; they leave `byLiteral`. */
+function joinParameter(column: Work[], byLiteral: Map<string, Work[]>, i: number): void {
+  const byParam = new Map<string, Work[]>();
+  for (const w of column) {
+    if (!isParam(w.segments[i])) continue;
+    let list = byParam.get(w.segments[i]);
+    if (list === undefined) byParam.set(w.segments[i], list = []);
+    list.push(w);
+  }
+  if (byParam.size === 0 || byLiteral.size === 0) return;
+  const [param, routes] = [...byParam].sort((a, b) => b[1].length - a[1].length)[0];
+  const shape = signatureOf(routes, i);
+  const joining = [...byLiteral].filter(([, list]) => similarity(signatureOf(list, i), shape) >= FIT);
+  const name = param.slice(1, -1);
+  for (const [literal, list] of joining) {
+    for (const w of list) {
+      w.segments[i] = param;
+      w.merged.push({ name, literals: joining.length, joined: true });
+    }
+    byLiteral.delete(literal);
   }
 }
 

@@ -6,13 +6,13 @@ import { classifySegment, pathTemplate, routeTemplate } from '@vigil/plugin-sdk'
 test('ids, uuids, dates and emails are parameters; words and versions are not', () => {
   const params: Record<string, string> = {
     '123': 'integer', '0': 'integer', '3f2b8c9e-1d4a-4b6e-9f0a-2c3d4e5f6a7b': 'uuid', '2026-11-26': 'date',
-    '507f1f77bcf86cd799439011': 'id', 'cus_NffrFeUfNV2Hib': 'id', 'a1b2c3d4': 'id', 'ana%40example.com': 'email',
+    '507f1f77bcf86cd799439011': 'id', 'cus_NffrFeUfNV2Hib': 'id', 'ord_1234': 'id', 'usr_t2': 'id', 'exp_119': 'id', 'a1b2c3d4': 'id', 'ana%40example.com': 'email',
     ['x'.repeat(65)]: 'id',
   };
   for (const [segment, format] of Object.entries(params)) {
     assert.equal(classifySegment(segment), { param: true, format }, segment);
   }
-  for (const word of ['users', 'v1', 'v2.1', 'me', 'oauth2', 'utf-8', 'checkout-session', 'ipv4', 'order2024summary', 'deadbeef']) {
+  for (const word of ['users', 'v1', 'v2.1', 'me', 'oauth2', 'utf-8', 'checkout-session', 'ipv4', 'order2024summary', 'deadbeef', 'usr_missing', 'user_profile']) {
     assert.equal(classifySegment(word), { param: false }, word);
   }
 });

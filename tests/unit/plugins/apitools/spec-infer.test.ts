@@ -51,6 +51,18 @@ infer('ids are templated by the recorder; more than 10 sibling literals of one s
   assert.is(op(doc, 'get', '/orders/{id}').operationId, 'getOrderById');
 });
 
+infer('a literal beside a parameter joins it when its shape fits (an id the recorder took for a word); one unlike it stays', async () => {
+  const x: Exchange[] = [];
+  for (const id of ['usr_1a', 'usr_2b', 'usr_3c']) x.push({ method: 'GET', path: `/api/users/${id}`, status: 200, responseBody: { id, email: 'a@example.com', name: 'A' } });
+  for (const id of ['usr_tz', 'usr_sy']) x.push({ method: 'GET', path: `/api/users/${id}`, status: 200, responseBody: { id, email: 'b@example.com', name: 'B' } });
+  x.push({ method: 'GET', path: '/api/users/usr_missing', status: 404, responseBody: { error: { code: 'not_found', message: 'no such user' } } });
+  const doc = await inferred(x);
+  assert.equal(Object.keys(doc.paths).sort(), ['/api/users/usr_missing', '/api/users/{id}']);
+  const get = op(doc, 'get', '/api/users/{id}');
+  assert.is((get['x-vigil-observed'] as { exchanges: number }).exchanges, 5);
+  assert.match(get.parameters![0].description ?? '', /Also took 2 word-like values/);
+});
+
 infer('siblings that differ in shape (resources, not records) stay literal, and so do 10 or fewer', async () => {
   const x: Exchange[] = [];
   const resources = ['users', 'orders', 'invoices', 'products', 'carts', 'coupons', 'refunds', 'shipments', 'reviews', 'stores', 'taxes', 'teams'];
