@@ -1,10 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
-import { uuidv7, type RawExchange } from '@vigil/plugin-sdk';
+import type { RawExchange } from '@vigil/plugin-sdk';
 import type { CompiledPolicy, RouteDecision } from '../../policies/compile.js';
 import { extractLabels } from '../../policies/extract-labels.js';
-import { receivedPath } from '../../policies/fold-path.js';
 import { BoundedCopy, type CopyBudget } from '../../plugins/proxy/bounded-copy.js';
+import { rawExchange } from '../../plugins/proxy/raw-exchange.js';
 import { mayHaveBody } from '../../plugins/proxy/response-headers.js';
 import { sentResponseHeaders } from './sent-headers.js';
 
@@ -22,7 +22,6 @@ export interface InterceptionLane {
   report(err: unknown): void;
 }
 
-const EMPTY = new Uint8Array(0);
 const CLIENT_ABORTED = 'client_aborted';
 /** How long a finished response waits for the rest of a request body Node is still reading (then: incomplete). */
 const REQUEST_END_WAIT_MS = 1_000;
@@ -162,43 +161,19 @@ class Interception {
     }
   }
 
-  /** The gateway's `ProxiedExchange.publish`, field for field, from what the app received and sent. */
+  /** The exchange the gateway's proxy would publish (the same rawExchange), from what the app received and sent. */
   private publish(): void {
-    const { decision, req, res } = this;
-    const requestCopy = this.requestCopy;
-    const responseCopy = this.responseCopy;
-    const requestIncomplete = requestCopy !== null && !this.requestEnded && !this.nothingLeftToRead();
-    const responseIncomplete = responseCopy !== null && !this.responseEnded;
-    requestCopy?.bytes();
-    responseCopy?.bytes();
-    const heldBytes = (requestCopy?.held ?? 0) + (responseCopy?.held ?? 0);
-    const requestBody = requestCopy !== null ? requestCopy.handOver() : decision.captureRequestBody ? EMPTY : null;
-    const responseBody = responseCopy !== null ? responseCopy.handOver() : decision.captureResponseBody ? EMPTY : null;
+    const { req, res } = this;
+    const exchange = rawExchange({
+      decision: this.decision, time: this.time, method: req.method ?? 'GET', target: this.target,
+      labels: extractLabels(this.decision, req.rawHeaders), requestHeaders: req.rawHeaders,
+      responseHeaders: this.decision.captureHeaders ? sentResponseHeaders(res) : null,
+      status: res.headersSent ? res.statusCode : 0, durationMs: performance.now() - this.startedAt,
+      requestCopy: this.requestCopy, responseCopy: this.responseCopy,
+      requestEnded: this.requestEnded || this.nothingLeftToRead(), responseEnded: this.responseEnded, error: this.error,
+    });
     this.requestCopy = null;
     this.responseCopy = null;
-    const exchange: RawExchange = {
-      id: uuidv7(this.time),
-      time: this.time,
-      method: req.method ?? 'GET',
-      target: this.target,
-      path: receivedPath(this.target),
-      ruleIndexes: decision.ruleIndexes as number[],
-      labels: extractLabels(decision, req.rawHeaders),
-      requestHeaders: decision.captureHeaders ? req.rawHeaders : null,
-      responseHeaders: decision.captureHeaders ? sentResponseHeaders(res) : null,
-      status: res.headersSent ? res.statusCode : 0,
-      durationMs: performance.now() - this.startedAt,
-      requestBody,
-      requestTruncated: (requestCopy?.truncated ?? false) || (requestIncomplete && !requestCopy.dropped),
-      responseBody,
-      responseTruncated: (responseCopy?.truncated ?? false) || (responseIncomplete && !responseCopy.dropped),
-      requestIncomplete,
-      responseIncomplete,
-      requestBodyDropped: requestCopy?.dropped ?? false,
-      responseBodyDropped: responseCopy?.dropped ?? false,
-      heldBytes,
-      error: this.error,
-    };
     this.lane.publish(exchange);
   }
 }

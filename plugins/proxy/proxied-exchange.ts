@@ -1,11 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
-import { lingeringClose, uuidv7, type Bus, type LingerLimits, type LingerOutcome, type RawExchange } from '@vigil/plugin-sdk';
+import { lingeringClose, type Bus, type LingerLimits, type LingerOutcome } from '@vigil/plugin-sdk';
 import type { Dispatcher } from 'undici';
 import type { RouteDecision } from '../../policies/merge.js';
-import { receivedPath } from '../../policies/fold-path.js';
 import { extractLabels } from '../../policies/extract-labels.js';
 import { BoundedCopy, type CopyBudget } from './bounded-copy.js';
+import { rawExchange } from './raw-exchange.js';
 import type { BodyPace, SlowBody } from './body-pace.js';
 import { ClientBody, type ClientBodyEvents, type ClientBodyLimits } from './client-body.js';
 import { ClientReading } from './client-reading.js';
@@ -50,7 +50,6 @@ export interface LaneContext {
   exchangeDone(): void;
 }
 
-const EMPTY = new Uint8Array(0);
 const NO_LABELS: Readonly<Record<string, string>> = Object.freeze({});
 /** What the client saw when it closed the connection before any response: nginx's "client closed request". */
 const CLIENT_CLOSED_STATUS = 499;
@@ -343,46 +342,14 @@ export class ProxiedExchange implements Dispatcher.DispatchHandler, SlotWaiter, 
   }
 
   private publish(durationMs: number, labels: Record<string, string>): void {
-    const { decision, req } = this;
-    const target = req.url!;
-    // A copy whose body never reached its end is a prefix of a message that was never whole: it says so twice, as
-    // incomplete (why) and as truncated (so that every reader treats it as a prefix, never as a document).
-    const requestCopy = this.requestCopy;
-    const responseCopy = this.responseCopy;
-    const requestIncomplete = requestCopy !== null && this.body?.ended !== true;
-    const responseIncomplete = responseCopy !== null && !this.responseEnded;
-    // Trimmed to their size first, so that what the budget counts for them is exact.
-    requestCopy?.bytes();
-    responseCopy?.bytes();
-    const heldBytes = (requestCopy?.held ?? 0) + (responseCopy?.held ?? 0);
-    const requestBody = requestCopy !== null ? requestCopy.handOver() : decision.captureRequestBody ? EMPTY : null;
-    const responseBody = responseCopy !== null ? responseCopy.handOver() : decision.captureResponseBody ? EMPTY : null;
+    const exchange = rawExchange({
+      decision: this.decision, time: this.time, method: this.req.method!, target: this.req.url!, labels,
+      requestHeaders: this.req.rawHeaders, responseHeaders: this.responseHeaders, status: this.status, durationMs,
+      requestCopy: this.requestCopy, responseCopy: this.responseCopy,
+      requestEnded: this.body?.ended === true, responseEnded: this.responseEnded, error: this.error,
+    });
     this.requestCopy = null;
     this.responseCopy = null;
-    const exchange: RawExchange = {
-      id: uuidv7(this.time),
-      time: this.time,
-      method: req.method!,
-      target,
-      path: receivedPath(target),
-      ruleIndexes: decision.ruleIndexes as number[],
-      labels,
-      requestHeaders: decision.captureHeaders ? req.rawHeaders : null,
-      responseHeaders: decision.captureHeaders ? this.responseHeaders : null,
-      status: this.status,
-      durationMs,
-      requestBody,
-      requestTruncated: (requestCopy?.truncated ?? false) || (requestIncomplete && !requestCopy.dropped),
-      responseBody,
-      responseTruncated: (responseCopy?.truncated ?? false) || (responseIncomplete && !responseCopy.dropped),
-      requestIncomplete,
-      responseIncomplete,
-      requestBodyDropped: requestCopy?.dropped ?? false,
-      responseBodyDropped: responseCopy?.dropped ?? false,
-      heldBytes,
-      // Always present (undefined when there was none): every exchange object then has one shape.
-      error: this.error,
-    };
     // The bytes held travel with the exchange: the telemetry lane gives them back (and zeroes heldBytes) when done
     // with it, or when its queue drops it. Published to no one, they come back here.
     if (this.lane.bus.publish('gateway.exchange', exchange) === 0 && exchange.heldBytes! > 0) {
