@@ -8,12 +8,10 @@
 //
 // Usage: node dist/bench/review.js [records, default 100000]
 //   REVIEW_DB=/path/vigil.db reuses (or creates, and keeps) a filled database file between runs.
-import { existsSync, mkdirSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { tempDir } from '../tests/support/tmp.js';
 import { runVigil, writeConfig } from '../tests/support/vigil-process.js';
-import { fillRecordsAt } from './support/records-filler.js';
-import { openStore } from '../runtime/store/index.js';
+import { openFilledRecords, timeBaselines, timeRecords } from './support/stored-records-baselines.js';
 import { compilePolicy } from '../policies/compile.js';
 import type { RuleConfig } from '../policies/schema.js';
 import { stringify } from 'yaml';
@@ -24,7 +22,6 @@ import { ScanCollector } from '../plugins/governance/scan/scan-core.js';
 const COUNT = Number(process.argv[2] ?? 100_000);
 const work = tempDir('vigil-bench-review-');
 const file = process.env.REVIEW_DB ?? join(work.path, 'data', 'vigil.db');
-mkdirSync(dirname(file), { recursive: true });
 
 // The policy the synthetic records were stored under (records-filler's routes and masks), and a head that changes it.
 const BASE: RuleConfig[] = [
@@ -47,42 +44,10 @@ const HEAD: RuleConfig[] = [
 ];
 
 try {
-  if (!existsSync(file)) {
-    const s = await fillRecordsAt(`sqlite:${file}`, { count: COUNT, spanMs: 6.9 * 86_400_000 });
-    console.log(`  filled ${s.records} records in ${(s.ms / 1000).toFixed(1)} s`);
-  }
-  const backend = await openStore(`sqlite:${file}`);
-  const store = backend.forPlugin('capture');
-  // Wall time and the process's CPU time (all threads: SQLite reads run off the event loop); on a shared machine the
-  // CPU time is the steadier figure.
-  const time = async (what: string, fn: () => Promise<number>) => {
-    const t0 = performance.now();
-    const c0 = process.cpuUsage();
-    const n = await fn();
-    const s = (performance.now() - t0) / 1000;
-    const cpu = process.cpuUsage(c0);
-    const cpuS = (cpu.user + cpu.system) / 1e6;
-    console.log(`  ${what.padEnd(36)} ${n} records in ${s.toFixed(2)} s (${Math.round(n / s).toLocaleString('en')}/s), CPU ${cpuS.toFixed(2)} s (${(cpuS * 1e6 / n).toFixed(1)} µs/record)`);
-    return { s, cpuS };
-  };
-  const bare = await time('bare read (paged SELECT)', async () => {
-    let n = 0;
-    let before = Number.MAX_SAFE_INTEGER;
-    for (;;) {
-      const rows = await store.query<{ id: string; time: number; record: string }>(
-        'SELECT id, time, record FROM capture_records WHERE time >= ? AND time <= ? ORDER BY time DESC LIMIT ?', [0, before, 1000]);
-      n += rows.length;
-      if (rows.length < 1000) return n;
-      before = Number(rows[rows.length - 1].time) - 1;
-    }
-  });
-  const parsed = await time('read + JSON.parse', async () => {
-    let n = 0;
-    for await (const r of storedRecords(store, 0, COUNT)) if (r.id) n++;
-    return n;
-  });
+  const { backend, store } = await openFilledRecords(file, COUNT);
+  const { bare, parsed } = await timeBaselines(store, COUNT);
   // A reference, not a baseline: what `vigil scan` (one pass of the detectors over each record) costs on the same rows.
-  const scanned = await time('scan (in-process, for reference)', async () => {
+  const scanned = await timeRecords('scan (in-process, for reference)', async () => {
     const c = new ScanCollector();
     for await (const r of storedRecords(store, 0, COUNT)) c.add(r);
     c.findings();
@@ -91,7 +56,7 @@ try {
   const base = compilePolicy({ rules: BASE });
   const head = compilePolicy({ rules: HEAD });
   let summary = '';
-  const reviewed = await time('review (in-process)', async () => {
+  const reviewed = await timeRecords('review (in-process)', async () => {
     const c = new ReviewCollector(base, head);
     for await (const r of storedRecords(store, 0, COUNT)) c.add({ ...r, stored: true });
     const result = c.result();
