@@ -35,7 +35,7 @@ export type {
 export { recordJson, governedRecordJson } from './gateway.js';
 export { storedRecordRows, isMissingTable, type StoredRecordRow } from './stored-records.js';
 export type {
-  PersistedTrace, PromptVersionChange, EvalEnqueueHook, LlmService, LlmProjectRef, RecentTracesQuery, EvalResult, EvalResultEvent,
+  PersistedTrace, PromptVersionChange, ReceivedScore, EvalEnqueueHook, LlmService, LlmProjectRef, RecentTracesQuery, EvalResult, EvalResultEvent,
   EvalScoreScope, EvalScoreSummary, EvalResultsQuery, EvalScoreSource,
 } from './llm.js';
 export { uuidv7 } from './ids.js';

@@ -84,6 +84,35 @@ export interface EvalResultEvent extends Omit<EvalResult, 'created_at'> {
   trace_created_at: number;
 }
 
+/**
+ * On `llm.score.received`: a score an application sent with its traces (Langfuse `score-create`, from the legacy
+ * ingestion), for the evaluators plugin to keep as an eval result. Published once per score in each batch that
+ * carries it: a batch the SDK retries publishes it again with the same `id`, so keep it idempotently. `comment` and
+ * `metadata` have been through the project's detectors (and its JSON paths, written over `$.metadata`).
+ */
+export interface ReceivedScore {
+  /** A UUID, the same for every retry of the score. */
+  id: string;
+  project_id: string;
+  /** Where it came from: `langfuse` (the only source today). */
+  source: 'langfuse';
+  name: string;
+  /** As sent: a number for NUMERIC (BOOLEAN as 0/1, or a boolean), a string for CATEGORICAL. */
+  value: number | string | boolean;
+  data_type: 'NUMERIC' | 'CATEGORICAL' | 'BOOLEAN';
+  /** The stored trace it scores, when it names an observation: the id the trace item got (it may be stored later). */
+  item_id?: string;
+  /** The sender's own trace, observation and session ids, as sent (Langfuse trace ids are in `metadata.langfuse.trace_id` of its items). */
+  trace_id?: string;
+  observation_id?: string;
+  session_id?: string;
+  comment?: string;
+  config_id?: string;
+  /** ISO 8601: when the sender made the score. */
+  timestamp: string;
+  metadata?: unknown;
+}
+
 /** Traces an eval-score question covers: a project's, by template and version, and created in [from, to). */
 export interface EvalScoreScope {
   project_id: string;

@@ -1,5 +1,5 @@
 import type { CaptureService, GovernedRecordJson, RawExchange } from './gateway.js';
-import type { EvalResultEvent, LlmService, PersistedTrace, PromptVersionChange } from './llm.js';
+import type { EvalResultEvent, LlmService, PersistedTrace, PromptVersionChange, ReceivedScore } from './llm.js';
 
 /**
  * Payload types of bus topics. Plugins add theirs by declaration merging:
@@ -24,6 +24,8 @@ export interface Topics {
   'llm.prompt_version_change': PromptVersionChange;
   /** An eval result was stored (the evaluators plugin), for alert rules on eval scores. */
   'llm.eval.result': EvalResultEvent;
+  /** A score an application sent (Langfuse `score-create`), redacted, for the evaluators to keep as an eval result. */
+  'llm.score.received': ReceivedScore;
   /** Free for tests. */
   [topic: `test.${string}`]: unknown;
 }

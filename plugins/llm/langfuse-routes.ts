@@ -10,13 +10,21 @@ import { INGESTION_STATUS, ingestionResponse } from './langfuse/ingestion-respon
 import { LANGFUSE_SCHEME } from './langfuse-auth.js';
 import { withLangfuseState } from './langfuse-state.js';
 import { projectOf } from './project-auth.js';
+import type { LlmProject } from './types.js';
+import type { LangfuseScore } from './langfuse/score.js';
 
 /**
  * The Langfuse-compatible legacy ingestion (`langfuse` v3 SDKs) and health check. A batch's events are merged into
  * the project's partial state (plugins/llm/langfuse); generations that became complete LLM calls go to the ingest
- * pipeline. Scores are counted; they become eval results with the eval stage.
+ * pipeline. Scores go to `publishScores` (the `llm.score.received` topic, which the evaluators keep as eval results),
+ * after the generations they may score were handed on.
  */
-export function registerLangfuseRoutes(http: HttpRoutes, store: Store, pipeline: IngestPipeline, options: { maxBodyBytes: number; version: string; scores: Counter }): void {
+export function registerLangfuseRoutes(http: HttpRoutes, store: Store, pipeline: IngestPipeline, options: {
+  maxBodyBytes: number;
+  version: string;
+  scores: Counter;
+  publishScores: (project: LlmProject, scores: readonly LangfuseScore[]) => void;
+}): void {
   http.route({
     method: 'GET', path: '/api/public/health', auth: 'none', tags: ['llm'],
     summary: 'Langfuse-compatible health check',
@@ -39,7 +47,10 @@ export function registerLangfuseRoutes(http: HttpRoutes, store: Store, pipeline:
       await pipeline.admit(project);
       const applied = await withLangfuseState(store, project.id, (state) => applyLangfuseBatch(state, parsed.events));
       await ingestInChunks(pipeline, project, applied.items);
-      if (applied.scores.length) options.scores.inc(applied.scores.length);
+      if (applied.scores.length) {
+        options.scores.inc(applied.scores.length);
+        options.publishScores(project, applied.scores);
+      }
       ctx.status = INGESTION_STATUS;
       return ingestionResponse(applied.applied, parsed.errors);
     },

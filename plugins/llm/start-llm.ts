@@ -20,6 +20,7 @@ import { ProjectDirectory } from './project-directory.js';
 import { ProjectStore } from './project-store.js';
 import { registerProjectRoutes } from './projects-routes.js';
 import { PromptVersions } from './prompt-versions.js';
+import { receivedScores } from './received-scores.js';
 import { deleteExpired } from './retention.js';
 import { TraceReader } from './trace-reader.js';
 import type { LlmConfig } from './types.js';
@@ -59,7 +60,7 @@ export async function startLlm(ctx: PluginContext, config: LlmConfig, policy: Po
   const unpriced = ctx.metrics.counter('unpriced_items_total', { help: 'Items without cost_usd whose model has no price (llm.prices) or that carry no tokens.' });
   const versionsMade = ctx.metrics.counter('prompt_versions_total', { help: 'Prompt versions made (a template text hashed to a value not seen before).' });
   const hookFailures = ctx.metrics.counter('eval_hook_failures_total', { help: 'Eval enqueue hooks that threw after a persisted batch.' });
-  const langfuseScores = ctx.metrics.counter('langfuse_scores_total', { help: 'Scores received through the Langfuse-compatible ingestion (kept as eval results once the eval stage exists).' });
+  const langfuseScores = ctx.metrics.counter('langfuse_scores_total', { help: 'Scores received through the Langfuse-compatible ingestion (published on llm.score.received, for the evaluators to keep as eval results).' });
 
   const versions = new PromptVersions(ctx.store, (change) => {
     versionsMade.inc();
@@ -116,7 +117,12 @@ export async function startLlm(ctx: PluginContext, config: LlmConfig, policy: Po
   // The OTLP and Langfuse-compatible routes hand their mapped items to the same pipeline.
   registerLangfuseAuth(ctx.http, (key) => projects.byKey(key));
   registerOtlpRoutes(ctx.http, pipeline, maxBodyBytes);
-  registerLangfuseRoutes(ctx.http, ctx.store, pipeline, { maxBodyBytes, version: ctx.runtime.version, scores: langfuseScores });
+  registerLangfuseRoutes(ctx.http, ctx.store, pipeline, {
+    maxBodyBytes, version: ctx.runtime.version, scores: langfuseScores,
+    publishScores: (project, scores) => {
+      for (const score of receivedScores(project, scores, (value, rules) => policy.governJson(value, rules))) ctx.bus.publish('llm.score.received', score);
+    },
+  });
   const reader = new TraceReader(ctx.store);
   ctx.services.provide('llm', {
     onPersisted: (hook) => hooks.add(hook),

@@ -10,6 +10,7 @@ import { tempDir } from '../support/tmp.js';
 import { startVigil, writeConfig, type VigilProcess } from '../support/vigil-process.js';
 
 const KEY = 'otlp-routes-key-0123456789';
+const OTHER = 'otlp-routes-other-0123456789';
 const work = tempDir('vigil-llm-otlp-');
 let vigil: VigilProcess;
 let base = '';
@@ -23,6 +24,7 @@ control_plane: { listen: 127.0.0.1:${port}, token: otlp-token }
 llm:
   projects:
     - { name: otel, key: ${KEY} }
+    - { name: other, key: ${OTHER} }
 `);
   vigil = await startVigil(file, base, { cwd: work.path });
   api = llmClient(base);
@@ -118,6 +120,45 @@ test('the langfuse v3 SDK, pointed at Vigil with the project key as its secret, 
   });
   assert.is(bad.status, 400);
   assert.is(bad.body.error.code, 'VIGIL_ERR_LLM_LANGFUSE_BATCH');
+});
+
+test('isolation on the ingest routes: the same span or Langfuse id sent with another project\'s key is that project\'s own, and never merges into the first', async () => {
+  const basic = (secret: string) => `Basic ${Buffer.from(`pk-lf-any:${secret}`).toString('base64')}`;
+  const traceId = '1bf7651916cd43dd8448eb211c80319d';
+  const otlp = (path: string, auth: Record<string, string>) =>
+    api.send(path, undefined, { method: 'POST', headers: { 'content-type': 'application/json', ...auth }, body: JSON.stringify(exportBody(traceId)) });
+  assert.is((await otlp('/v1/otlp/traces', { 'x-service-project-key': KEY })).status, 200);
+  const mine = await waitFor(async () => {
+    const r = await api.get(KEY, '/api/v1/traces');
+    return r.body.data.find((t: Json) => t.metadata.otel.trace_id === traceId) ?? null;
+  }, { what: 'the span stored for otel' });
+  // The other project exports the same span (same item id) on both OTLP routes: it gets its own row, once.
+  assert.is((await otlp('/v1/otlp/traces', { 'x-service-project-key': OTHER })).status, 200);
+  assert.is((await otlp('/api/public/otel/v1/traces', { authorization: basic(OTHER) })).status, 200);
+  const theirs = (await api.waitForTraces(OTHER, [mine.id]))[0];
+  assert.is(theirs.id, mine.id);
+  await new Promise((r) => setTimeout(r, 300));
+  assert.is((await api.get(OTHER, '/api/v1/traces')).body.data.length, 1, 'other lists its one trace');
+  assert.is((await api.get(KEY, '/api/v1/traces')).body.data.filter((t: Json) => t.id === mine.id).length, 1);
+
+  // Langfuse: the other project's update of an id that only otel created completes nothing, in either project.
+  const gen = 'c0ffee00-0000-4000-8000-00000000a11e';
+  const ingestion = (secret: string, batch: Json[]) => api.send('/api/public/ingestion', undefined, {
+    method: 'POST', headers: { 'content-type': 'application/json', authorization: basic(secret) }, body: JSON.stringify({ batch }),
+  });
+  const event = (id: string, type: string, body: Json) => ({ id, type, timestamp: '2026-01-01T00:00:00.000Z', body });
+  let r = await ingestion(KEY, [event('e1', 'generation-create', { id: gen, traceId: 't-iso', startTime: '2026-01-01T00:00:00.000Z', input: 'mine' })]);
+  assert.is(r.status, 207);
+  r = await ingestion(OTHER, [event('e2', 'generation-update', { id: gen, endTime: '2026-01-01T00:00:01.000Z', model: 'their-model', output: 'theirs' })]);
+  assert.equal([r.status, r.body.successes.length], [207, 1]);
+  await new Promise((res) => setTimeout(res, 500));
+  assert.is((await api.get(KEY, `/api/v1/traces/${gen}`)).status, 404, 'other\'s update completed otel\'s generation');
+  assert.is((await api.get(OTHER, `/api/v1/traces/${gen}`)).status, 404, 'an update without its create was stored');
+  r = await ingestion(KEY, [event('e3', 'generation-update', { id: gen, endTime: '2026-01-01T00:00:02.000Z', model: 'gpt-4o-mini', output: 'done' })]);
+  assert.is(r.status, 207);
+  const [done] = await api.waitForTraces(KEY, [gen]);
+  assert.equal([done.model, done.input, done.output, done.latency_ms], ['gpt-4o-mini', 'mine', 'done', 2000]);
+  assert.is((await api.get(OTHER, `/api/v1/traces/${gen}`)).status, 404);
 });
 
 test.run();
