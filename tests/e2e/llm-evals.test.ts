@@ -168,6 +168,36 @@ if (chromiumAvailable('e2e llm evals')) {
     await finished(w, 'llm-evals-prompts');
     await w.context.close();
   });
+
+  s('a definition edited on the page: a broken function is refused with its reason and nothing changes; a fixed one is tested, then saved', async (ctx) => {
+    const api = async () => (await (await fetch(`${ctx.d.url}/api/llm/projects/${PROJECT}/evals/${encodeURIComponent(ctx.functionId)}`, {
+      headers: { authorization: `Bearer ${ctx.d.token}` },
+    })).json()) as { name: string; settings: { source: string } };
+    const w = await open(ctx, `/llm/evals?project=${PROJECT}&definition=${encodeURIComponent(ctx.functionId)}`);
+    const { page } = w;
+    await page.click('button:has-text("Edit Answer length")');
+    await page.waitForSelector('text=Edit Answer length');
+    await page.fill('textarea', 'export default (trace) => {');
+    await page.click('button:text-is("Save changes")');
+    await page.waitForSelector('text=/failed with compile: /');
+    assert.ok(new URL(page.url()).searchParams.has('edit'), 'the form stays open');
+    assert.is((await api()).settings.source, FUNCTION, 'the refused edit changed nothing');
+    // The browser logs the refusal's 400 itself; that one line is expected, and anything else still fails the page.
+    assert.equal(w.problems.splice(0), ['error: Failed to load resource: the server responded with a status of 400 (Bad Request)']);
+
+    const fixed = 'export default (trace) => ({ score: 0.5, reason: "edited on the page" })';
+    await page.fill('label:text-is("Name") + input', 'Answer length v2');
+    await page.fill('textarea', fixed);
+    await page.click('button:text-is("Test")');
+    await page.locator('[aria-label="Test result"]:has-text("score 0.50")').waitFor();
+    assert.match(await page.locator('[aria-label="Test result"]').textContent() ?? '', /edited on the page/);
+    await page.click('button:text-is("Save changes")');
+    await page.waitForURL((u) => !u.searchParams.has('edit') && u.searchParams.get('definition') === ctx.functionId);
+    await page.waitForSelector('table.evals-table tbody tr:has-text("Answer length v2")');
+    assert.equal(await api().then((d) => [d.name, d.settings.source]), ['Answer length v2', fixed]);
+    await finished(w, 'llm-evals-edit');
+    await w.context.close();
+  });
 }
 
 s.run();

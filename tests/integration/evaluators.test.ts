@@ -145,6 +145,25 @@ ${extra}`);
     assert.is(again.body.error.code, 'VIGIL_ERR_EVALUATORS_DEFINITION_EXISTS');
   });
 
+  test('an edit is checked like a creation: a working function replaces the old with its trial; a broken one changes nothing', async (ctx) => {
+    const path = '/api/llm/projects/shop/evals/short';
+    const before = (await dash(ctx, path)).body;
+    const source = 'export default (t) => ({ score: JSON.stringify(t.output).length < 300 ? 1 : 0.5, reason: "length v2" })';
+    const edited = await post(ctx, path, { name: 'Short answer v2', type: 'custom_function', sample_rate: 1, settings: { source } }, 'PUT');
+    assert.is(edited.status, 200, JSON.stringify(edited.body));
+    assert.equal([edited.body.definition.name, edited.body.definition.settings.source, edited.body.definition.source], ['Short answer v2', source, 'store']);
+    assert.equal([edited.body.validation.status, edited.body.validation.score, edited.body.validation.reason], ['ok', 1, 'length v2']);
+    const broken = await post(ctx, path, { name: 'Broken', type: 'custom_function', settings: { source: 'export default (t) => {' } }, 'PUT');
+    assert.equal([broken.status, broken.body.error.code], [400, 'VIGIL_ERR_EVALUATORS_FUNCTION']);
+    assert.match(broken.body.error.message, /failed with compile: /);
+    const renamed = await post(ctx, path, { id: 'other', name: 'x', type: 'custom_function', settings: { source } }, 'PUT');
+    assert.equal([renamed.status, renamed.body.error.code], [400, 'VIGIL_ERR_EVALUATORS_DEFINITION']);
+    const missing = await post(ctx, '/api/llm/projects/shop/evals/no-such-eval', { name: 'x', type: 'custom_function', settings: { source } }, 'PUT');
+    assert.is(missing.status, 404);
+    const after = (await dash(ctx, path)).body;
+    assert.equal([after.name, after.settings.source, after.created_at], ['Short answer v2', source, before.created_at]);
+  });
+
   test('traces are judged: scores, failed results with reasons, retries after 429 and 500, a hang given up; costs kept apart', async (ctx) => {
     const outputs = ['good', 'poor', 'chatty', 'overrated', 'limited', 'flaky', 'hangs', 'Paris-is-the-capital', 'loops'];
     const items = outputs.map((o) => traceItem({

@@ -41,6 +41,7 @@ test.before(async () => {
   await store.migrate(evaluatorsMigrations);
   const definitions = new DefinitionStore(store);
   await definitions.create('p1', { id: 'judge', name: 'Judge', type: 'llm_judge', settings: { provider: 'judge', rubric: 'Grade {{output}}' } });
+  await definitions.create('p1', { id: 'broken', name: 'Broken', type: 'custom_function', settings: { source: 'export default (t) => {' } });
   results = new ResultStore(store);
   const limiter = new RateLimiter(store, () => 60, () => now);
   const deps: EvaluateDeps = {
@@ -106,6 +107,17 @@ test('a provider failure is thrown for the queue to retry, until the last attemp
   assert.match(r.reason!, /answered 500: .*\(attempt 3 of 3: given up\)/);
   assert.is(events.length, 1);
   assert.is((await stored()).length, 1, 'one result per (definition, trace): the latest');
+});
+
+test('a broken function is a permanent failure: a failed result at the first attempt, nothing thrown for the queue to retry', async () => {
+  now += 10_000;
+  events.length = 0;
+  await jobs.run(job({ p: 'p1', d: 'broken', t: trace.id }, 1));
+  const [r] = (await stored()).filter((x) => x.eval_definition_id === 'broken');
+  assert.equal([r.status, r.score, r.method, (r.details as { kind: string }).kind], ['failed', null, 'custom_function', 'compile']);
+  assert.match(r.reason!, /^compile: /);
+  assert.not.match(r.reason!, /attempt/);
+  assert.equal(events.map((e) => [e.eval_definition_id, e.status]), [['broken', 'failed']]);
 });
 
 test('a deleted definition or trace ends the job without a result', async () => {
