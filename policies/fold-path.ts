@@ -10,7 +10,11 @@
  * - literal router (Express, koa-router): segments as the raw `/` and `\` cut them, nothing resolved.
  * Each reading whose last segment carries an extension (`charge.json`) is read without it too: Spring's suffix
  * patterns, Rails' formats and JAX-RS extension mappings route `/api/payments/charge.json` to `/api/payments/charge`.
+ * A proxy that decodes and forwards the bytes (nginx's `proxy_pass …$uri`) hands its upstream whatever the escapes
+ * hid, so the part before a decoded character that ends a path there (`?`, `#`, NUL, a blank or a line break) is
+ * read too.
  */
+import { decodeEscapes } from './decode-escapes.js';
 import { foldSegmentOnce, isPlainSegment } from './fold-segment.js';
 
 /**
@@ -154,6 +158,39 @@ function withExtensionReadings(readings: string[]): string[] {
 }
 
 /**
+ * What ends a path for a parser that reads decoded text again: the query's `?` and the fragment's `#` (URL parsers),
+ * NUL (C strings), and the blanks and line breaks that end a request line (a forwarded `%20HTTP/1.1%0d%0a` starts
+ * a request of its own).
+ */
+const TERMINATOR = /[?#\0\t\n\r ]/;
+const ESCAPED_OR_WIDE = /[%\u0080-\uffff]/;
+
+/**
+ * The readings of the part of `received` before the first terminator that some layer of decoding reveals (a raw
+ * `?` is the query, cut already; a raw `#` the WHATWG and router readings cut), each such part folded in full;
+ * empty when no layer reveals one, null when a part is ambiguous. Each part is shorter than the text it comes from,
+ * so the recursion ends.
+ */
+function terminatedReadings(received: string): string[] | null {
+  const out: string[] = [];
+  let text = received;
+  for (let layer = 0; layer <= MAX_FOLD_ROUNDS && ESCAPED_OR_WIDE.test(text); layer++) {
+    const decoded = decodeEscapes(text).normalize('NFKC');
+    if (decoded === text) break;
+    const at = decoded.search(TERMINATOR);
+    if (at !== -1) {
+      const part = pathReadings(decoded.slice(0, at));
+      if (part === null) return null;
+      for (const r of part) if (!out.includes(r)) out.push(r);
+      // The part is folded in full (its own deeper layers included); the rest of the text can hide no other prefix.
+      return out;
+    }
+    text = decoded;
+  }
+  return out;
+}
+
+/**
  * Every distinct reading of `target` (decoding first), or null when one does not settle: such a path is
  * ambiguous, and every rule applies to it. An already folded path is its only reading, with its extension-less forms.
  */
@@ -180,5 +217,9 @@ export function pathReadings(target: string): string[] | null {
   const router = `/${literal.filter((s) => s !== '').join('/')}`;
   const readings = [decoding];
   for (const r of [whatwg, router]) if (!readings.includes(r)) readings.push(r);
-  return withExtensionReadings(readings);
+  const terminated = terminatedReadings(received);
+  if (terminated === null) return null;
+  const all = withExtensionReadings(readings);
+  for (const r of terminated) if (!all.includes(r)) all.push(r);
+  return all;
 }

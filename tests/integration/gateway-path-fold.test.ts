@@ -7,7 +7,7 @@ import { freePort, waitFor } from '../support/net.js';
 import { tempDir } from '../support/tmp.js';
 import { startVigil, writeConfig, type VigilProcess } from '../support/vigil-process.js';
 import { startRecordingUpstream, type Received } from '../support/recording-upstream.js';
-import { adminUsers, authorityTricks, eachSpelling, paymentsCharge } from '../support/path-spellings.js';
+import { adminUsers, authorityTricks, eachSpelling, paymentsCharge, terminatorTricks } from '../support/path-spellings.js';
 
 type Rec = Record<string, any>;
 const TOKEN = 'path-fold-token';
@@ -43,6 +43,10 @@ rules:
     match: { path: /api/payments/** }
     redact:
       json_fields: [$.card.number]
+  - name: charge
+    match: { path: /api/payments/charge }
+    redact:
+      json_fields: [$.card.brand]
 control_plane: { listen: 127.0.0.1:${cpPort}, token: ${TOKEN} }
 data_dir: ${work.path}/data
 `, 'policy.yaml');
@@ -111,10 +115,24 @@ gateway('every spelling of /api/payments/charge stores the card number as [REDAC
   for (const target of targets) {
     const r = records.get(withoutQuery(target))!;
     assert.is(r.path, withoutQuery(target));
-    assert.equal(r.matched_rules, ['all', 'payments'], target);
+    assert.equal(r.matched_rules, ['all', 'payments', 'charge'], target);
     assert.is(r.request_body.card.number, '[REDACTED]', target);
-    assert.is(r.request_body.card.brand, 'visa', target);
+    assert.is(r.request_body.card.brand, '[REDACTED]', target);
+    assert.is(r.request_body.amount, 1999, target);
     assert.not.ok(JSON.stringify(r).includes(CARD), `${target}: the card number is stored`);
+  }
+});
+
+gateway('a decoded ?, #, NUL or line break that ends the path for a downstream cannot hide the exact rule of /api/payments/charge', async () => {
+  const targets = eachSpelling(terminatorTricks).map(([, t]) => t);
+  const body = JSON.stringify({ card: { number: CARD, brand: 'visa' }, amount: 1999 });
+  for (const target of targets) assert.is(await sendRaw(target, body), 200, target);
+  const records = await recordsByPath(targets);
+  for (const target of targets) {
+    const r = records.get(target)!;
+    assert.is(r.path, target);
+    assert.ok(r.matched_rules.includes('charge'), `${target}: matched ${r.matched_rules}`);
+    assert.is(r.request_body.card.brand, '[REDACTED]', target);
   }
 });
 

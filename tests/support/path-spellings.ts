@@ -64,6 +64,26 @@ export const authorityTricks: Spellings = {
   },
 };
 
+/**
+ * Spellings whose decoded text holds a character that ends a path for whoever parses it again: a proxy that decodes
+ * and forwards the bytes (nginx's `proxy_pass …$uri`) hands its upstream a `?` or `#` that starts the query or the
+ * fragment, a NUL that ends a C string, or a space or line break that ends the request line. What comes before it
+ * is the path that upstream routes.
+ */
+export const terminatorTricks: Spellings = {
+  path: '/api/payments/charge',
+  families: {
+    'case': [], 'backslash': [], 'path parameters': [], 'dot segments': [], 'absolute form': [],
+    'percent-encoding': ['/api/payments/charge%3fx=1', '/api/payments/charge%3F/../x', '/api/payments/charge%253f/../x',
+      '/api/payments/charge%23/../x', '/api/payments/charge%2523x', '/api/payments/charge%u003f/x'],
+    'NUL': ['/api/payments/charge%00/x', '/api/payments/charge%00/../x', '/api/payments/charge%2500/x', '/api/payments/charge%u0000/x'],
+    'trailing dots and whitespace': ['/api/payments/charge%0d%0aX:%20y', '/api/payments/charge%20HTTP/1.1%0d%0aX:%20/../x',
+      '/api/payments/charge%0a/x', '/api/payments/charge%09/x'],
+    'fullwidth (NFKC)': ['/api/payments/charge%EF%BC%9F/x', '/api/payments/charge%EF%BC%83/x'],
+    'overlong UTF-8': ['/api/payments/charge%C0%BF/x', '/api/payments/charge%C0%80/x', '/api/payments/charge%E0%80%A3/x'],
+  },
+};
+
 /** Every (family, spelling) pair of a table. */
 export function eachSpelling(s: Spellings): [SpellingFamily, string][] {
   return (Object.entries(s.families) as [SpellingFamily, string[]][]).flatMap(([family, list]) => list.map((t) => [family, t] as [SpellingFamily, string]));

@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 import { compilePolicy } from '../../../policies/compile.js';
 import { PolicyError } from '../../../policies/errors.js';
 import type { PolicyConfig } from '../../../policies/schema.js';
-import { adminUsers, authorityTricks, eachSpelling, paymentsCharge } from '../../support/path-spellings.js';
+import { adminUsers, authorityTricks, eachSpelling, paymentsCharge, terminatorTricks } from '../../support/path-spellings.js';
 
 const restricted: PolicyConfig = {
   rules: [
@@ -132,6 +132,18 @@ test('every spelling of /api/payments/charge meets the redacting rule', () => {
     const d = p.decide('POST', target);
     assert.equal(d.matchedRules, ['all', 'payments'], `${family}: ${target}`);
     assert.is(d, p.decide('POST', '/api/payments/charge'), `${family}: ${target} has the same decision object`);
+  }
+});
+
+test('a decoded character that ends the path for a downstream (?, #, NUL, a line break) cannot hide an exact rule', () => {
+  const p = compilePolicy({ rules: [
+    { name: 'all', match: { path: '/**' } },
+    { name: 'charge', match: { path: '/api/payments/charge' }, restrict: ['request_body'] },
+  ] });
+  for (const [family, target] of eachSpelling(terminatorTricks)) {
+    const d = p.decide('POST', target);
+    assert.equal(d.matchedRules, ['all', 'charge'], `${family}: ${target}`);
+    assert.is(d.captureRequestBody, false, `${family}: ${target}`);
   }
 });
 

@@ -1,7 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { foldPath, MAX_FOLD_LENGTH, pathReadings, receivedPath } from '../../../policies/fold-path.js';
-import { adminUsers, authorityTricks, eachSpelling, paymentsCharge } from '../../support/path-spellings.js';
+import { adminUsers, authorityTricks, eachSpelling, paymentsCharge, terminatorTricks } from '../../support/path-spellings.js';
 
 for (const table of [adminUsers, paymentsCharge]) {
   test(`every family of spellings of ${table.path} folds to it`, () => {
@@ -19,6 +19,18 @@ test('a leading //host is a host to WHATWG URL: that reading is one of the path\
   for (const [, target] of eachSpelling(authorityTricks)) {
     assert.ok(pathReadings(target)!.includes('/admin/users'), `${target}: ${pathReadings(target)}`);
   }
+});
+
+test('a decoded ?, #, NUL, blank or line break ends the path for a downstream that parses it again: that prefix is a reading', () => {
+  for (const [family, target] of eachSpelling(terminatorTricks)) {
+    assert.ok(pathReadings(target)!.includes('/api/payments/charge'), `${family}: ${target}: ${pathReadings(target)}`);
+  }
+  // A terminator the first decoding reveals, then a second hidden under another layer: both prefixes are readings.
+  const nested = pathReadings('/a/b%2500/c%3f/d')!;
+  assert.ok(nested.includes('/a/b') && nested.includes('/a/b/c'), nested.join(' '));
+  assert.equal(pathReadings('/api/x%3Fy'), ['/api/x?y', '/api/x']);
+  // No terminator, no extra reading: an encoded letter is no reason to cut.
+  assert.equal(pathReadings('/%61pi/x'), ['/api/x']);
 });
 
 test('a literal router reading keeps encoded separators inside their segment and dot segments unresolved', () => {

@@ -205,6 +205,13 @@ const CROSS_SITE_SHAPES: { what: string; path: string; headers: Record<string, s
   { what: 'a wrong bearer token with a foreign Origin', path: '/api/hello', headers: { origin: 'https://evil.example', authorization: 'Bearer wrong' } },
   { what: 'a wrong bearer token in a cross-site navigation', path: '/api/hello', headers: { 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'navigate', authorization: 'Bearer wrong' } },
   { what: 'a forged session cookie planted by a sibling port', path: '/api/hello', headers: { 'sec-fetch-site': 'same-site', cookie: 'vigil_session=v1.planted' } },
+  { what: 'a Referer-only <img> of /?token= from an old browser', path: '/?token=x', headers: { referer: 'https://evil.example/' } },
+  { what: 'a sandboxed frame\'s navigation (Origin: null, Sec-Fetch-Site: none)', path: '/?token=x', headers: { origin: 'null', 'sec-fetch-site': 'none' } },
+  { what: 'a foreign Origin without fetch metadata on a navigation', path: '/?token=x', headers: { origin: 'http://evil.example', 'sec-fetch-mode': 'navigate' } },
+  { what: 'a same-site <img> of /?token= without an Origin', path: '/?token=x', headers: { 'sec-fetch-site': 'same-site' } },
+  { what: 'a token in the query of any other path, unmarked', path: '/api/hello?%74oken=x', headers: {} },
+  { what: 'a wrong bearer token with only a foreign Referer', path: '/api/hello', headers: { referer: 'http://evil.example/', authorization: 'Bearer wrong' } },
+  { what: 'a wrong bearer token with Origin: null', path: '/api/hello', headers: { origin: 'null', authorization: 'Bearer wrong' } },
   { what: 'a forged session cookie, unmarked', path: '/api/hello', headers: { cookie: 'vigil_session=v1.planted' } },
 ];
 

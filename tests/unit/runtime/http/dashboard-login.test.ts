@@ -107,6 +107,13 @@ test('POST /login from another site is refused 403 without looking at the token:
       { 'sec-fetch-site': 'same-origin', origin: 'http://evil.example' },
       { 'sec-fetch-site': 'none' },
       { 'sec-fetch-site': 'CROSS-SITE' },
+      // An old browser's form post: no fetch metadata, no Origin, only the page that posted it in Referer.
+      { referer: 'http://evil.example/form.html' },
+      { 'sec-fetch-site': 'same-site' },
+      { origin: 'null', 'sec-fetch-site': 'none' },
+      { origin: 'null', 'sec-fetch-site': 'same-site' },
+      { origin: 'http://evil.example', referer: `${h.url}/login` },
+      { referer: 'not a url' },
     ];
     for (const headers of shapes) {
       for (const token of ['wrong', TOKEN]) {
