@@ -60,7 +60,7 @@ const logsBody = (traceId: string, user = 'What is the capital of France?') => J
 ] }] }] });
 
 const post = (path: string, key: string, body: string | Uint8Array, headers: Record<string, string> = {}) =>
-  api.send(path, key, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: body as BodyInit });
+  api.send(path, key, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: body as string });
 const QUESTION = [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'What is the capital of France?' }];
 const ANSWER = [{ role: 'assistant', content: 'Paris.', finish_reason: 'stop' }];
 
