@@ -31,6 +31,13 @@ export const LlmErrors = defineErrorCodes('LLM', {
     action: 'Send what an OpenTelemetry OTLP/HTTP trace exporter sends (application/x-protobuf or application/json); the ' +
       'message names the problem.',
   },
+  OTLP_LOGS_BODY: {
+    meaning: '(400) An OTLP/HTTP logs export (`/v1/otlp/logs`, `/api/public/otel/v1/logs`) that cannot be decoded: protobuf ' +
+      'that is truncated or malformed, JSON of the wrong shape, strings that are not UTF-8, or past the decoder\'s limits ' +
+      '(nesting 32, 20,000 log records, 1,000,000 attribute values).',
+    action: 'Send what an OpenTelemetry OTLP/HTTP log exporter sends (application/x-protobuf or application/json); the ' +
+      'message names the problem.',
+  },
   LANGFUSE_BATCH: {
     meaning: '(400) A body sent to `/api/public/ingestion` that is not a Langfuse batch (`{ batch: [ … ] }`).',
     action: 'Point a Langfuse SDK at Vigil unchanged; events it sends are checked one by one and answered in the 207.',

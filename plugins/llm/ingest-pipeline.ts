@@ -20,6 +20,7 @@ export interface QueuedItem extends TraceItem {
 
 /** One persist job: a batch's kept items, for one project. */
 export interface PersistPayload {
+  kind?: undefined;
   project: string;
   items: QueuedItem[];
 }

@@ -16,6 +16,7 @@ import type { Migration } from '@vigil/plugin-sdk';
  *   client's retried batch (same ids, new created_at) land once. `trace` is the stored item, redacted, as the API
  *   answers it; the other columns are what filters, stats and the gate read.
  * - dead_items: items the persist stage refused for good, with the reason, never retried.
+ * - pending_messages (3): redacted messages from OTLP logs whose span is not stored yet.
  */
 export const llmMigrations: Migration[] = [
   {
@@ -56,5 +57,16 @@ export const llmMigrations: Migration[] = [
     up: `CREATE TABLE llm_langfuse_state (
         project_id TEXT NOT NULL, key TEXT NOT NULL, entity TEXT NOT NULL, updated_at BIGINT NOT NULL, PRIMARY KEY (project_id, key));
       CREATE INDEX llm_langfuse_state_updated ON llm_langfuse_state (updated_at);`,
+  },
+  {
+    version: 3,
+    name: 'messages from OTLP logs waiting for their span',
+    // GenAI message events (OTLP logs) and their span arrive independently: messages whose span item is not stored
+    // yet wait here, already redacted, until the span's persist stage takes them (pending-messages.ts). Rows older
+    // than a day are deleted by retention.
+    up: `CREATE TABLE llm_pending_messages (
+        project_id TEXT NOT NULL, item_id TEXT NOT NULL, input TEXT, output TEXT, created_at BIGINT NOT NULL,
+        PRIMARY KEY (project_id, item_id));
+      CREATE INDEX llm_pending_messages_created ON llm_pending_messages (created_at);`,
   },
 ];

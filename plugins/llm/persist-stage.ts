@@ -3,6 +3,7 @@ import type { JsonGovernance } from '../../policies/govern-json.js';
 import type { EvalHooks } from './eval-hooks.js';
 import type { PersistPayload, QueuedItem } from './ingest-pipeline.js';
 import { normaliseTemplate, templateHash } from './normalise-template.js';
+import type { PendingMessages } from './pending-messages.js';
 import type { PromptVersions } from './prompt-versions.js';
 import { noNul, storedTrace, TRACE_COLUMNS, traceRow, type RedactedParts, type StoredTemplate } from './trace-record.js';
 import type { LlmProject } from './types.js';
@@ -22,6 +23,8 @@ export interface PersistDeps {
   governJson(value: unknown, rules: JsonGovernance): unknown;
   hooks: EvalHooks;
   publish(trace: PersistedTrace): void;
+  /** Messages from OTLP logs waiting for their span (pending-messages.ts); absent, no item is looked up. */
+  pending?: PendingMessages;
   /** Once per batch that stored anything: tells the dashboard's open pages (live-events.ts). */
   announce?(project: LlmProject, stored: number): void;
   counters: { stored(n: number): void; duplicate(n: number): void; dead(n: number): void; projectGone(n: number): void };
@@ -87,6 +90,7 @@ export class PersistStage {
       });
     }
     const inserted = await this.insert(project, prepared, dead, job.attempt);
+    await this.takePending(project, prepared, inserted);
     this.deps.counters.stored(inserted.length);
     const duplicates = prepared.length - inserted.length - this.lostToDead(prepared, dead);
     if (duplicates) this.deps.counters.duplicate(duplicates);
@@ -97,6 +101,22 @@ export class PersistStage {
     for (const t of inserted) this.deps.publish(t);
     if (inserted.length) this.deps.announce?.(project, inserted.length);
     if (inserted.length) await this.deps.hooks.run(inserted);
+  }
+
+  /**
+   * After the rows are committed: messages from OTLP logs that arrived before their span go into the stored traces
+   * (and into what is published, so the eval hooks see them). Every prepared item is looked up, not only the ones
+   * inserted now: a job retried after a crash between its insert and this step finds its rows stored already.
+   */
+  private async takePending(project: LlmProject, prepared: Prepared[], inserted: PersistedTrace[]): Promise<void> {
+    const pending = this.deps.pending;
+    if (!pending || !prepared.length) return;
+    const waiting = await pending.waiting(project.id, prepared.map((p) => p.item.id));
+    for (const id of waiting) {
+      const { trace } = await pending.apply(project.id, id);
+      const published = trace && inserted.find((t) => t.id === id);
+      if (published) published.trace = trace;
+    }
   }
 
   /** Prepared items that ended on the dead list (row-by-row isolation moves them there). */

@@ -1,10 +1,10 @@
-import { parseByteSize, parseDuration, type PluginContext } from '@vigil/plugin-sdk';
+import { parseByteSize, parseDuration, type JobQueue, type PluginContext, type QueuedJob } from '@vigil/plugin-sdk';
 import type { PolicyService } from '../../policies/policy-service.js';
 import { registerDashboardApi } from './api/dashboard-routes.js';
 import { registerPublicApi } from './api/register.js';
 import { EvalHooks } from './eval-hooks.js';
 import { EvalScores } from './eval-scores.js';
-import { GroupCommit } from './group-commit.js';
+import { GroupCommit, MAX_ITEMS_PER_JOB } from './group-commit.js';
 import { createIngestPipeline, type PersistPayload } from './ingest-pipeline.js';
 import { registerIngestRoute } from './ingest-route.js';
 import { registerLangfuseAuth } from './langfuse-auth.js';
@@ -12,7 +12,10 @@ import { registerLangfuseRoutes } from './langfuse-routes.js';
 import { deleteStaleLangfuseState } from './langfuse-state.js';
 import { announcePersisted } from './live-events.js';
 import { llmMigrations } from './migrations.js';
+import { registerOtlpLogsRoutes } from './otlp-logs-route.js';
 import { registerOtlpRoutes } from './otlp-routes.js';
+import { PendingMessages } from './pending-messages.js';
+import { isMessagesPayload, MessagesStage, type MessagesPayload } from './persist-messages.js';
 import { PersistStage } from './persist-stage.js';
 import { PriceTable } from './price-table.js';
 import { registerProjectKeyAuth } from './project-auth.js';
@@ -66,7 +69,23 @@ export async function startLlm(ctx: PluginContext, config: LlmConfig, policy: Po
     versionsMade.inc();
     ctx.bus.publish('llm.prompt_version_change', change);
   });
+  const logMessages = ctx.metrics.counter('otlp_log_messages_total', {
+    help: 'Span items whose messages came on OTLP logs, by outcome: applied (their trace was stored), waiting (kept for their span), dead (redaction failed: dropped).',
+    labelNames: ['outcome'],
+  });
   const hooks = new EvalHooks(ctx.log, () => hookFailures.inc());
+  const pending = new PendingMessages(ctx.store);
+  const messagesStage = new MessagesStage({
+    log: ctx.log,
+    project: (id) => projects.byId(id),
+    governJson: (value, rules) => policy.governJson(value, rules),
+    pending,
+    counters: {
+      applied: (n) => logMessages.labels('applied').inc(n),
+      waiting: (n) => logMessages.labels('waiting').inc(n),
+      dead: (n) => logMessages.labels('dead').inc(n),
+    },
+  });
   const stage = new PersistStage({
     store: ctx.store,
     log: ctx.log,
@@ -74,6 +93,7 @@ export async function startLlm(ctx: PluginContext, config: LlmConfig, policy: Po
     versions,
     governJson: (value, rules) => policy.governJson(value, rules),
     hooks,
+    pending,
     publish: (trace) => { ctx.bus.publish('llm.trace.persisted', trace); },
     announce: (project, stored) => announcePersisted(ctx.bus, project.name, stored),
     counters: {
@@ -83,7 +103,10 @@ export async function startLlm(ctx: PluginContext, config: LlmConfig, policy: Po
       projectGone: (n) => persisted.labels('project_gone').inc(n),
     },
   });
-  const queue = ctx.jobs.queue<PersistPayload>('persist', (job) => stage.run(job), {
+  // One durable queue for both kinds of persist work: trace items, and messages from OTLP logs.
+  const queue = ctx.jobs.queue<PersistPayload | MessagesPayload>('persist', (job) => (isMessagesPayload(job.payload)
+    ? messagesStage.run(job as QueuedJob<MessagesPayload>)
+    : stage.run(job as QueuedJob<PersistPayload>)), {
     concurrency: config.persist.concurrency,
     maxAttempts: config.persist.max_attempts,
     backoffMs: parseDuration(config.persist.backoff),
@@ -98,7 +121,7 @@ export async function startLlm(ctx: PluginContext, config: LlmConfig, policy: Po
   const pipeline = createIngestPipeline({
     prices: () => prices,
     usage,
-    commit: new GroupCommit(queue, usage),
+    commit: new GroupCommit(queue as JobQueue<PersistPayload>, usage),
     projectForKey: (key) => projects.byKey(key),
     counters: {
       accepted: (p) => items.labels(p, 'accepted'),
@@ -117,6 +140,11 @@ export async function startLlm(ctx: PluginContext, config: LlmConfig, policy: Po
   // The OTLP and Langfuse-compatible routes hand their mapped items to the same pipeline.
   registerLangfuseAuth(ctx.http, (key) => projects.byKey(key));
   registerOtlpRoutes(ctx.http, pipeline, maxBodyBytes);
+  registerOtlpLogsRoutes(ctx.http, async (project, spans) => {
+    const jobs = [];
+    for (let i = 0; i < spans.length; i += MAX_ITEMS_PER_JOB) jobs.push({ payload: { kind: 'messages' as const, project: project.id, spans: spans.slice(i, i + MAX_ITEMS_PER_JOB) } });
+    await queue.enqueueMany(jobs);
+  }, maxBodyBytes);
   registerLangfuseRoutes(ctx.http, ctx.store, pipeline, {
     maxBodyBytes, version: ctx.runtime.version, scores: langfuseScores,
     publishScores: (project, scores) => {
@@ -142,7 +170,8 @@ export async function startLlm(ctx: PluginContext, config: LlmConfig, policy: Po
         const rows = await projectStore.list();
         const deleted = await deleteExpired(ctx.store, rows.map((r) => ({ id: r.id, retentionMs: projects.toProject(r).settings.retentionMs })));
         const stale = await deleteStaleLangfuseState(ctx.store);
-        if (deleted || stale) ctx.log.debug('retention deleted expired traces and stale Langfuse state', { traces: deleted, langfuse: stale });
+        const orphans = await pending.deleteStale();
+        if (deleted || stale || orphans) ctx.log.debug('retention deleted expired traces, stale Langfuse state and messages whose span never came', { traces: deleted, langfuse: stale, messages: orphans });
       }, { immediate: true });
     },
     async stop() { /* the queue's workers are stopped by the runtime; nothing else runs on its own */ },

@@ -1,12 +1,17 @@
-// Real clients → Vigil's OTLP decoder and mapping. The real `openai` client calls a local fake of OpenAI's API under
-// each real instrumentation (and, separately, the Vercel AI SDK with telemetry on); the real OTLP exporters, proto
-// and http/json, send the spans to a local receiver that decodes and maps them with Vigil's modules. The items must
-// carry the model, tokens and messages the fake answered with.
+// Real clients → Vigil's OTLP ingest. The real `openai` client calls a local fake of OpenAI's API under each real
+// instrumentation (and, separately, the Vercel AI SDK with telemetry on); the real OTLP exporters, proto and
+// http/json, send the spans to a local receiver that decodes and maps them with Vigil's modules, and, for
+// @opentelemetry/instrumentation-openai, spans and message logs to a real `vigil run`, read back through
+// GET /api/v1/traces. The items must carry the model, tokens and messages the fake answered with.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { TraceItem } from '../../plugins/llm/trace-item.js';
+import { llmClient, type Json } from '../support/llm-client.js';
+import { freePort, waitFor } from '../support/net.js';
+import { tempDir } from '../support/tmp.js';
+import { startVigil, writeConfig, type VigilProcess } from '../support/vigil-process.js';
 import { FAKE, startFakeOpenAI, type FakeOpenAI } from './support/fake-openai.js';
 import { startVigilOtlpReceiver, type VigilOtlpReceiver } from './support/otlp-vigil-receiver.js';
 
@@ -24,16 +29,36 @@ function assertToolCall(item: TraceItem): void {
   assert.equal(message.tool_calls, WEATHER_CALL);
 }
 
+// One project per exporter on the real run, so each test reads back only its own traces.
+const KEYS = { proto: 'otel-clients-proto-0123456789', http: 'otel-clients-http-0123456789' } as const;
+const work = tempDir('vigil-llm-otlp-clients-');
 let fake: FakeOpenAI;
-test.before(async () => { fake = await startFakeOpenAI(); });
-test.after(async () => { await fake.close(); });
+let vigil: VigilProcess;
+let base = '';
+test.before(async () => {
+  fake = await startFakeOpenAI();
+  const port = await freePort();
+  base = `http://127.0.0.1:${port}`;
+  const file = writeConfig(work.path, `data_dir: ${work.path}/data
+control_plane: { listen: 127.0.0.1:${port}, token: otlp-clients-token }
+llm:
+  projects:
+    - { name: proto, key: ${KEYS.proto} }
+    - { name: http, key: ${KEYS.http} }
+`);
+  vigil = await startVigil(file, base, { cwd: work.path });
+});
+test.after(async () => {
+  await fake.close();
+  await vigil?.stop('SIGKILL');
+  work.cleanup();
+});
 
-/** Runs the client child for CLIENT × EXPORTER against a fresh receiver; returns the receiver once the child is done. */
-async function run(client: string, exporter: 'proto' | 'http'): Promise<VigilOtlpReceiver> {
-  const receiver = await startVigilOtlpReceiver();
+/** Runs the client child for CLIENT × EXPORTER with `env` (where to export); fails the test if it fails. */
+async function runChild(client: string, exporter: 'proto' | 'http', env: Record<string, string>): Promise<void> {
   const { code, output } = await new Promise<{ code: number | null; output: string }>((resolve) => {
     const child = spawn(process.execPath, [CHILD], {
-      env: { ...process.env, CLIENT: client, EXPORTER: exporter, OPENAI_BASE_URL: fake.url, OTLP_URL: `${receiver.url}/v1/otlp/traces` },
+      env: { ...process.env, CLIENT: client, EXPORTER: exporter, OPENAI_BASE_URL: fake.url, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';
@@ -41,8 +66,17 @@ async function run(client: string, exporter: 'proto' | 'http'): Promise<VigilOtl
     child.stderr.on('data', (d) => { out += d; });
     child.on('close', (c) => resolve({ code: c, output: out }));
   });
-  await receiver.close();
   assert.is(code, 0, `client ${client}/${exporter} failed:\n${output}`);
+}
+
+/** Runs the client child against a fresh receiver built from Vigil's modules; returns it once the child is done. */
+async function run(client: string, exporter: 'proto' | 'http'): Promise<VigilOtlpReceiver> {
+  const receiver = await startVigilOtlpReceiver();
+  try {
+    await runChild(client, exporter, { OTLP_URL: `${receiver.url}/v1/otlp/traces` });
+  } finally {
+    await receiver.close();
+  }
   const wanted = exporter === 'proto' ? 'application/x-protobuf' : 'application/json';
   assert.ok(receiver.received.length > 0, 'the exporter sent something');
   for (const r of receiver.received) {
@@ -97,14 +131,27 @@ for (const exporter of ['proto', 'http'] as const) {
     assert.is(embedding.metadata!.usage_missing, true, 'OpenInference records no embedding usage');
   });
 
-  test(`@opentelemetry/instrumentation-openai 0.21 over ${exporter}: model and tokens of all four calls; content is on the Logs API`, async () => {
-    const items = (await run('otel-contrib', exporter)).items();
-    assert.is(items.length, 4);
-    const chats = items.filter((i) => i.name === 'chat gpt-4o-mini');
-    assert.equal(chats.map((i) => i.tokens), [{ input: 21, output: 7 }, { input: 19, output: 3 }, { input: 21, output: 7 }], 'the stream\'s usage chunk is counted');
-    assert.ok(chats.every((i) => i.model === FAKE.model && i.provider === 'openai'));
-    assert.ok(chats.every((i) => i.input === undefined && i.output === undefined), 'messages go to log records, which this endpoint does not take');
-    const embedding = byName(items, (i) => i.name?.startsWith('embeddings') === true, 'embeddings');
+  test(`@opentelemetry/instrumentation-openai 0.21 over ${exporter}, spans and message logs to a real vigil run: model, tokens and messages`, async () => {
+    const key = KEYS[exporter];
+    await runChild('otel-contrib', exporter, { OTLP_URL: `${base}/v1/otlp/traces`, OTLP_LOGS_URL: `${base}/v1/otlp/logs`, OTLP_KEY: key });
+    const api = llmClient(base);
+    const isChat = (t: Json) => t.name === 'chat gpt-4o-mini';
+    // Spans and logs are exported and persisted independently: wait until the four calls are stored with their messages.
+    const traces = await waitFor(async () => {
+      const data = (await api.get(key, '/api/v1/traces?limit=200')).body.data as Json[];
+      return data.length === 4 && data.filter(isChat).every((t) => t.input !== null && t.output !== null) ? data : null;
+    }, { what: 'four calls stored, the chats with their messages', timeoutMs: 20_000 }) as Json[];
+    traces.sort((a, b) => String(a.start_time).localeCompare(String(b.start_time)));
+    const chats = traces.filter(isChat);
+    assert.equal(chats.map((t) => t.tokens), [{ input: 21, output: 7 }, { input: 19, output: 3 }, { input: 21, output: 7 }], 'the stream\'s usage chunk is counted');
+    assert.ok(chats.every((t) => t.model === FAKE.model && t.provider === 'openai'));
+    const [chat, stream, tool] = chats;
+    assert.equal(chat.input, QUESTION);
+    assert.equal(chat.output, [{ role: 'assistant', content: FAKE.answer, finish_reason: 'stop' }]);
+    assert.equal(stream.input, QUESTION);
+    assert.is(stream.output[0].content, STREAMED);
+    assertToolCall(tool as TraceItem);
+    const embedding = byName(traces as TraceItem[], (i) => i.name?.startsWith('embeddings') === true, 'embeddings');
     assert.equal(embedding.tokens, { input: 4 });
     assert.is(embedding.model, 'text-embedding-3-small');
   });

@@ -9,6 +9,7 @@ export type OtlpDecodeReason =
   | 'invalid_utf8'       // proto3 strings are UTF-8
   | 'too_deep'           // AnyValue nesting beyond limits.maxDepth
   | 'too_many_spans'     // beyond limits.maxSpans
+  | 'too_many_records'   // log records beyond limits.maxSpans (one bound for both signals)
   | 'too_many_values'    // beyond limits.maxValues attribute values in the request
   | 'invalid_json'       // an OTLP/JSON body that is not JSON, or of the wrong shape
   | 'unsupported_media_type'; // neither application/x-protobuf nor application/json (the spine answers 415)

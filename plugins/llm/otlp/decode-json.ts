@@ -23,35 +23,35 @@ const SPAN_KINDS: Record<string, number> = {
 const STATUS_CODES: Record<string, number> = { STATUS_CODE_UNSET: 0, STATUS_CODE_OK: 1, STATUS_CODE_ERROR: 2 };
 const HEX = /^[0-9a-fA-F]*$/;
 
-const fail = (path: string, what: string): never => {
+export const fail = (path: string, what: string): never => {
   throw new OtlpDecodeError('invalid_json', `OTLP/JSON: ${path} ${what}`);
 };
 
 /** `obj.camelCase`, or `obj.snake_case` when the sender used the proto's field names. */
-const field = (obj: Json, camel: string, snake: string): unknown => (obj[camel] !== undefined ? obj[camel] : obj[snake]);
+export const field = (obj: Json, camel: string, snake: string): unknown => (obj[camel] !== undefined ? obj[camel] : obj[snake]);
 
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-function object(v: unknown, path: string): Json | undefined {
+export function object(v: unknown, path: string): Json | undefined {
   if (v === undefined || v === null) return undefined;
   if (!isObject(v)) fail(path, 'is not an object');
   return v as Json;
 }
 
-function list(v: unknown, path: string): unknown[] {
+export function list(v: unknown, path: string): unknown[] {
   if (v === undefined || v === null) return [];
   if (!Array.isArray(v)) fail(path, 'is not an array');
   return v as unknown[];
 }
 
-function string(v: unknown, path: string): string {
+export function string(v: unknown, path: string): string {
   if (v === undefined || v === null) return '';
   if (typeof v !== 'string') fail(path, 'is not a string');
   return v as string;
 }
 
 /** An int64/uint64/fixed64 field: a JSON number or a decimal string. */
-function integer(v: unknown, path: string): number {
+export function integer(v: unknown, path: string): number {
   if (v === undefined || v === null || v === '') return 0;
   const n = typeof v === 'number' ? v : typeof v === 'string' && /^-?\d+$/.test(v) ? Number(v) : NaN;
   if (!Number.isFinite(n)) fail(path, 'is not an integer');
@@ -64,7 +64,7 @@ function enumValue(v: unknown, names: Record<string, number>, path: string): num
 }
 
 /** Trace and span ids: hex per the OTLP spec; base64 (protobuf's JSON mapping) when its length says so. */
-function id(v: unknown, bytes: number, path: string): string {
+export function id(v: unknown, bytes: number, path: string): string {
   const s = string(v, path);
   if (s.length === bytes * 2 && HEX.test(s)) return s.toLowerCase();
   if (s.length === Math.ceil(bytes / 3) * 4) {
@@ -74,7 +74,8 @@ function id(v: unknown, bytes: number, path: string): string {
   return s; // kept as sent: the mapping rejects the span with the reason
 }
 
-class JsonDecoder {
+/** Exported for decode-logs-json.ts, which shares the resource, scope and AnyValue decoding. */
+export class JsonDecoder {
   spans = 0;
   values = 0;
   constructor(readonly limits: OtlpDecodeLimits) {}

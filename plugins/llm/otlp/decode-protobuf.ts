@@ -14,7 +14,8 @@ import {
 } from './otlp-model.js';
 import { ProtobufReader, WIRE_I32, WIRE_I64, WIRE_LEN, WIRE_VARINT } from './protobuf-reader.js';
 
-class Decoder {
+/** Exported for decode-logs-protobuf.ts, which shares the resource, scope and AnyValue decoding. */
+export class Decoder {
   readonly r: ProtobufReader;
   spans = 0;
   values = 0;

@@ -25,17 +25,21 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
 export function decodeOtlpBody(contentType: string | undefined, body: Uint8Array, limits: OtlpDecodeLimits = DEFAULT_DECODE_LIMITS): OtlpTraceRequest {
   const encoding = otlpEncodingOf(contentType);
   if (encoding === 'protobuf') return decodeOtlpProtobuf(body, limits);
-  if (encoding === 'json') {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(utf8.decode(body));
-    } catch (err) {
-      throw new OtlpDecodeError('invalid_json', `OTLP/JSON: the body is not UTF-8 JSON (${(err as Error).message})`);
-    }
-    return decodeOtlpJson(parsed, limits);
-  }
-  throw new OtlpDecodeError('unsupported_media_type', `OTLP/HTTP takes application/x-protobuf or application/json, not ${contentType ? `"${contentType}"` : 'a body without a Content-Type'}`);
+  if (encoding === 'json') return decodeOtlpJson(parseJsonBody(body), limits);
+  throw unsupportedMediaType(contentType);
 }
+
+/** An OTLP/JSON body parsed; OtlpDecodeError `invalid_json` when it is not UTF-8 JSON. Shared with logs-body.ts. */
+export function parseJsonBody(body: Uint8Array): unknown {
+  try {
+    return JSON.parse(utf8.decode(body));
+  } catch (err) {
+    throw new OtlpDecodeError('invalid_json', `OTLP/JSON: the body is not UTF-8 JSON (${(err as Error).message})`);
+  }
+}
+
+export const unsupportedMediaType = (contentType: string | undefined): OtlpDecodeError =>
+  new OtlpDecodeError('unsupported_media_type', `OTLP/HTTP takes application/x-protobuf or application/json, not ${contentType ? `"${contentType}"` : 'a body without a Content-Type'}`);
 
 /** The response: content type and body of an ExportTraceServiceResponse in the request's encoding. */
 export function encodeOtlpResponse(encoding: OtlpEncoding, partial?: OtlpPartialSuccess): { contentType: string; body: Uint8Array | string } {

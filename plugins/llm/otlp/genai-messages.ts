@@ -8,8 +8,7 @@
  *   4. Vercel AI SDK `ai.prompt.messages` / `ai.response.text` (+ `ai.response.toolCalls`, `ai.response.object`)
  *   5. span events `gen_ai.content.prompt` / `gen_ai.content.completion` (attributes `gen_ai.prompt` /
  *      `gen_ai.completion`), the older convention some SDKs still emit
- * @opentelemetry/instrumentation-openai writes content to the Logs API, not to the span: its spans map with model,
- * tokens and status but no messages (see README.md).
+ * @opentelemetry/instrumentation-openai writes content to the Logs API, not to the span: genai-log-events.ts reads it.
  */
 import { firstString, jsonAttribute, parseJsonText } from './attribute-values.js';
 import { contentOf, message, toolCall, type ChatMessage, type ToolCall } from './chat-message.js';

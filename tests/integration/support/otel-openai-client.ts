@@ -3,7 +3,9 @@
 // instrumentation, and exports the spans with a real OTLP exporter to the test's receiver.
 //
 // Env: CLIENT = traceloop | openinference | otel-contrib | vercel-ai; EXPORTER = proto | http;
-//      OPENAI_BASE_URL (the fake), OTLP_URL (the receiver).
+//      OPENAI_BASE_URL (the fake), OTLP_URL (the receiver), OTLP_KEY (the project key, default test-key);
+//      OTLP_LOGS_URL: with otel-contrib, a LoggerProvider exports the message events there (as that
+//      instrumentation's users must, to capture content).
 // The instrumentation is registered before `openai` is required: they hook CommonJS require.
 import { createRequire } from 'node:module';
 import { NodeTracerProvider, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-node';
@@ -11,20 +13,27 @@ import { OTLPTraceExporter as ProtoExporter } from '@opentelemetry/exporter-trac
 import { OTLPTraceExporter as HttpExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { metrics } from '@opentelemetry/api';
+import { BatchLogRecordProcessor, LoggerProvider } from '@opentelemetry/sdk-logs';
+import { OTLPLogExporter as ProtoLogExporter } from '@opentelemetry/exporter-logs-otlp-proto';
+import { OTLPLogExporter as HttpLogExporter } from '@opentelemetry/exporter-logs-otlp-http';
 
 const require = createRequire(import.meta.url);
 const client = process.env.CLIENT ?? 'traceloop';
 const baseURL = process.env.OPENAI_BASE_URL!;
 const url = process.env.OTLP_URL!;
 
-const exporter = process.env.EXPORTER === 'http'
-  ? new HttpExporter({ url, headers: { 'x-service-project-key': 'test-key' } })
-  : new ProtoExporter({ url, headers: { 'x-service-project-key': 'test-key' } });
-const provider = new NodeTracerProvider({
-  resource: resourceFromAttributes({ 'service.name': `vigil-test-${client}` }),
-  spanProcessors: [new SimpleSpanProcessor(exporter)],
-});
+const headers = { 'x-service-project-key': process.env.OTLP_KEY ?? 'test-key' };
+const exporter = process.env.EXPORTER === 'http' ? new HttpExporter({ url, headers }) : new ProtoExporter({ url, headers });
+const resource = resourceFromAttributes({ 'service.name': `vigil-test-${client}` });
+const provider = new NodeTracerProvider({ resource, spanProcessors: [new SimpleSpanProcessor(exporter)] });
 provider.register();
+
+// Logs go out on their own batching processor, independently of the spans, as in an application.
+const logsUrl = process.env.OTLP_LOGS_URL;
+const loggerProvider = logsUrl ? new LoggerProvider({
+  resource,
+  processors: [new BatchLogRecordProcessor({ exporter: process.env.EXPORTER === 'http' ? new HttpLogExporter({ url: logsUrl, headers }) : new ProtoLogExporter({ url: logsUrl, headers }) })],
+}) : undefined;
 
 const messages = [
   { role: 'system' as const, content: 'You answer in one sentence.' },
@@ -67,10 +76,11 @@ async function run(): Promise<void> {
     case 'otel-contrib': {
       await withOpenAI(() => {
         const { OpenAIInstrumentation } = require('@opentelemetry/instrumentation-openai');
-        // Content goes to the Logs API with this instrumentation; no LoggerProvider is set, as in most apps. The
+        // Content goes to the Logs API with this instrumentation: it needs a LoggerProvider (OTLP_LOGS_URL). The
         // meter provider is set as registerInstrumentations() would: its streaming path records metrics.
         const instrumentation = new OpenAIInstrumentation({ captureMessageContent: true });
         instrumentation.setTracerProvider(provider);
+        if (loggerProvider) instrumentation.setLoggerProvider(loggerProvider);
         instrumentation.setMeterProvider(metrics.getMeterProvider());
       });
       break;
@@ -91,6 +101,7 @@ async function run(): Promise<void> {
   }
   await provider.forceFlush();
   await provider.shutdown();
+  await loggerProvider?.shutdown();
 }
 
 run().catch((err) => {
