@@ -101,8 +101,8 @@ function banner(o: BannerFacts): string {
     `    -H 'Content-Type: application/json' -d '${body}'`,
     '',
     ...(o.llm ? [
-      `The LLM traces are stored redacted (emails and card numbers masked); the dashboard's LLM pages are on their way. The`,
-      `project key stays in this process: start the demo with VIGIL_DEMO_LLM_KEY=<16+ characters> to read them yourself:`,
+      `The LLM traces are stored redacted (emails and card numbers masked); the dashboard's LLM pages show them. The`,
+      `project key stays in this process: start the demo with VIGIL_DEMO_LLM_KEY=<16+ characters> to read them by API:`,
       '',
       `  curl -s ${o.controlPlane}/api/v1/traces -H "X-Service-Project-Key: $VIGIL_DEMO_LLM_KEY"`,
       '',

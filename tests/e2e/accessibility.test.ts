@@ -68,6 +68,12 @@ if (chromiumAvailable('e2e accessibility')) {
     await fresh.page.goto(empty.link);
     await fresh.page.waitForSelector('text=the gateway\'s proxy is off');
     await check(fresh.page, 'the overview before any traffic, proxy off');
+    // Usage with the proxy off: no request to a gateway that is not listening, but where to start it.
+    await fresh.page.goto(`${empty.url}/gateway/usage`);
+    await fresh.page.waitForSelector('text=No usage yet');
+    assert.ok(await fresh.page.locator('.empty-state a[href="/gateway"]:has-text("overview")').count(), 'links the overview that says how to start it');
+    assert.not.match(await fresh.page.locator('.empty-state').innerText(), /curl/);
+    await check(fresh.page, 'the usage page before any traffic, proxy off');
     await fresh.page.goto(`${empty.url}/login`);
     await check(fresh.page, 'the login form');
     await fresh.context.close();

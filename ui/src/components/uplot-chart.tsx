@@ -6,6 +6,7 @@ import { effectiveTheme } from '../shell/display-settings.js';
 import { formatSpan, formatTick } from '../format/time.js';
 import type { ChartProps, ChartSeries } from './chart.js';
 import { stackForDrawing } from './stack-series.js';
+import { bucketMiddles, bucketRange } from './bucket-axis.js';
 
 /** A colour token's value as the browser resolved it (tokens use light-dark(), which a canvas cannot read). */
 function resolveColor(host: HTMLElement, token: string): string {
@@ -49,7 +50,8 @@ function buildOptions(host: HTMLElement, props: ChartProps, width: number, onCur
     padding: [8, 20, 0, 0],
     cursor: { drag: { x: false, y: false }, points: { size: 7, width: 2 } },
     scales: {
-      x: { time: true },
+      // Whole buckets, each point in the middle of its own (bucket-axis.ts).
+      x: { time: true, range: (_u, min, max) => bucketRange(min, max, props.stepMs) as uPlot.Range.MinMax },
       y: { range: (_u, _min, max) => [0, Math.max(max * 1.12, props.minMax ?? 0) || 1] },
     },
     axes: [
@@ -80,7 +82,7 @@ function buildOptions(host: HTMLElement, props: ChartProps, width: number, onCur
 
 /** The series in uPlot's drawing order and values (running totals, for a stack). The legend keeps `props.series`. */
 const drawn = (props: ChartProps): readonly ChartSeries[] => (props.stacked ? stackForDrawing(props.series) : props.series);
-const dataOf = (props: ChartProps): uPlot.AlignedData => [props.times.map((t) => t / 1000), ...drawn(props).map((s) => s.values as (number | null)[])];
+const dataOf = (props: ChartProps): uPlot.AlignedData => [bucketMiddles(props.times, props.stepMs), ...drawn(props).map((s) => s.values as (number | null)[])];
 
 export function UPlotChart(props: ChartProps) {
   const host = useRef<HTMLDivElement>(null);

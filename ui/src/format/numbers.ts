@@ -25,6 +25,16 @@ export function formatCompact(n: number): string {
   return formatInteger(n);
 }
 
+/**
+ * A rate given per minute, in the unit that keeps a digit: `14 a minute`, and below one a minute per hour
+ * (`13 an hour`), so a quiet day does not read as `0 a minute`.
+ */
+export function formatRate(perMinute: number): string {
+  if (perMinute === 0 || Math.abs(perMinute) >= 1) return `${formatCompact(perMinute)} a minute`;
+  const perHour = perMinute * 60;
+  return Math.round(perHour) >= 1 ? `${formatCompact(perHour)} an hour` : 'under 1 an hour';
+}
+
 const trimZeros = (text: string): string => (text.includes('.') ? text.replace(/\.?0+$/, '') : text);
 
 /**

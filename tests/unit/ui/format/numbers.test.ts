@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { formatCompact, formatInteger, formatLatency, formatMoney, formatPercent, formatUptime } from '../../../../ui/src/format/numbers.js';
+import { formatCompact, formatInteger, formatLatency, formatMoney, formatPercent, formatRate, formatUptime } from '../../../../ui/src/format/numbers.js';
 
 test('formatInteger groups thousands and rounds', () => {
   assert.is(formatInteger(0), '0');
@@ -60,6 +60,16 @@ test('formatMoney shows cents, and more below one unit; an unknown currency code
   assert.is(formatMoney(0.0021, 'USD'), '$0.0021');
   assert.is(formatMoney(0, 'USD'), '$0.00');
   assert.match(formatMoney(3, 'not a code'), /^3\.00 not a code$/);
+});
+
+test('formatRate: a quiet range reads per hour, never as 0 a minute', () => {
+  assert.is(formatRate(14.2), '14 a minute');
+  assert.is(formatRate(1), '1 a minute');
+  assert.is(formatRate(1500), '1.5k a minute');
+  assert.is(formatRate(308 / 1440), '13 an hour');
+  assert.is(formatRate(1 / 60), '1 an hour');
+  assert.is(formatRate(1 / 600), 'under 1 an hour');
+  assert.is(formatRate(0), '0 a minute');
 });
 
 test.run();

@@ -14,7 +14,7 @@ import { Table, type Column } from '../../components/table.js';
 import { useLive, useWhileVisible } from '../../data/live.js';
 import { throttle } from '../../data/throttle.js';
 import { useResource } from '../../data/use-resource.js';
-import { formatCompact, formatInteger, formatLatency, formatPercent } from '../../format/numbers.js';
+import { formatCompact, formatInteger, formatLatency, formatPercent, formatRate } from '../../format/numbers.js';
 import { formatClock } from '../../format/time.js';
 import { LiveBadge } from '../../shell/live-badge.js';
 import { Link, useChoice } from '../../shell/router.js';
@@ -45,7 +45,7 @@ function OverviewStats({ o, range }: { o: Overview; range: RangeName }) {
   const minutes = (o.to - o.from) / 60_000;
   return (
     <Stats label={`Gateway figures for ${RANGE_TEXT[range]}`}>
-      <Stat label="Requests" value={formatCompact(o.requests)} detail={`${formatCompact(o.requests / minutes)} a minute on average`} />
+      <Stat label="Requests" value={formatCompact(o.requests)} detail={`${formatRate(o.requests / minutes)} on average`} />
       <Stat label="Error rate" value={formatPercent(o.error_rate)} tone={errorTone(o.error_rate)}
         detail={o.errors === 1 ? '1 error (5xx or no answer)' : `${formatInteger(o.errors)} errors (5xx or no answer)`} />
       <Stat label="P95 latency" value={formatLatency(o.p95_ms)} detail="95 % of requests were faster" />

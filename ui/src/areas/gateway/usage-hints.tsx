@@ -6,11 +6,12 @@ import { EmptyState } from '../../components/empty-state.js';
 import { Icon } from '../../components/icon.js';
 import { useResource } from '../../data/use-resource.js';
 import { formatInteger, formatPercent } from '../../format/numbers.js';
+import { Link } from '../../shell/router.js';
 import { shellInfo } from '../../shell/shell-info.js';
 import { reachableUrl, type ProxyStatus } from './gateway-api.js';
 import { shareOf, tenantLabelSnippet, UNLABELLED } from './usage-figures.js';
 
-/** Nothing was ever captured: label tenants in the policy, then send a request with the header. */
+/** Nothing was ever captured: label tenants in the policy, then send a request with the header (or start the proxy). */
 export function NoUsageYet({ label }: { label: string }) {
   const info = shellInfo.value;
   const proxyOn = info?.plugins.includes('proxy') ?? false;
@@ -28,8 +29,19 @@ export function NoUsageYet({ label }: { label: string }) {
         </p>
         <CodeBlock label="Policy rule with a tenant label" language="yaml"
           code={`rules:\n  - name: all-traffic\n    match: { path: /** }\n    ${tenantLabelSnippet(label)}`} />
-        <p>Then send requests through the gateway with the header. They show up here within seconds:</p>
-        {url && <CodeBlock label="A request for tenant acme" code={`curl -i -H 'X-Tenant-Id: acme' ${url}/`} />}
+        {/* Until the shell's info arrives, neither: a proxy-off notice that then turns into a request flickers. */}
+        {!info ? null : proxyOn ? (
+          <>
+            <p>Then send requests through the gateway with the header. They show up here within seconds:</p>
+            {url && <CodeBlock label="A request for tenant acme" code={`curl -i -H 'X-Tenant-Id: acme' ${url}/`} />}
+          </>
+        ) : (
+          // A curl to :8080 would fail: nothing listens there until the config names the API behind the gateway.
+          <p>
+            The gateway's proxy is off, so no request reaches the policy yet. The <Link href="/gateway">overview</Link> shows
+            the three lines that put it in front of your API, and the demo that fills every page in seconds.
+          </p>
+        )}
         <p class="muted">
           Cost comes from <code class="inline-code">capture.pricing</code> (per 1k metered tokens and per request); tokens from a
           rule's <code class="inline-code">meter.tokens</code>.
