@@ -183,10 +183,11 @@ export class Runtime {
     await this.queues?.start();
     this.health = 'ok';
     this.log.info('vigil started', { url: this.url, plugins: this.plugins });
-    if (token.generated) {
-      (this.options.announce ?? ((l) => process.stdout.write(l + '\n')))(
-        `Dashboard: ${this.url}/?token=${token.generated}\n(This token is shown once; only its hash is kept in ${dataDir}. Set control_plane.token to choose your own.)`);
-    }
+    const announce = this.options.announce ?? ((l) => process.stdout.write(l + '\n'));
+    // The token itself can be printed only the once it is made; later starts still say where the dashboard is.
+    announce(token.generated
+      ? `Dashboard: ${this.url}/?token=${token.generated}\n(This token is shown once; only its hash is kept in ${dataDir}. Set control_plane.token to choose your own.)`
+      : `Dashboard: ${this.url}/ (sign in with the dashboard token: ${core.control_plane.token ? 'the one control_plane.token sets' : `the one printed when ${dataDir} was first used`})`);
   }
 
   /**

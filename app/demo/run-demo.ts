@@ -162,9 +162,8 @@ export async function runDemo(settings: DemoSettings, composition: Composition, 
     return code;
   }
 
-  const token = env.VIGIL_TOKEN ? 'sign in with $VIGIL_TOKEN' : `sign in with the token printed when ${dataDir} was first used`;
   io.out(banner({
-    dashboard: announced ?? `Dashboard: ${runtime.url}/ (${token})`, gateway, api, config, dataDir, temporary, settings, cwd: io.cwd, llm, controlPlane: runtime.url,
+    dashboard: announced ?? `Dashboard: ${runtime.url}/`, gateway, api, config, dataDir, temporary, settings, cwd: io.cwd, llm, controlPlane: runtime.url,
   }));
 
   let traffic: Traffic | undefined;

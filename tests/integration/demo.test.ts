@@ -95,7 +95,7 @@ demo.after(async () => {
 
 demo('the banner names the dashboard, the gateway, the demo API, the data directory and a curl through the gateway', () => {
   const out = vigil.stdout();
-  assert.match(out, `Dashboard: ${base}/ (sign in with $VIGIL_TOKEN)`);
+  assert.match(out, `Dashboard: ${base}/ (sign in with the dashboard token: the one control_plane.token sets)`);
   assert.match(out, `Gateway   http://127.0.0.1:${ports.proxy}  ->  the demo API at http://127.0.0.1:${ports.api}`);
   assert.match(out, `Data      ${dataDir}\n`);
   assert.match(out, 'LLM       traces of two prompt templates (support-reply, summarise-ticket), three versions each, to the project shop-assistant');

@@ -5,7 +5,7 @@ import { request as httpRequest } from 'node:http';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fixture, fromRoot } from '../support/paths.js';
-import { freePort } from '../support/net.js';
+import { freePort, waitFor } from '../support/net.js';
 import { promtoolCheck } from '../support/promtool.js';
 import { tempDir } from '../support/tmp.js';
 import { runVigil, startVigil, writeConfig, type VigilProcess } from '../support/vigil-process.js';
@@ -251,6 +251,18 @@ example('25 bad tokens in a row from one address get 429', async () => {
   const locked = await fetch(`${base}/api/gateway/records`, { headers: { authorization: `Bearer ${token}` } });
   assert.is(locked.status, 429, 'a locked-out address is refused even with the right token');
   assert.ok(Number(locked.headers.get('retry-after')) > 0);
+});
+
+example('a later start prints where the dashboard is, never a token (its hash is all that was kept)', async () => {
+  const port = await freePort();
+  const again = await startVigil(fromRoot('examples/vigil.yaml'), `http://127.0.0.1:${port}`, { cwd: work.path, env: { VIGIL_LISTEN: `127.0.0.1:${port}`, VIGIL_TOKEN: '' } });
+  try {
+    await waitFor(() => again.stdout().includes('Dashboard:'), { what: 'the dashboard line' }).catch(() => undefined);
+    assert.match(again.stdout(), `Dashboard: http://127.0.0.1:${port}/ (sign in with the dashboard token`);
+    assert.not.match(again.stdout(), /\?token=/);
+  } finally {
+    await again.stop('SIGKILL');
+  }
 });
 
 example('SIGTERM stops the process with exit code 0 within 5 s', async () => {
