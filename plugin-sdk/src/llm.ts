@@ -41,6 +41,13 @@ export interface PromptVersionChange {
  */
 export type EvalEnqueueHook = (traces: readonly PersistedTrace[]) => Promise<void> | void;
 
+/**
+ * The auth scheme the `llm` plugin registers for its public API: the project key in `X-Service-Project-Key`. Other
+ * plugins' routes may name it (`auth: LLM_PROJECT_KEY_AUTH`); the principal's `subject` is the key's project id, so
+ * such a route reads and writes that project's data only.
+ */
+export const LLM_PROJECT_KEY_AUTH = 'llm-project-key';
+
 /** A project as other plugins see it. */
 export interface LlmProjectRef {
   id: string;
@@ -86,7 +93,7 @@ export interface EvalResultEvent extends Omit<EvalResult, 'created_at'> {
 
 /**
  * On `llm.score.received`: a score an application sent with its traces (Langfuse `score-create`, from the legacy
- * ingestion), for the evaluators plugin to keep as an eval result. Published once per score in each batch that
+ * ingestion), which the evaluators plugin keeps apart from eval results (`GET /api/v1/scores`). Published once per score in each batch that
  * carries it: a batch the SDK retries publishes it again with the same `id`, so keep it idempotently. `comment` and
  * `metadata` have been through the project's detectors (and its JSON paths, written over `$.metadata`).
  */

@@ -60,7 +60,7 @@ export async function startLlm(ctx: PluginContext, config: LlmConfig, policy: Po
   const unpriced = ctx.metrics.counter('unpriced_items_total', { help: 'Items without cost_usd whose model has no price (llm.prices) or that carry no tokens.' });
   const versionsMade = ctx.metrics.counter('prompt_versions_total', { help: 'Prompt versions made (a template text hashed to a value not seen before).' });
   const hookFailures = ctx.metrics.counter('eval_hook_failures_total', { help: 'Eval enqueue hooks that threw after a persisted batch.' });
-  const langfuseScores = ctx.metrics.counter('langfuse_scores_total', { help: 'Scores received through the Langfuse-compatible ingestion (published on llm.score.received, for the evaluators to keep as eval results).' });
+  const langfuseScores = ctx.metrics.counter('langfuse_scores_total', { help: 'Scores received through the Langfuse-compatible ingestion (published on llm.score.received, kept by the evaluators plugin).' });
 
   const versions = new PromptVersions(ctx.store, (change) => {
     versionsMade.inc();
