@@ -37,7 +37,7 @@ export { recordJson, governedRecordJson } from './gateway.js';
 export { storedRecordRows, isMissingTable, type StoredRecordRow } from './stored-records.js';
 export type {
   PersistedTrace, PromptVersionChange, ReceivedScore, EvalEnqueueHook, LlmService, LlmProjectRef, RecentTracesQuery, EvalResult, EvalResultEvent,
-  EvalScoreScope, EvalScoreSummary, EvalResultsQuery, EvalScoreSource,
+  EvalScoreScope, EvalScoreSummary, EvalResultsQuery, EvalScoreSource, RetentionHook,
 } from './llm.js';
 export { LLM_PROJECT_KEY_AUTH } from './llm.js';
 export { uuidv7 } from './ids.js';

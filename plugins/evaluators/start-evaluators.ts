@@ -12,6 +12,7 @@ import type { ResolvedProvider } from './judge-client.js';
 import { evaluatorsMigrations } from './migrations.js';
 import { RateLimiter } from './rate-limit.js';
 import { ReceivedScores } from './received-scores.js';
+import { deleteExpiredEvalData } from './retention.js';
 import { registerResultRoutes } from './results-routes.js';
 import { ResultStore } from './results-store.js';
 import { registerScoreRoutes } from './scores-routes.js';
@@ -137,6 +138,10 @@ export async function startEvaluators(ctx: PluginContext, config: EvaluatorsConf
   await applyConfig(config);
 
   const offHook = llm.onPersisted((traces) => enqueuer.onPersisted(traces));
+  const offRetention = llm.onRetention(async (sweep) => {
+    const deleted = await deleteExpiredEvalData(ctx.store, sweep);
+    if (deleted.results || deleted.scores) ctx.log.debug('retention deleted eval results and sent scores of expired traces and deleted projects', deleted);
+  });
   const offScores = llm.provideEvalScores({
     results: (projectId, q) => results.list(projectId, q),
     summary: (scope) => results.summary(scope),
@@ -166,6 +171,7 @@ export async function startEvaluators(ctx: PluginContext, config: EvaluatorsConf
       if (stopped) return;
       stopped = true;
       offHook();
+      offRetention();
       offScores();
       await offReceived?.();
     },

@@ -22,6 +22,7 @@ import { registerProjectRoutes } from './projects-routes.js';
 import { PromptVersions } from './prompt-versions.js';
 import { receivedScores } from './received-scores.js';
 import { deleteExpired } from './retention.js';
+import { RetentionHooks } from './retention-hooks.js';
 import { TraceReader } from './trace-reader.js';
 import type { LlmConfig } from './types.js';
 import { UsageBook } from './usage-book.js';
@@ -67,6 +68,7 @@ export async function startLlm(ctx: PluginContext, config: LlmConfig, policy: Po
     ctx.bus.publish('llm.prompt_version_change', change);
   });
   const hooks = new EvalHooks(ctx.log, () => hookFailures.inc());
+  const retentionHooks = new RetentionHooks(ctx.log);
   const stage = new PersistStage({
     store: ctx.store,
     log: ctx.log,
@@ -126,6 +128,7 @@ export async function startLlm(ctx: PluginContext, config: LlmConfig, policy: Po
   const reader = new TraceReader(ctx.store);
   ctx.services.provide('llm', {
     onPersisted: (hook) => hooks.add(hook),
+    onRetention: (hook) => retentionHooks.add(hook),
     project: async (name) => {
       const row = await projectStore.get(name);
       return row ? { id: row.id, name: row.name } : undefined;
@@ -139,10 +142,14 @@ export async function startLlm(ctx: PluginContext, config: LlmConfig, policy: Po
   return {
     start() {
       ctx.jobs.every('retention', parseDuration(current.retention_interval), async () => {
+        // Taken before the list: a project created after it is not deleted as gone by a hook (its data is newer).
+        const at = Date.now();
         const rows = await projectStore.list();
-        const deleted = await deleteExpired(ctx.store, rows.map((r) => ({ id: r.id, retentionMs: projects.toProject(r).settings.retentionMs })));
+        const kept = rows.map((r) => ({ id: r.id, retentionMs: projects.toProject(r).settings.retentionMs }));
+        const deleted = await deleteExpired(ctx.store, kept, at);
         const stale = await deleteStaleLangfuseState(ctx.store);
         if (deleted || stale) ctx.log.debug('retention deleted expired traces and stale Langfuse state', { traces: deleted, langfuse: stale });
+        await retentionHooks.run({ at, projects: kept.map((p) => ({ id: p.id, before: at - p.retentionMs })) });
       }, { immediate: true });
     },
     async stop() { /* the queue's workers are stopped by the runtime; nothing else runs on its own */ },

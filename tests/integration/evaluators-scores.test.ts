@@ -14,6 +14,7 @@ import { startVigil, writeConfig, type VigilProcess } from '../support/vigil-pro
 const TOKEN = 'scores-dashboard-token';
 const KEY = 'scores-project-key-0123456789';
 const OTHER = 'scores-other-key-0123456789';
+const BRIEF = 'scores-brief-key-0123456789';
 
 interface Ctx { api: ReturnType<typeof llmClient>; base: string; vigil: VigilProcess }
 
@@ -41,9 +42,11 @@ function define(backend: 'sqlite' | 'postgres') {
 ${schema ? `storage: { url: "${schema.url}" }\n` : ''}control_plane: { listen: 127.0.0.1:${port}, token: ${TOKEN} }
 llm:
   persist: { backoff: 100ms }
+  retention_interval: 200ms
   projects:
     - { name: shop, key: ${KEY} }
     - { name: other, key: ${OTHER} }
+    - { name: brief, key: ${BRIEF}, retention: 1h }
 evaluators:
   rate_per_minute: 6000
   definitions:
@@ -77,7 +80,7 @@ evaluators:
       return r.body as { data: Json[]; limit: number; offset: number };
     };
     const two = await waitFor(async () => ((await listed(KEY)).data.length === 2 ? listed(KEY) : null), { what: 'two scores kept' });
-    assert.equal([two.limit, two.offset], [50, 0]);
+    assert.equal([two!.limit, two!.offset], [50, 0]);
 
     // The SDK's own batches once more, as a retry would send them: 207, and still two scores.
     for (const body of recorded.bodies) {
@@ -91,7 +94,7 @@ evaluators:
       const text = await (await fetch(`${ctx.base}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } })).text();
       return /vigil_llm_langfuse_scores_total\S* 4\b/.test(text) ? text : null;
     }, { what: 'the resent scores received' });
-    assert.match(metricsSeen, /vigil_evaluators_scores_kept_total\S* 2\b/);
+    assert.match(metricsSeen!, /vigil_evaluators_scores_kept_total\S* 2\b/);
     const byName = Object.fromEntries((await listed(KEY)).data.map((s) => [s.name, s]));
     assert.equal(Object.keys(byName).sort(), ['accuracy', 'tone']);
 
@@ -133,6 +136,30 @@ evaluators:
     const stats = await ctx.api.get(KEY, '/api/v1/stats?range=1h');
     assert.equal([stats.body.eval_score_avg, stats.body.eval.score_avg, stats.body.eval.samples], [0.5, 0.5, 1]);
     assert.equal(stats.body.eval.by_definition.map((d: Json) => [d.eval_definition_id, d.avg_score, d.samples]), [['half', 0.5, 1]]);
+  });
+
+  test('the llm plugin\'s retention deletes sent scores past the project\'s retention (by the score\'s time)', async (ctx) => {
+    const event = (id: string, at: number) => ({
+      id: `ev-${id}`, type: 'score-create', timestamp: new Date(at).toISOString(),
+      body: { id, traceId: 'lf-brief', name: id, value: 1, timestamp: new Date(at).toISOString() },
+    });
+    const sent = await fetch(`${ctx.base}/api/public/ingestion`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Basic ${Buffer.from(`pk:${BRIEF}`).toString('base64')}` },
+      body: JSON.stringify({ batch: [event('two-hours-old', Date.now() - 2 * 3_600_000), event('fresh', Date.now())] }),
+    });
+    assert.is(sent.status, 207);
+    // Both were kept (the first test kept two), and the next sweep deletes the one older than the hour.
+    await waitFor(async () => {
+      const text = await (await fetch(`${ctx.base}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } })).text();
+      return /vigil_evaluators_scores_kept_total\S* 4\b/.test(text) ? true : null;
+    }, { what: 'both scores kept' });
+    const names = await waitFor(async () => {
+      const r = await ctx.api.get(BRIEF, '/api/v1/scores');
+      return r.body.data.length === 1 ? r.body.data.map((x: Json) => x.name) : null;
+    }, { what: 'the old score deleted' });
+    assert.equal(names, ['fresh']);
+    assert.is((await ctx.api.get(KEY, '/api/v1/scores')).body.data.length, 2, 'another project\'s scores are in its own retention');
   });
 
   return test;
