@@ -25,6 +25,7 @@ export {
 export type { ErrorCodeDoc, ErrorCatalogue, ErrorCodes, ErrorCodeOf } from './errors.js';
 export type { DeliveryQueue, DeliveryQueueOptions } from './delivery.js';
 export { parseDuration, tryParseDuration, parseByteSize, tryParseByteSize } from './units.js';
+export { tryParseSince } from './since.js';
 export { retryAfterMs, MAX_RETRY_AFTER_MS } from './retry-after.js';
 export { seededRandom, seedOf, type Random } from './seeded-random.js';
 export type { Sandboxes, SandboxFunction, SandboxCallResult, SandboxFailureReason } from './sandboxes.js';
@@ -36,8 +37,9 @@ export { recordJson, governedRecordJson } from './gateway.js';
 export { storedRecordRows, isMissingTable, type StoredRecordRow } from './stored-records.js';
 export type {
   PersistedTrace, PromptVersionChange, ReceivedScore, EvalEnqueueHook, LlmService, LlmProjectRef, RecentTracesQuery, EvalResult, EvalResultEvent,
-  EvalScoreScope, EvalScoreSummary, EvalResultsQuery, EvalScoreSource,
+  EvalScoreScope, EvalScoreSummary, EvalResultsQuery, EvalScoreSource, RetentionHook,
 } from './llm.js';
+export { LLM_PROJECT_KEY_AUTH } from './llm.js';
 export { uuidv7 } from './ids.js';
 export { fileDigests } from './file-digests.js';
 export { settledWithin } from './settled-within.js';

@@ -41,6 +41,22 @@ export interface PromptVersionChange {
  */
 export type EvalEnqueueHook = (traces: readonly PersistedTrace[]) => Promise<void> | void;
 
+/**
+ * The auth scheme the `llm` plugin registers for its public API: the project key in `X-Service-Project-Key`. Other
+ * plugins' routes may name it (`auth: LLM_PROJECT_KEY_AUTH`); the principal's `subject` is the key's project id, so
+ * such a route reads and writes that project's data only.
+ */
+export const LLM_PROJECT_KEY_AUTH = 'llm-project-key';
+
+/**
+ * Called by the `llm` plugin's retention job (every `llm.retention_interval`, in one process at a time) after it
+ * deleted expired traces: every project that exists, with the cutoff of its retention (epoch ms; traces created before
+ * it are gone). `at` is when the list was read. Plugins that keep data about traces delete theirs past each cutoff,
+ * and that of projects not listed (deleted, also by `vigil project delete` in another process) from before `at`.
+ * A hook's throw is logged and never stops the traces' retention.
+ */
+export type RetentionHook = (sweep: { at: number; projects: readonly { id: string; before: number }[] }) => Promise<void> | void;
+
 /** A project as other plugins see it. */
 export interface LlmProjectRef {
   id: string;
@@ -86,7 +102,7 @@ export interface EvalResultEvent extends Omit<EvalResult, 'created_at'> {
 
 /**
  * On `llm.score.received`: a score an application sent with its traces (Langfuse `score-create`, from the legacy
- * ingestion), for the evaluators plugin to keep as an eval result. Published once per score in each batch that
+ * ingestion), which the evaluators plugin keeps apart from eval results (`GET /api/v1/scores`). Published once per score in each batch that
  * carries it: a batch the SDK retries publishes it again with the same `id`, so keep it idempotently. `comment` and
  * `metadata` have been through the project's detectors (and its JSON paths, written over `$.metadata`).
  */
@@ -178,6 +194,8 @@ export interface LlmService {
   recentTraces(projectId: string, query: RecentTracesQuery): Promise<PersistedTrace[]>;
   /** USD for tokens of `model` by the llm plugin's price table (`llm.prices` over the shipped one); null when unpriced. */
   price(model: string, tokens: { input: number; output: number }): number | null;
+  /** Adds a hook called by each retention run; returns its removal. */
+  onRetention(hook: RetentionHook): () => void;
   /** Registers the source of eval results and scores for the public API (one at a time); returns its removal. */
   provideEvalScores(source: EvalScoreSource): () => void;
 }

@@ -24,7 +24,7 @@ export interface Topics {
   'llm.prompt_version_change': PromptVersionChange;
   /** An eval result was stored (the evaluators plugin), for alert rules on eval scores. */
   'llm.eval.result': EvalResultEvent;
-  /** A score an application sent (Langfuse `score-create`), redacted, for the evaluators to keep as an eval result. */
+  /** A score an application sent (Langfuse `score-create`), redacted, for the evaluators to keep (apart from eval results). */
   'llm.score.received': ReceivedScore;
   /** Free for tests. */
   [topic: `test.${string}`]: unknown;

@@ -47,6 +47,11 @@ export const EvaluatorsErrors = defineErrorCodes('EVALUATORS', {
     meaning: '(404) The prompt template has no golden set in this project.',
     action: 'List the golden sets (`GET /api/llm/projects/:project/golden-sets`), or set one with PUT.',
   },
+  SINCE: {
+    meaning: '(400) The `since` parameter of `GET /api/v1/scores` is neither epoch milliseconds, an ISO 8601 date-time nor a ' +
+      'duration.',
+    action: 'Write it as 1700000000000, 2026-11-25T10:00:00Z, or a duration such as 30m.',
+  },
   PROVIDER_UNAVAILABLE: {
     meaning: 'An eval\'s provider (judge or embeddings) answered 429 or 5xx, or did not answer in time; the eval job is ' +
       'retried (after Retry-After when given) and becomes a failed result after its last attempt. Seen in a job\'s last_error.',

@@ -37,6 +37,7 @@ export default definePlugin<EvaluatorsConfig>({
     const { startEvaluators } = await import('./start-evaluators.js');
     const running = await startEvaluators(ctx, config);
     return {
+      start: () => running.start(),
       stop: () => running.stop(),
       reload: (next) => running.reload(next as EvaluatorsConfig),
     };

@@ -12,6 +12,10 @@ import type { Migration } from '@vigil/plugin-sdk';
  *   vector is base64 of little-endian float32.
  * - rate: per project, when the next eval job may start (epoch ms, fractional): every process reserves its slots on
  *   this one row, so the rate holds across processes (rate-limit.ts).
+ * - scores (2): scores an application sent with its traces (Langfuse `score-create`, on `llm.score.received`), on the
+ *   sender's scale, so apart from results. Keyed by the score's own id: a batch the SDK retries stores nothing twice.
+ *   `trace_id` is the Vigil trace item the score names (null when it names only the sender's trace); `sender_trace_id`
+ *   the sender's trace, which is how a trace-level score finds its items. `created_at` is the sender's timestamp.
  */
 export const evaluatorsMigrations: Migration[] = [
   {
@@ -38,5 +42,17 @@ export const evaluatorsMigrations: Migration[] = [
         text_hash TEXT NOT NULL, method TEXT NOT NULL, model TEXT NOT NULL, vector TEXT NOT NULL, tokens BIGINT NOT NULL,
         created_at BIGINT NOT NULL, PRIMARY KEY (text_hash, method, model));
       CREATE TABLE evaluators_rate (project_id TEXT PRIMARY KEY, next_at DOUBLE PRECISION NOT NULL);`,
+  },
+  {
+    version: 2,
+    name: 'scores sent with traces (Langfuse score-create)',
+    up: `
+      CREATE TABLE evaluators_scores (
+        id TEXT PRIMARY KEY, project_id TEXT NOT NULL, trace_id TEXT, name TEXT NOT NULL, source TEXT NOT NULL, data_type TEXT NOT NULL,
+        value_number DOUBLE PRECISION, value_text TEXT, comment TEXT, sender_trace_id TEXT, observation_id TEXT,
+        created_at BIGINT NOT NULL, received_at BIGINT NOT NULL);
+      CREATE INDEX evaluators_scores_trace ON evaluators_scores (project_id, trace_id);
+      CREATE INDEX evaluators_scores_sender_trace ON evaluators_scores (project_id, sender_trace_id);
+      CREATE INDEX evaluators_scores_time ON evaluators_scores (project_id, created_at);`,
   },
 ];

@@ -11,11 +11,15 @@ import { GoldenSets } from './golden-sets.js';
 import type { ResolvedProvider } from './judge-client.js';
 import { evaluatorsMigrations } from './migrations.js';
 import { RateLimiter } from './rate-limit.js';
+import { ReceivedScores } from './received-scores.js';
+import { deleteExpiredEvalData } from './retention.js';
 import { registerResultRoutes } from './results-routes.js';
 import { ResultStore } from './results-store.js';
+import { registerScoreRoutes } from './scores-routes.js';
 import type { EvalDefinition, EvaluatorsConfig } from './types.js';
 
 export interface RunningEvaluators {
+  start(): void;
   stop(): Promise<void>;
   reload(next: EvaluatorsConfig): Promise<void>;
 }
@@ -46,6 +50,7 @@ export async function startEvaluators(ctx: PluginContext, config: EvaluatorsConf
   const definitions = new DefinitionStore(ctx.store);
   const results = new ResultStore(ctx.store);
   const golden = new GoldenSets(ctx.store);
+  const received = new ReceivedScores(ctx.store);
   const cache = new EmbeddingCache(ctx.store);
   const ratePerMinute = (projectId: string) => projectRates.get(projectId) ?? current.rate_per_minute;
   const rate = new RateLimiter(ctx.store, ratePerMinute);
@@ -53,6 +58,7 @@ export async function startEvaluators(ctx: PluginContext, config: EvaluatorsConf
   const resultsTotal = ctx.metrics.counter('results_total', { help: 'Eval results stored, by eval type and status (ok, failed).', labelNames: ['type', 'status'] });
   const enqueued = ctx.metrics.counter('jobs_enqueued_total', { help: 'Eval jobs put in the durable queue (sampled traces and re-runs).' });
   const sampledOut = ctx.metrics.counter('sampled_out_total', { help: '(definition, trace) pairs in scope that sampling left out.' });
+  const scoresKept = ctx.metrics.counter('scores_kept_total', { help: 'Scores sent with traces (llm.score.received) kept; a resent one is not counted again.' });
   const deferred = ctx.metrics.counter('jobs_deferred_total', { help: 'Eval jobs put back in the queue to wait for their project\'s rate slot.' });
 
   let embedder: Promise<Embedder> | undefined;
@@ -132,6 +138,10 @@ export async function startEvaluators(ctx: PluginContext, config: EvaluatorsConf
   await applyConfig(config);
 
   const offHook = llm.onPersisted((traces) => enqueuer.onPersisted(traces));
+  const offRetention = llm.onRetention(async (sweep) => {
+    const deleted = await deleteExpiredEvalData(ctx.store, sweep);
+    if (deleted.results || deleted.scores) ctx.log.debug('retention deleted eval results and sent scores of expired traces and deleted projects', deleted);
+  });
   const offScores = llm.provideEvalScores({
     results: (projectId, q) => results.list(projectId, q),
     summary: (scope) => results.summary(scope),
@@ -141,14 +151,29 @@ export async function startEvaluators(ctx: PluginContext, config: EvaluatorsConf
   const providerViews = (): ProviderView[] => [...providers.values()].map((p) => ({ name: p.name, base_url: p.baseUrl, model: p.model, has_key: p.apiKey !== undefined, key_env: p.keyEnv ?? null }));
   registerDefinitionRoutes(ctx.http, { llm, definitions, results, enqueuer, providers: providerViews, ratePerMinute, evaluate: run });
   registerResultRoutes(ctx.http, llm, results, golden);
+  registerScoreRoutes(ctx.http, llm, received);
 
   let stopped = false;
+  let offReceived: (() => Promise<void>) | undefined;
   return {
+    start() {
+      // The ingestion answered before this runs, so the sender will not resend a batch that fails here: it is logged
+      // (and lost) rather than retried in memory, which a store that is down would only fill.
+      offReceived = ctx.bus.subscribe('llm.score.received', async (batch) => {
+        try {
+          scoresKept.inc(await received.keep(batch));
+        } catch (err) {
+          ctx.log.warn('scores sent with traces could not be kept', { scores: batch.length, error: (err as Error).message });
+        }
+      });
+    },
     async stop() {
       if (stopped) return;
       stopped = true;
       offHook();
+      offRetention();
       offScores();
+      await offReceived?.();
     },
     async reload(next) {
       for (const key of RESTART_KEYS) {

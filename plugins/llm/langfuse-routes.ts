@@ -16,7 +16,7 @@ import type { LangfuseScore } from './langfuse/score.js';
 /**
  * The Langfuse-compatible legacy ingestion (`langfuse` v3 SDKs) and health check. A batch's events are merged into
  * the project's partial state (plugins/llm/langfuse); generations that became complete LLM calls go to the ingest
- * pipeline. Scores go to `publishScores` (the `llm.score.received` topic, which the evaluators keep as eval results),
+ * pipeline. Scores go to `publishScores` (the `llm.score.received` topic, which the evaluators plugin keeps apart from eval results),
  * after the generations they may score were handed on.
  */
 export function registerLangfuseRoutes(http: HttpRoutes, store: Store, pipeline: IngestPipeline, options: {

@@ -1,9 +1,9 @@
-import { HttpError, type HttpRoutes, type RouteContext } from '@vigil/plugin-sdk';
+import { HttpError, LLM_PROJECT_KEY_AUTH, type HttpRoutes, type RouteContext } from '@vigil/plugin-sdk';
 import { LlmErrors } from './errors.js';
 import type { LlmProject } from './types.js';
 
 /** The auth scheme of ingest and the public API: the project key in `X-Service-Project-Key`. */
-export const PROJECT_KEY_SCHEME = 'llm-project-key';
+export const PROJECT_KEY_SCHEME = LLM_PROJECT_KEY_AUTH;
 export const PROJECT_KEY_HEADER = 'x-service-project-key';
 
 /**

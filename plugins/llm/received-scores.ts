@@ -4,8 +4,8 @@ import type { LangfuseScore } from './langfuse/score.js';
 import type { LlmProject } from './types.js';
 
 /**
- * Langfuse scores as the `llm.score.received` bus topic carries them to the evaluators plugin (which keeps eval
- * results; plugins never import each other). Their free text goes through the project's redaction first, as a
+ * Langfuse scores as the `llm.score.received` bus topic carries them to the evaluators plugin (which keeps them
+ * apart from its eval results; plugins never import each other). Their free text goes through the project's redaction first, as a
  * trace's does, so that whoever stores them stores nothing unredacted: `comment` and `metadata` are governed
  * together, the project's JSON paths written over `$.metadata…` and its detectors over both. Text that cannot be
  * redacted is left out (the score itself still counts): failing the batch would make the SDK resend it for ever.

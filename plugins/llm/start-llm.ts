@@ -25,6 +25,7 @@ import { registerProjectRoutes } from './projects-routes.js';
 import { PromptVersions } from './prompt-versions.js';
 import { receivedScores } from './received-scores.js';
 import { deleteExpired } from './retention.js';
+import { RetentionHooks } from './retention-hooks.js';
 import { TraceReader } from './trace-reader.js';
 import type { LlmConfig } from './types.js';
 import { UsageBook } from './usage-book.js';
@@ -63,7 +64,7 @@ export async function startLlm(ctx: PluginContext, config: LlmConfig, policy: Po
   const unpriced = ctx.metrics.counter('unpriced_items_total', { help: 'Items without cost_usd whose model has no price (llm.prices) or that carry no tokens.' });
   const versionsMade = ctx.metrics.counter('prompt_versions_total', { help: 'Prompt versions made (a template text hashed to a value not seen before).' });
   const hookFailures = ctx.metrics.counter('eval_hook_failures_total', { help: 'Eval enqueue hooks that threw after a persisted batch.' });
-  const langfuseScores = ctx.metrics.counter('langfuse_scores_total', { help: 'Scores received through the Langfuse-compatible ingestion (published on llm.score.received, for the evaluators to keep as eval results).' });
+  const langfuseScores = ctx.metrics.counter('langfuse_scores_total', { help: 'Scores received through the Langfuse-compatible ingestion (published on llm.score.received, kept by the evaluators plugin).' });
 
   const versions = new PromptVersions(ctx.store, (change) => {
     versionsMade.inc();
@@ -74,6 +75,7 @@ export async function startLlm(ctx: PluginContext, config: LlmConfig, policy: Po
     labelNames: ['outcome'],
   });
   const hooks = new EvalHooks(ctx.log, () => hookFailures.inc());
+  const retentionHooks = new RetentionHooks(ctx.log);
   const pending = new PendingMessages(ctx.store);
   const messagesStage = new MessagesStage({
     log: ctx.log,
@@ -154,6 +156,7 @@ export async function startLlm(ctx: PluginContext, config: LlmConfig, policy: Po
   const reader = new TraceReader(ctx.store);
   ctx.services.provide('llm', {
     onPersisted: (hook) => hooks.add(hook),
+    onRetention: (hook) => retentionHooks.add(hook),
     project: async (name) => {
       const row = await projectStore.get(name);
       return row ? { id: row.id, name: row.name } : undefined;
@@ -167,11 +170,15 @@ export async function startLlm(ctx: PluginContext, config: LlmConfig, policy: Po
   return {
     start() {
       ctx.jobs.every('retention', parseDuration(current.retention_interval), async () => {
+        // Taken before the list: a project created after it is not deleted as gone by a hook (its data is newer).
+        const at = Date.now();
         const rows = await projectStore.list();
-        const deleted = await deleteExpired(ctx.store, rows.map((r) => ({ id: r.id, retentionMs: projects.toProject(r).settings.retentionMs })));
+        const kept = rows.map((r) => ({ id: r.id, retentionMs: projects.toProject(r).settings.retentionMs }));
+        const deleted = await deleteExpired(ctx.store, kept, at);
         const stale = await deleteStaleLangfuseState(ctx.store);
         const orphans = await pending.deleteStale();
         if (deleted || stale || orphans) ctx.log.debug('retention deleted expired traces, stale Langfuse state and messages whose span never came', { traces: deleted, langfuse: stale, messages: orphans });
+        await retentionHooks.run({ at, projects: kept.map((p) => ({ id: p.id, before: at - p.retentionMs })) });
       }, { immediate: true });
     },
     async stop() { /* the queue's workers are stopped by the runtime; nothing else runs on its own */ },

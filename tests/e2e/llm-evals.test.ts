@@ -1,11 +1,13 @@
 // Issue 24's UI over a real `vigil run` with the evaluators plugin and a scripted OpenAI-compatible judge
 // (tests/support/fake-openai.ts): a custom_function definition made and tested on the Evals page, run over real
 // ingested traces, its figures and score distribution checked against GET /api/v1/eval-results; a judge definition
-// whose reasoning shows on a trace's page, its provider key never in the page; prompt versions' scores side by side.
+// whose reasoning shows on a trace's page, its provider key never in the page; prompt versions' scores side by side;
+// the scores a Langfuse SDK sent with a trace on that trace's page (and no such section on a trace without any).
 // No console error, no CSP violation, axe clean, usable at 375 px. Screenshots: /tmp/vigil-shots/llm-evals-*.png.
 import { mkdirSync } from 'node:fs';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { Langfuse } from 'langfuse';
 import type { Browser, Page } from 'playwright-core';
 import { checkFinishedPage, chromiumAvailable, launchChromium, openLoggedIn, type Watched } from './browser.js';
 import { startDashboard, type Dashboard } from '../support/dashboard.js';
@@ -143,6 +145,7 @@ if (chromiumAvailable('e2e llm evals')) {
     assert.match(evals, new RegExp(`The judge's reasoning: ${REASONING}`));
     assert.match(evals, /Answer length · Custom function/);
     assert.not.match(await t.page.content(), new RegExp(JUDGE_KEY));
+    assert.is(await t.page.locator('[aria-label="Scores sent with the trace"]').count(), 0, 'no sent scores, no section');
     await finished(t, 'llm-evals-trace');
     await t.context.close();
   });
@@ -197,6 +200,39 @@ if (chromiumAvailable('e2e llm evals')) {
     assert.equal(await api().then((d) => [d.name, d.settings.source]), ['Answer length v2', fixed]);
     await finished(w, 'llm-evals-edit');
     await w.context.close();
+  });
+
+  // Last: its trace would change the counts the tests above check.
+  s('the scores a Langfuse SDK sent with a trace are on its page: the generation\'s and the whole trace\'s, as sent', async (ctx) => {
+    const langfuse = new Langfuse({ publicKey: 'pk-lf-e2e', secretKey: ctx.key, baseUrl: ctx.d.url, flushAt: 100 });
+    const trace = langfuse.trace({ name: 'support' });
+    const generation = trace.generation({ name: 'answer', model: 'gpt-4o-mini', input: 'Where is my parcel?' });
+    generation.end({ output: 'On its way.', usageDetails: { input: 5, output: 3 } });
+    langfuse.score({ traceId: trace.id, observationId: generation.id, name: 'accuracy', value: 7, comment: 'checked by hand' });
+    trace.score({ name: 'tone', value: 'friendly', dataType: 'CATEGORICAL' });
+    await langfuse.shutdownAsync();
+    type Sent = { data: { name: string; trace_id: string | null }[] };
+    const sent = await waitFor(async () => {
+      const r = await publicApi<Sent>(ctx.d.url, ctx.key, `/api/v1/scores?sender_trace_id=${encodeURIComponent(trace.id)}`);
+      return r.data.length === 2 ? r.data : null;
+    }, { what: 'the two scores kept' });
+    const itemId = sent!.find((x) => x.name === 'accuracy')!.trace_id!;
+    await waitFor(async () => (await fetch(`${ctx.d.url}/api/v1/traces/${itemId}`, { headers: { 'x-service-project-key': ctx.key } })).ok, { what: 'the generation stored' });
+
+    const t = await open(ctx, `/llm/traces/${itemId}?project=${PROJECT}`);
+    const section = t.page.locator('[aria-label="Scores sent with the trace"]');
+    await section.waitFor();
+    const rows = await section.locator('li').allTextContents();
+    assert.is(rows.length, 2);
+    const accuracy = rows.find((r) => r.startsWith('accuracy'))!;
+    assert.match(accuracy, /accuracy · langfuse/);
+    const value = (name: string) => section.locator(`li:has(.eval-result-name:text-is("${name}")) .badge`).textContent();
+    assert.equal([await value('accuracy'), await value('tone')], ['7', 'friendly']);
+    assert.match(accuracy, /Comment: checked by hand/);
+    assert.match(accuracy, /numeric · /);
+    assert.match(rows.find((r) => r.startsWith('tone'))!, /tone · langfuse · whole trace.*friendly.*categorical/s);
+    await finished(t, 'llm-evals-sent-scores');
+    await t.context.close();
   });
 }
 

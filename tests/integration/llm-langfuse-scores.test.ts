@@ -1,5 +1,5 @@
 // Langfuse scores through a real runtime: the `langfuse` v3 SDK scores a trace and a generation; the llm plugin
-// publishes each on `llm.score.received` (the seam the evaluators plugin keeps as eval results), redacted, for the
+// publishes each on `llm.score.received` (the seam the evaluators plugin keeps them from), redacted, for the
 // project whose key sent it. A plugin of this test subscribes as the evaluators would.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';

@@ -1,7 +1,7 @@
 /**
  * Langfuse scores (`score-create`), kept apart from trace items: they are evaluation results that a user or an
  * app attached to a trace, an observation or a session. The spine publishes them on `llm.score.received`, for the
- * evaluators plugin to keep as eval results;
+ * evaluators plugin to keep (apart from its eval results);
  * `item_id` names the trace item the score is about when it names an observation.
  */
 import type { Body, LangfuseEvent } from './ingestion-event.js';

@@ -18,6 +18,7 @@ import { Exchange, MarkedText } from './conversation.js';
 import { formatUsd } from './figures.js';
 import { projectApi, templatePath, type Trace } from './llm-api.js';
 import { TraceEvals } from './trace-evals.js';
+import { TraceScores } from './trace-scores.js';
 import { filterSearch } from './traces-query.js';
 
 function Fact({ term, children }: { term: string; children: ComponentChildren }) {
@@ -126,6 +127,7 @@ export default function TracePage({ params }: PageProps) {
             </Card>
           )}
           {project && <TraceEvals project={project} traceId={t.id} />}
+          {project && <TraceScores project={project} traceId={t.id} />}
           <Card title="Metadata">
             {t.metadata === null ? <p class="muted">None sent.</p> : <JsonView value={t.metadata} label="Metadata" />}
           </Card>

@@ -1,0 +1,83 @@
+// Scores sent with traces in the evaluators' store, both backends: kept once per id (a resent batch adds nothing),
+// listed per project with their filters, and deleted by the llm plugin's retention sweep with the eval results:
+// past each project's cutoff, and all of a project that is gone, except what came after the sweep's list was read.
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import type { ReceivedScore, Store } from '@vigil/plugin-sdk';
+import { evaluatorsMigrations } from '../../../../plugins/evaluators/migrations.js';
+import { ReceivedScores } from '../../../../plugins/evaluators/received-scores.js';
+import { ResultStore } from '../../../../plugins/evaluators/results-store.js';
+import { deleteExpiredEvalData } from '../../../../plugins/evaluators/retention.js';
+import { backendKinds, type BackendKind } from '../../runtime/store/backend-kinds.js';
+
+const T0 = Date.UTC(2026, 10, 1);
+const score = (over: Partial<ReceivedScore> & { id: string }): ReceivedScore => ({
+  project_id: 'p1', source: 'langfuse', name: 'accuracy', value: 7, data_type: 'NUMERIC', trace_id: 'lf-trace', timestamp: new Date(T0).toISOString(), ...over,
+});
+
+function define(kind: BackendKind) {
+  const test = suite(`received scores (${kind.name})`);
+  test.after(() => kind.cleanup());
+
+  async function open(): Promise<Store> {
+    const store = (await kind.open(await kind.fresh())).forPlugin('evaluators');
+    await store.migrate(evaluatorsMigrations);
+    return store;
+  }
+
+  test('kept once per id, values by type, listed newest first with filters, per project', async () => {
+    const store = await open();
+    const scores = new ReceivedScores(store, () => T0 + 5000);
+    const batch = [
+      score({ id: 'a', item_id: 'item-1', observation_id: 'obs-1', comment: 'nul\u0000byte' }),
+      score({ id: 'b', name: 'tone', value: 'friendly', data_type: 'CATEGORICAL', timestamp: new Date(T0 + 1000).toISOString() }),
+      score({ id: 'c', name: 'ok', value: true, data_type: 'BOOLEAN', timestamp: 'not a time' }),
+      score({ id: 'd', project_id: 'p2' }),
+    ];
+    assert.is(await scores.keep(batch), 4);
+    assert.is(await scores.keep(batch), 0, 'a resent batch adds nothing');
+    const page = { limit: 50, offset: 0 };
+    const all = await scores.list('p1', page);
+    assert.equal(all.map((s) => [s.id, s.value, s.trace_id]), [['c', 1, null], ['b', 'friendly', null], ['a', 7, 'item-1']]);
+    assert.is(all[0].created_at, new Date(T0 + 5000).toISOString(), 'an unreadable timestamp is the receipt time');
+    assert.is(all[2].comment, 'nul\uFFFDbyte');
+    assert.equal((await scores.list('p1', { ...page, trace_id: 'item-1' })).map((s) => s.id), ['a']);
+    assert.equal((await scores.list('p1', { ...page, trace_id: 'item-1', or_sender_trace_id: 'lf-trace' })).map((s) => s.id), ['c', 'b', 'a']);
+    assert.equal((await scores.list('p1', { ...page, name: 'tone', sender_trace_id: 'lf-trace' })).map((s) => s.id), ['b']);
+    assert.equal((await scores.list('p1', { ...page, since: T0 + 1000 })).map((s) => s.id), ['c', 'b']);
+    assert.equal((await scores.list('p1', { limit: 1, offset: 1 })).map((s) => s.id), ['b']);
+    assert.equal((await scores.list('p2', page)).map((s) => s.id), ['d']);
+  });
+
+  test('retention: past each project\'s cutoff, and a deleted project\'s from before the list, results and scores alike', async () => {
+    const store = await open();
+    const at = T0 + 10_000;
+    const scores = new ReceivedScores(store, () => at - 1);
+    await scores.keep([
+      score({ id: 'old', timestamp: new Date(T0).toISOString() }),
+      score({ id: 'new', timestamp: new Date(T0 + 9000).toISOString() }),
+      score({ id: 'gone', project_id: 'deleted' }),
+    ]);
+    await new ReceivedScores(store, () => at + 1).keep([score({ id: 'fresh-project', project_id: 'created-after-the-list' })]);
+    const results = new ResultStore(store);
+    const result = (project_id: string, trace_id: string, trace_created_at: number, created_at: number) => results.write({
+      project_id, definition_id: 'd', trace_id, trace_created_at, template: null, version: null, score: 0.5, status: 'ok', reason: null,
+      method: 'custom_function', model: null, tokens_in: 0, tokens_out: 0, usd: null, latency_ms: 1, created_at,
+    });
+    await result('p1', 'expired-trace', T0, at - 1);
+    await result('p1', 'kept-trace', T0 + 9000, at - 1);
+    await result('deleted', 'x', T0 + 9000, at - 1);
+    await result('created-after-the-list', 'y', at + 1, at + 1);
+
+    const deleted = await deleteExpiredEvalData(store, { at, projects: [{ id: 'p1', before: T0 + 5000 }] });
+    assert.equal(deleted, { results: 2, scores: 2 });
+    const ids = async (table: string) => (await store.query<{ id: string; project_id: string }>(`SELECT ${table === 'scores' ? 'id' : 'trace_id AS id'}, project_id FROM evaluators_${table} ORDER BY 1`)).map((r) => r.id);
+    assert.equal(await ids('scores'), ['fresh-project', 'new']);
+    assert.equal(await ids('results'), ['kept-trace', 'y']);
+    assert.equal(await deleteExpiredEvalData(store, { at: at + 2, projects: [] }), { results: 2, scores: 2 }, 'no projects left: everything before the list goes');
+  });
+
+  return test;
+}
+
+for (const kind of await backendKinds('evaluators_scores')) define(kind).run();
