@@ -264,4 +264,21 @@ test('lowering a thread\'s priority is left alone off Linux, where it would move
   assert.is(lowerThreadPriority('win32'), false);
 });
 
+test('the background task module loads through require(): piscina tries require() first and, on a module with top-level await, falls back to import() while a second task\'s require() of the same module can run, which aborts Node 20.19+ (IsGraphAsync on an uninstantiated module)', async () => {
+  const { Worker } = await import('node:worker_threads');
+  const backgroundTask = new URL('../../../../runtime/workers/background-task.js', import.meta.url);
+  const code = `
+    const { parentPort, workerData } = require('node:worker_threads');
+    try {
+      const task = require(workerData.module).default;
+      Promise.resolve(task([1, 2])).then((out) => parentPort.postMessage({ out }), (e) => parentPort.postMessage({ error: String(e) }));
+    } catch (e) { parentPort.postMessage({ error: (e && e.code) || String(e) }); }`;
+  const reply = await new Promise<{ out?: number[]; error?: string }>((resolve, reject) => {
+    const w = new Worker(code, { eval: true, workerData: { module: backgroundTask.pathname, vigilBackgroundTask: worker.href } });
+    w.once('message', (m) => { resolve(m as { out?: number[]; error?: string }); void w.terminate(); });
+    w.once('error', reject);
+  });
+  assert.equal(reply, { out: [2, 4] });
+});
+
 test.run();
