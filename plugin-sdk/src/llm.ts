@@ -18,6 +18,18 @@ export interface PersistedTrace {
   version: number | null;
   /** The stored trace as `GET /api/v1/traces/:id` answers it: redacted, never the raw item. */
   trace: Record<string, unknown>;
+  /**
+   * Set when the trace was published before and has changed since: its messages came on OTLP logs after its span
+   * was stored (plugins/llm/README.md, "OTLP logs"). Subscribers that count traces skip it; ones that keep content
+   * replace theirs.
+   */
+  update?: true;
+  /**
+   * Set on the first publication of a trace stored from an OTLP span without its input or output: its messages may
+   * still come on OTLP logs, and if they do the trace is published again with `update`. The evaluators wait a grace
+   * for them before evaluating.
+   */
+  awaiting_messages?: true;
 }
 
 /** On `llm.prompt_version_change`: a template's text hashed to a value not seen before, so it got the next number. */
@@ -36,8 +48,9 @@ export interface PromptVersionChange {
 
 /**
  * Called by the persist stage with the traces a batch stored (each once: a retried batch's rows that were already
- * stored are not passed again), to enqueue evaluation jobs. A hook's throw is logged and counted, and never fails or
- * repeats the batch.
+ * stored are not passed again), to enqueue evaluation jobs; and again, with `update` set, with a stored trace whose
+ * messages arrived later on OTLP logs (so an eval that already ran can be redone on the complete trace). A hook's
+ * throw is logged and counted, and never fails or repeats the batch.
  */
 export type EvalEnqueueHook = (traces: readonly PersistedTrace[]) => Promise<void> | void;
 

@@ -71,6 +71,10 @@ export const evaluatorsConfigSchema: JsonSchema = {
     max_attempts: { type: 'integer', minimum: 1, maximum: 100, default: 5, description: 'Attempts of an eval whose provider fails (429, 5xx, timeout) before it is a failed result.' },
     backoff: { ...duration, formatMinimum: '1ms', default: '5s', description: 'Base of the exponential backoff between attempts (a longer Retry-After wins).' },
     timeout: { ...duration, formatMinimum: '1s', default: '5m', description: 'An eval job not finished within this (its worker died) returns to the queue.' },
+    messages_grace: {
+      ...duration, default: '30s',
+      description: 'How long the eval of a trace stored from an OTLP span without its messages waits for them (OTLP logs); messages later still redo the eval.',
+    },
     providers: { type: 'object', default: {}, additionalProperties: providerSchema, description: 'Judge providers by name, for llm_judge definitions.' },
     embeddings: {
       type: 'object', additionalProperties: false, required: ['base_url', 'model'],

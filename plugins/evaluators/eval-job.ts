@@ -74,7 +74,24 @@ export class EvalJobs {
         reason: `${(err as Error).message} (attempt ${job.attempt} of ${this.deps.maxAttempts}: given up)`, details: { kind: 'gave_up', attempts: job.attempt },
       };
     }
+    if (await this.completedMeanwhile(p, trace)) {
+      throw new JobDeferral(0, { payload: { ...p, slot, slot_attempt: job.attempt }, reason: 'the trace\'s messages arrived while it was evaluated' });
+    }
     await this.record(definition, trace, outcome, performance.now() - started);
+  }
+
+  /**
+   * Whether a trace read without its input or output has them now: its messages came on OTLP logs while it was
+   * evaluated. Their update found this job open (the dedupe key) and enqueued nothing, so this job runs again, in
+   * its slot, on the complete trace, instead of storing a result of the incomplete one. A trace with both sides
+   * costs no read.
+   */
+  private async completedMeanwhile(p: EvalJobPayload, read: PersistedTrace): Promise<boolean> {
+    const lacks = (t: PersistedTrace) => ['input', 'output'].filter((side) => t.trace[side] === undefined || t.trace[side] === null).length;
+    const missing = lacks(read);
+    if (!missing) return false;
+    const now = await this.deps.llm.trace(p.p, p.t);
+    return now !== undefined && lacks(now) < missing;
   }
 
   /** Stores an outcome and publishes it; also used by re-runs and tests that evaluate outside the queue. */

@@ -105,7 +105,8 @@ export async function startEvaluators(ctx: PluginContext, config: EvaluatorsConf
     timeoutMs: parseDuration(config.timeout),
     pollMs: 200,
   });
-  const enqueuer = new EvalEnqueuer(definitions, queue, { enqueued: (n) => enqueued.inc(n), sampledOut: (n) => sampledOut.inc(n) });
+  const enqueuer = new EvalEnqueuer(definitions, queue, { enqueued: (n) => enqueued.inc(n), sampledOut: (n) => sampledOut.inc(n) },
+    () => parseDuration(current.messages_grace));
 
   /** The config file's definitions and project rates, by project id; unknown projects are logged, not fatal. */
   const applyConfig = async (next: EvaluatorsConfig) => {

@@ -70,6 +70,7 @@ export interface EvaluatorsConfig {
   max_attempts: number;
   backoff: string | number;
   timeout: string | number;
+  messages_grace: string | number;
   providers: Record<string, ProviderConfig>;
   embeddings?: { base_url: string; model: string; api_key?: string; api_key_env?: string; price?: { input: number } };
   definitions: ConfigDefinition[];

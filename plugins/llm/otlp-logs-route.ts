@@ -26,7 +26,10 @@ function partialSuccessOf(rejected: readonly LogRejection[]): OtlpPartialSuccess
  * One OTLP/HTTP logs export: GenAI message events become the messages of their span's trace item (the span itself
  * comes on the traces route, before or after). Answers 200 with ExportLogsServiceResponse in the request's
  * encoding once the messages are in the durable queue; GenAI events without the ids of their span are counted in
- * `partial_success`; every other log record is accepted and not used.
+ * `partial_success`; every other log record is accepted and not used. The project's plan limits hold as on the
+ * traces route: 413 past `limits.body_bytes` (sent or inflated); any number of spans' messages per export (an
+ * exporter's request is not a batch to split); log records never count as items, but `enqueue` refuses (429,
+ * Retry-After) once the month's items are used.
  */
 async function logsHandler(ctx: RouteContext, enqueue: EnqueueMessages): Promise<Buffer> {
   const project = projectOf(ctx);

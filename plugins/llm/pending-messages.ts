@@ -1,4 +1,5 @@
-import type { Store } from '@vigil/plugin-sdk';
+import type { PersistedTrace, Store } from '@vigil/plugin-sdk';
+import { persisted, TRACE_READ_COLUMNS, type TraceRow } from './trace-reader.js';
 
 /** Redacted messages waiting this long for their span are deleted by retention: exporters flush within seconds. */
 export const PENDING_TTL_MS = 86_400_000;
@@ -60,15 +61,16 @@ export class PendingMessages {
    * Moves the item's waiting parts into its stored trace, filling only empty sides. `stored` is false when the trace
    * is not stored yet (the parts keep waiting); `trace` is the trace as now stored, when this call changed it.
    */
-  async apply(projectId: string, id: string): Promise<{ stored: boolean; trace?: Record<string, unknown> }> {
+  async apply(projectId: string, id: string): Promise<{ stored: boolean; trace?: PersistedTrace }> {
     return this.store.transaction(async (tx) => {
       const lock = tx.dialect === 'postgres' ? ' FOR UPDATE' : '';
-      const rows = await tx.query<{ trace: string }>(`SELECT trace FROM ${this.traces} WHERE project_id = ? AND id = ?${lock}`, [projectId, id]);
+      const rows = await tx.query<TraceRow>(`SELECT ${TRACE_READ_COLUMNS} FROM ${this.traces} WHERE project_id = ? AND id = ?${lock}`, [projectId, id]);
       if (!rows.length) return { stored: false };
       const claimed = await tx.query<{ input: string | null; output: string | null }>(
         `DELETE FROM ${this.pending} WHERE project_id = ? AND item_id = ? RETURNING input, output`, [projectId, id]);
       if (!claimed.length) return { stored: true };
-      const trace = JSON.parse(rows[0].trace) as Record<string, unknown>;
+      const stored = persisted(rows[0]);
+      const trace = stored.trace;
       let changed = false;
       for (const side of ['input', 'output'] as const) {
         const text = claimed[0][side];
@@ -79,7 +81,7 @@ export class PendingMessages {
       }
       if (!changed) return { stored: true };
       await tx.run(`UPDATE ${this.traces} SET trace = ? WHERE project_id = ? AND id = ?`, [JSON.stringify(trace), projectId, id]);
-      return { stored: true, trace };
+      return { stored: true, trace: stored };
     });
   }
 

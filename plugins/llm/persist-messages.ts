@@ -1,4 +1,4 @@
-import type { Logger, QueuedJob } from '@vigil/plugin-sdk';
+import type { Logger, PersistedTrace, QueuedJob } from '@vigil/plugin-sdk';
 import type { JsonGovernance } from '../../policies/govern-json.js';
 import type { SpanMessages } from './otlp/genai-log-events.js';
 import type { MessageParts, PendingMessages } from './pending-messages.js';
@@ -19,6 +19,8 @@ export interface MessagesDeps {
   /** The governance service's `governJson`, with the project's rules: the same redaction as the persist stage. */
   governJson(value: unknown, rules: JsonGovernance): unknown;
   pending: PendingMessages;
+  /** Stored traces these messages changed: published again and handed to the eval hooks (late-messages.ts). */
+  updated(traces: PersistedTrace[]): Promise<void>;
   /** applied: their trace was stored (filled, or had them already); waiting: kept for their span. */
   counters: { applied(n: number): void; waiting(n: number): void; dead(n: number): void };
 }
@@ -27,7 +29,8 @@ export interface MessagesDeps {
  * The handler of `messages` jobs: redacts each span's messages with the project's rules (the JSON paths see
  * `{ input, output }`, the shape a trace's paths are written over), keeps them as pending, then moves them into
  * the span's stored trace if it is there already (pending-messages.ts has the ordering argument). A retried job
- * redoes both steps; filling only empty sides makes that a no-op.
+ * redoes both steps; filling only empty sides makes that a no-op. Traces it changed were published without their
+ * messages: they are published again, as updates, and the eval hooks see them complete.
  */
 export class MessagesStage {
   constructor(private readonly deps: MessagesDeps) {}
@@ -50,8 +53,14 @@ export class MessagesStage {
     }
     await this.deps.pending.stash(project.id, redacted);
     let stored = 0;
-    for (const { id } of redacted) if ((await this.deps.pending.apply(project.id, id)).stored) stored++;
+    const updated: PersistedTrace[] = [];
+    for (const { id } of redacted) {
+      const applied = await this.deps.pending.apply(project.id, id);
+      if (applied.stored) stored++;
+      if (applied.trace) updated.push(applied.trace);
+    }
     if (stored) this.deps.counters.applied(stored);
     if (redacted.length - stored) this.deps.counters.waiting(redacted.length - stored);
+    await this.deps.updated(updated);
   }
 }

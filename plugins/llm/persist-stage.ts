@@ -2,6 +2,7 @@ import type { Logger, PersistedTrace, QueuedJob, SqlValue, Store, Transaction } 
 import type { JsonGovernance } from '../../policies/govern-json.js';
 import type { EvalHooks } from './eval-hooks.js';
 import type { PersistPayload, QueuedItem } from './ingest-pipeline.js';
+import { awaitsMessages, publishUpdates } from './late-messages.js';
 import { normaliseTemplate, templateHash } from './normalise-template.js';
 import type { PendingMessages } from './pending-messages.js';
 import type { PromptVersions } from './prompt-versions.js';
@@ -86,11 +87,12 @@ export class PersistStage {
         persisted: {
           id: item.id, created_at: item.created_at, project_id: project.id, model: item.model, status: trace.status as 'ok' | 'error',
           latency_ms: item.latency_ms ?? null, cost_usd: item.cost_usd ?? null, template: stored?.name ?? null, version: stored?.version ?? null, trace,
+          ...(awaitsMessages(item, trace) ? { awaiting_messages: true as const } : {}),
         },
       });
     }
     const inserted = await this.insert(project, prepared, dead, job.attempt);
-    await this.takePending(project, prepared, inserted);
+    const updated = await this.takePending(project, prepared, inserted);
     this.deps.counters.stored(inserted.length);
     const duplicates = prepared.length - inserted.length - this.lostToDead(prepared, dead);
     if (duplicates) this.deps.counters.duplicate(duplicates);
@@ -101,22 +103,30 @@ export class PersistStage {
     for (const t of inserted) this.deps.publish(t);
     if (inserted.length) this.deps.announce?.(project, inserted.length);
     if (inserted.length) await this.deps.hooks.run(inserted);
+    await publishUpdates(updated, this.deps.publish, this.deps.hooks);
   }
 
   /**
    * After the rows are committed: messages from OTLP logs that arrived before their span go into the stored traces
    * (and into what is published, so the eval hooks see them). Every prepared item is looked up, not only the ones
-   * inserted now: a job retried after a crash between its insert and this step finds its rows stored already.
+   * inserted now: a job retried after a crash between its insert and this step finds its rows stored already (and
+   * published them then): those it changes now are returned, to be published again as updates.
    */
-  private async takePending(project: LlmProject, prepared: Prepared[], inserted: PersistedTrace[]): Promise<void> {
+  private async takePending(project: LlmProject, prepared: Prepared[], inserted: PersistedTrace[]): Promise<PersistedTrace[]> {
     const pending = this.deps.pending;
-    if (!pending || !prepared.length) return;
+    const updated: PersistedTrace[] = [];
+    if (!pending || !prepared.length) return updated;
     const waiting = await pending.waiting(project.id, prepared.map((p) => p.item.id));
     for (const id of waiting) {
       const { trace } = await pending.apply(project.id, id);
-      const published = trace && inserted.find((t) => t.id === id);
-      if (published) published.trace = trace;
+      if (!trace) continue;
+      const published = inserted.find((t) => t.id === id);
+      if (!published) { updated.push(trace); continue; }
+      published.trace = trace.trace;
+      const item = prepared.find((p) => p.item.id === id)!.item;
+      if (!awaitsMessages(item, trace.trace)) delete published.awaiting_messages;
     }
+    return updated;
   }
 
   /** Prepared items that ended on the dead list (row-by-row isolation moves them there). */

@@ -1,4 +1,4 @@
-import { parseByteSize, parseDuration, type JobQueue, type PluginContext, type QueuedJob } from '@vigil/plugin-sdk';
+import { parseByteSize, parseDuration, type JobQueue, type PersistedTrace, type PluginContext, type QueuedJob } from '@vigil/plugin-sdk';
 import type { PolicyService } from '../../policies/policy-service.js';
 import { registerDashboardApi } from './api/dashboard-routes.js';
 import { registerPublicApi } from './api/register.js';
@@ -11,6 +11,7 @@ import { registerLangfuseAuth } from './langfuse-auth.js';
 import { registerLangfuseRoutes } from './langfuse-routes.js';
 import { deleteStaleLangfuseState } from './langfuse-state.js';
 import { announcePersisted } from './live-events.js';
+import { publishUpdates } from './late-messages.js';
 import { llmMigrations } from './migrations.js';
 import { registerOtlpLogsRoutes } from './otlp-logs-route.js';
 import { registerOtlpRoutes } from './otlp-routes.js';
@@ -77,11 +78,13 @@ export async function startLlm(ctx: PluginContext, config: LlmConfig, policy: Po
   const hooks = new EvalHooks(ctx.log, () => hookFailures.inc());
   const retentionHooks = new RetentionHooks(ctx.log);
   const pending = new PendingMessages(ctx.store);
+  const publish = (trace: PersistedTrace) => { ctx.bus.publish('llm.trace.persisted', trace); };
   const messagesStage = new MessagesStage({
     log: ctx.log,
     project: (id) => projects.byId(id),
     governJson: (value, rules) => policy.governJson(value, rules),
     pending,
+    updated: (traces) => publishUpdates(traces, publish, hooks),
     counters: {
       applied: (n) => logMessages.labels('applied').inc(n),
       waiting: (n) => logMessages.labels('waiting').inc(n),
@@ -96,7 +99,7 @@ export async function startLlm(ctx: PluginContext, config: LlmConfig, policy: Po
     governJson: (value, rules) => policy.governJson(value, rules),
     hooks,
     pending,
-    publish: (trace) => { ctx.bus.publish('llm.trace.persisted', trace); },
+    publish,
     announce: (project, stored) => announcePersisted(ctx.bus, project.name, stored),
     counters: {
       stored: (n) => persisted.labels('stored').inc(n),
@@ -143,6 +146,9 @@ export async function startLlm(ctx: PluginContext, config: LlmConfig, policy: Po
   registerLangfuseAuth(ctx.http, (key) => projects.byKey(key));
   registerOtlpRoutes(ctx.http, pipeline, maxBodyBytes);
   registerOtlpLogsRoutes(ctx.http, async (project, spans) => {
+    // Log records are not items: they never count toward the month. A month used up refuses them (429) all the same,
+    // as it refuses their spans: messages kept for spans that cannot be stored would only wait to be deleted.
+    await pipeline.admit(project);
     const jobs = [];
     for (let i = 0; i < spans.length; i += MAX_ITEMS_PER_JOB) jobs.push({ payload: { kind: 'messages' as const, project: project.id, spans: spans.slice(i, i + MAX_ITEMS_PER_JOB) } });
     await queue.enqueueMany(jobs);

@@ -14,6 +14,7 @@ import { startVigil, writeConfig, type VigilProcess } from '../support/vigil-pro
 
 const KEY = 'otlp-logs-key-0123456789';
 const OTHER = 'otlp-logs-other-0123456789';
+const SMALL = 'otlp-logs-small-0123456789';
 const work = tempDir('vigil-llm-otlp-logs-');
 let vigil: VigilProcess;
 let api: ReturnType<typeof llmClient>;
@@ -27,6 +28,7 @@ llm:
   projects:
     - { name: otel, key: ${KEY} }
     - { name: other, key: ${OTHER} }
+    - { name: small, key: ${SMALL}, limits: { body_bytes: 2kb, items_per_batch: 1, items_per_month: 1 } }
 `);
   vigil = await startVigil(file, base, { cwd: work.path });
   api = llmClient(base);
@@ -50,14 +52,15 @@ const spanBody = (traceId: string) => JSON.stringify({ resourceSpans: [{ resourc
 }] }] }] });
 
 /** Its log events: system and user messages, the choice, and a log that is not a GenAI event. */
-const logsBody = (traceId: string, user = 'What is the capital of France?') => JSON.stringify({ resourceLogs: [{ resource: { attributes: [attr('service.name', 'app')] }, scopeLogs: [{ scope: { name: '@opentelemetry/instrumentation-openai' }, logRecords: [
+const logsBody = (traceId: string, user = 'What is the capital of France?') => JSON.stringify({ resourceLogs: [{ resource: { attributes: [attr('service.name', 'app')] }, scopeLogs: [{ scope: { name: '@opentelemetry/instrumentation-openai' }, logRecords: logRecords(traceId, user) }] }] });
+const logRecords = (traceId: string, user = 'What is the capital of France?'): Json[] => [
   { timeUnixNano: '1700000000000000000', traceId, spanId: SPAN, eventName: 'gen_ai.system.message', body: kv({ content: 'Be brief.' }), attributes: [attr('gen_ai.system', 'openai')] },
   { timeUnixNano: '1700000000000000000', traceId, spanId: SPAN, attributes: [attr('event.name', 'gen_ai.user.message')], body: kv({ content: user }) },
   { timeUnixNano: '1700000000300000000', traceId, spanId: SPAN, eventName: 'gen_ai.choice', body: { kvlistValue: { values: [
     { key: 'index', value: { intValue: 0 } }, { key: 'finish_reason', value: { stringValue: 'stop' } },
     { key: 'message', value: kv({ content: 'Paris.' }) }] } } },
   { timeUnixNano: '1700000000300000000', traceId, spanId: SPAN, body: { stringValue: 'GET /v1/chat/completions 200' } },
-] }] }] });
+];
 
 const post = (path: string, key: string, body: string | Uint8Array, headers: Record<string, string> = {}) =>
   api.send(path, key, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: body as string });
@@ -149,6 +152,31 @@ test('the Langfuse alias takes Basic auth; partial_success counts GenAI events w
   assert.equal([bad.status, bad.body.error.code], [400, 'VIGIL_ERR_LLM_OTLP_LOGS_BODY']);
   assert.is((await post('/v1/otlp/logs', KEY, 'x', { 'content-type': 'text/plain' })).status, 415);
   assert.is((await post('/v1/otlp/logs', 'wrong-key-0123456789', '{}')).status, 401);
+});
+
+test('plan limits: body size is 413 (as sent and inflated); more spans than items_per_batch is taken; log records are not items, and a used month is 429', async () => {
+  const big = logsBody(newTraceId(), 'x'.repeat(3000));
+  const sent = await post('/v1/otlp/logs', SMALL, big);
+  assert.equal([sent.status, sent.body.error.code], [413, 'VIGIL_ERR_LLM_BODY_TOO_LARGE']);
+  assert.ok(gzipSync(big).length < 2048);
+  const inflated = await post('/v1/otlp/logs', SMALL, gzipSync(big), { 'content-encoding': 'gzip' });
+  assert.equal([inflated.status, inflated.body.error.code], [413, 'VIGIL_ERR_LLM_BODY_TOO_LARGE']);
+  assert.match(inflated.body.error.message, /once decompressed/);
+
+  // Two spans' messages in one export (items_per_batch is 1), sent three times: taken, and not counted as items.
+  const [a, b] = [newTraceId(), newTraceId()];
+  const two = JSON.stringify({ resourceLogs: [{ scopeLogs: [{ logRecords: [...logRecords(a).slice(1, 3), ...logRecords(b).slice(1, 3)] }] }] });
+  for (let i = 0; i < 3; i++) assert.is((await post('/v1/otlp/logs', SMALL, two)).status, 200);
+  assert.is((await post('/v1/otlp/traces', SMALL, spanBody(a))).status, 200, 'the month\'s one item is still there');
+  const t = await storedWhen(SMALL, spanItemId(a, SPAN), (x) => x.output !== null, 'the messages of the first span');
+  assert.equal(t.output, ANSWER);
+  const over = await post('/v1/otlp/traces', SMALL, spanBody(b));
+  assert.equal([over.status, over.body.error.code], [429, 'VIGIL_ERR_LLM_MONTHLY_LIMIT']);
+  const logs = await post('/v1/otlp/logs', SMALL, logsBody(newTraceId()));
+  assert.equal([logs.status, logs.body.error.code], [429, 'VIGIL_ERR_LLM_MONTHLY_LIMIT'], 'their spans are refused too: nothing would meet them');
+  assert.ok(Number(logs.headers.get('retry-after')) > 0);
+  const none = JSON.stringify({ resourceLogs: [{ scopeLogs: [{ logRecords: [{ body: { stringValue: 'plain' } }] }] }] });
+  assert.is((await post('/v1/otlp/logs', SMALL, none)).status, 200, 'an export without GenAI events changes nothing, so it is taken');
 });
 
 test.run();

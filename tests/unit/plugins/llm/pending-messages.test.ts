@@ -6,6 +6,7 @@ import type { PersistedTrace, QueuedJob, Store } from '@vigil/plugin-sdk';
 import { governJson } from '../../../../policies/govern-json.js';
 import { effectiveSettings } from '../../../../plugins/llm/effective-settings.js';
 import { EvalHooks } from '../../../../plugins/llm/eval-hooks.js';
+import { publishUpdates } from '../../../../plugins/llm/late-messages.js';
 import type { PersistPayload, QueuedItem } from '../../../../plugins/llm/ingest-pipeline.js';
 import { llmMigrations } from '../../../../plugins/llm/migrations.js';
 import type { SpanMessages } from '../../../../plugins/llm/otlp/genai-log-events.js';
@@ -37,18 +38,22 @@ function define(kind: BackendKind) {
   /** A "process": its own store handle, persist stage and messages stage. */
   function processOn(store: Store) {
     const published: PersistedTrace[] = [];
+    const hooked: PersistedTrace[] = [];
     const pending = new PendingMessages(store);
     const counts = { applied: 0, waiting: 0, dead: 0 };
+    const hooks = new EvalHooks(recordingLog(), () => {});
+    hooks.add((t) => { hooked.push(...t); });
+    const publish = (t: PersistedTrace) => { published.push(t); };
     const persist = new PersistStage({
       store, log: recordingLog(), project: async (id) => projects[id], versions: new PromptVersions(store, () => {}), governJson,
-      hooks: new EvalHooks(recordingLog(), () => {}), pending, publish: (t) => published.push(t),
+      hooks, pending, publish,
       counters: { stored: () => {}, duplicate: () => {}, dead: () => {}, projectGone: () => {} },
     });
     const messages = new MessagesStage({
-      log: recordingLog(), project: async (id) => projects[id], governJson, pending,
+      log: recordingLog(), project: async (id) => projects[id], governJson, pending, updated: (t) => publishUpdates(t, publish, hooks),
       counters: { applied: (x) => { counts.applied += x; }, waiting: (x) => { counts.waiting += x; }, dead: (x) => { counts.dead += x; } },
     });
-    return { persist, messages, pending, published, counts };
+    return { persist, messages, pending, published, hooked, counts };
   }
 
   async function setup() {
@@ -94,6 +99,34 @@ function define(kind: BackendKind) {
     assert.equal(c.input, [{ role: 'user', content: 'from the span' }]);
     assert.equal(c.output, OUTPUT);
     assert.is((await s.pendingRows()).length, 0);
+  });
+
+  test('late messages: an OTLP span stored without them is flagged awaiting; they publish and hook it again as an update, once', async () => {
+    const s = await setup();
+    const otel = { metadata: { otel: { trace_id: 't', span_id: 's' } } };
+    const [late, early, native] = [newId(), newId(), newId()];
+    await s.a.messages.run(messagesJob('p1', [spanMessages(early)]));
+    await s.a.persist.run(traceJob('p1', [item(late, otel), item(early, otel), item(native)]));
+    const first = new Map(s.a.published.map((t) => [t.id, t]));
+    assert.equal([first.get(late)!.awaiting_messages, first.get(early)!.awaiting_messages, first.get(native)!.awaiting_messages], [true, undefined, undefined]);
+    assert.equal(first.get(early)!.trace.output, OUTPUT);
+    assert.is(s.a.hooked.length, 3);
+
+    await s.b.messages.run(messagesJob('p1', [spanMessages(late)]));
+    await s.b.messages.run(messagesJob('p1', [spanMessages(late)]));
+    assert.is(s.b.published.length, 1, 'a retried export changes nothing and publishes nothing');
+    const [update] = s.b.published;
+    assert.equal([update.id, update.update, update.awaiting_messages, update.trace.output], [late, true, undefined, OUTPUT]);
+    assert.equal([update.created_at, update.model, update.project_id], [first.get(late)!.created_at, 'gpt-4o-mini', 'p1']);
+    assert.equal(s.b.hooked, [update], 'the eval hooks see the complete trace');
+
+    // A persist job retried after a crash between its insert and its look for messages: the trace it finds changed is an update too.
+    const id = newId();
+    await s.a.persist.run(traceJob('p1', [item(id, otel)]));
+    await s.a.pending.stash('p1', [{ id, parts: { output: OUTPUT } }]);
+    s.a.published.length = 0;
+    await s.a.persist.run(traceJob('p1', [item(id, otel)], 2));
+    assert.equal(s.a.published.map((t) => [t.id, t.update, t.trace.output]), [[id, true, OUTPUT]]);
   });
 
   test('input and output in separate exports, and retries of everything: each side stored once', async () => {
