@@ -9,7 +9,7 @@ import { mkdirSync } from 'node:fs';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Browser, Page } from 'playwright-core';
-import { axeViolations, checkFinishedPage, chromiumAvailable, launchChromium, openLoggedIn, type Watched } from './browser.js';
+import { assertCardList, axeViolations, checkFinishedPage, chromiumAvailable, launchChromium, openLoggedIn, type Watched } from './browser.js';
 import { startDashboard, type Dashboard } from '../support/dashboard.js';
 import { llmTraffic, publicApi, sendTraces, waitForTraces, type LlmTraffic } from '../support/llm-traffic.js';
 import { vigilBin } from '../support/paths.js';
@@ -83,6 +83,10 @@ if (chromiumAvailable('e2e llm pages')) {
     await page.waitForFunction((first) => document.querySelector('table.traces-table tbody tr')?.getAttribute('data-id') === first, api.data[0].id);
     await page.goBack();
     await page.waitForURL((u) => u.searchParams.has('before'));
+    // On a phone each trace is a card: no sideways scroll, the status on the first screen, still a table to read.
+    await page.setViewportSize({ width: 375, height: 812 });
+    await assertCardList(page, 'table.traces-table', 'td:nth-child(3) .badge', 'traces at 375 px');
+    await page.setViewportSize({ width: 1440, height: 900 });
     await finished(w, 'llm-traces');
     await w.context.close();
   });

@@ -46,20 +46,20 @@ function RecordRow({ r, now, search }: { r: GatewayRecord; now: number; search: 
   const route = r.route[r.route.length - 1];
   return (
     <tr data-id={r.id}>
-      <td class="nowrap"><span title={formatDateTime(r.time)}>{formatAgo(r.time, now)}</span></td>
-      <td class="request-cell">
+      <td class="nowrap card-main"><span title={formatDateTime(r.time)}>{formatAgo(r.time, now)}</span></td>
+      <td class="request-cell card-top">
         <Link href={`/gateway/requests/${encodeURIComponent(r.id)}`} class="request-link">
           <span class="method">{r.method}</span>
           <code class="request-path">{r.path}</code>
         </Link>
       </td>
-      <td>
+      <td class="card-lead">
         <Link href={`/gateway/requests${filterSearch(search, 'status', String(r.status))}`} class="filter-link" title={`Only status ${statusText(r.status)}`}>
           <Badge tone={statusTone(r.status)} title={r.error ?? undefined}>{statusText(r.status)}</Badge>
         </Link>
       </td>
-      <td class="align-end numeric">{formatLatency(r.duration_ms)}</td>
-      <td class="route-cell">
+      <td class="align-end numeric card-main">{formatLatency(r.duration_ms)}</td>
+      <td class="route-cell" data-label="Route">
         {route === undefined ? <code>unmatched</code> : (
           <Link href={`/gateway/requests${filterSearch(search, 'route', route)}`} class="filter-link" title={`Only the route ${route}`}><code>{route}</code></Link>
         )}
@@ -71,7 +71,7 @@ function RecordRow({ r, now, search }: { r: GatewayRecord; now: number; search: 
           </Link>
         ))}
       </td>
-      <td class="align-end numeric">{masked ? <span class="masked" title={`${masked} values masked by the policy`}>{masked}</span> : <span class="muted">0</span>}</td>
+      <td class="align-end numeric card-main" data-label="Masked">{masked ? <span class="masked" title={`${masked} values masked by the policy`}>{masked}</span> : <span class="muted">0</span>}</td>
     </tr>
   );
 }
@@ -191,7 +191,7 @@ export default function RequestsPage() {
       {page && rows.length > 0 && (
         <Card padded={false}>
           <div class="table-wrap requests-wrap" role="region" aria-label="Captured requests" tabIndex={0}>
-            <table class="table requests-table">
+            <table class="table table-cards requests-table">
               <caption class="sr-only">Captured requests, newest first. A status, route or label filters the list by it.</caption>
               <thead>
                 <tr>
