@@ -142,14 +142,25 @@ if (chromiumAvailable('e2e llm pages')) {
     await w.context.close();
   });
 
-  s('traces: a trace sent while the newest page is open appears at its top, live', async (ctx) => {
+  s('traces: a trace sent while the newest page is open appears at its top, live, and the row scrolled to stays where it was (1440 px and cards at 375 px)', async (ctx) => {
     const w = await open(ctx, `/llm?project=${PROJECT}`);
     const { page } = w;
-    await page.waitForSelector('table.traces-table');
-    await page.waitForSelector('.live-badge.live-live');
-    const [id] = await sendTraces(ctx.d.url, ctx.key, [{ model: 'gpt-4o-mini', name: 'arrived-live', latency_ms: 250, tokens: { input: 5, output: 5 } }]);
-    await page.waitForFunction((want) => document.querySelector('table.traces-table tbody tr')?.getAttribute('data-id') === want, id, { timeout: 15_000 });
-    assert.match(await page.locator('table.traces-table tbody tr').first().textContent() ?? '', /arrived-live/);
+    for (const width of [1440, 375]) {
+      await page.setViewportSize({ width, height: width === 375 ? 812 : 900 });
+      await page.goto(`${ctx.d.url}/llm?project=${PROJECT}`);
+      await page.waitForSelector('table.traces-table');
+      await page.waitForSelector('.live-badge.live-live');
+      // The reader is reading the 20th row, near the top of the window.
+      const reading = (await rowIds(page))[19];
+      const topOf = () => page.locator(`table.traces-table tbody tr[data-id="${reading}"]`).evaluate((tr) => tr.getBoundingClientRect().top);
+      await page.evaluate((top) => window.scrollBy(0, top - 120), await topOf());
+      const top = await topOf();
+      assert.ok(Math.abs(top - 120) < 2, `scrolled: the row is at ${top}`);
+      const [id] = await sendTraces(ctx.d.url, ctx.key, [{ model: 'gpt-4o-mini', name: `arrived-live-${width}`, latency_ms: 250, tokens: { input: 5, output: 5 } }]);
+      await page.waitForFunction((want) => document.querySelector('table.traces-table tbody tr')?.getAttribute('data-id') === want, id, { timeout: 15_000 });
+      assert.match(await page.locator('table.traces-table tbody tr').first().textContent() ?? '', new RegExp(`arrived-live-${width}`));
+      assert.ok(Math.abs(await topOf() - top) < 2, `${width} px: the row read stays at ${top}, now at ${await topOf()}`);
+    }
     assert.equal(w.problems, []);
     await w.context.close();
   });

@@ -1,8 +1,9 @@
 // A project's traces, newest first: filtered by status, model, prompt template and version, user, session, tag and
 // time, paged by cursor. The filters and the page are in the URL. The newest page is live: traces appear at its top as
-// they are stored; an older page stays put and says that newer ones arrived. Inputs and outputs are shown redacted,
-// as stored.
+// they are stored, and what the reader has scrolled to stays in place (AnchoredRows); an older page stays put and says
+// that newer ones arrived. Inputs and outputs are shown redacted, as stored.
 import { useEffect, useId, useMemo, useState } from 'preact/hooks';
+import { AnchoredRows } from '../../components/anchored-rows.js';
 import { Badge } from '../../components/badge.js';
 import { Card } from '../../components/card.js';
 import { EmptyState } from '../../components/empty-state.js';
@@ -235,7 +236,7 @@ function TraceList({ project }: { project: Project }) {
                   <th scope="col" class="align-end"><abbr title="Values masked before storage ([REDACTED])">Masked</abbr></th>
                 </tr>
               </thead>
-              <tbody>{rows.map((t) => <TraceRow key={t.id} t={t} now={now} search={search} project={project.name} />)}</tbody>
+              <AnchoredRows rows={rows}>{rows.map((t) => <TraceRow key={t.id} t={t} now={now} search={search} project={project.name} />)}</AnchoredRows>
             </table>
           </div>
           <nav class="pager" aria-label="Pages of traces">
