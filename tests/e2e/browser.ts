@@ -104,3 +104,43 @@ export async function openLoggedIn(browser: Browser, dashboard: { link: string; 
   await w.page.goto(`${dashboard.url}${path}`);
   return w;
 }
+
+/**
+ * A list shown as cards on a narrow screen (ui/src/styles/table-cards.css) passes: nothing scrolls sideways, neither
+ * the page nor the list's own scroller; every cell of the first row lies across the screen and its status badge
+ * (`badge`, a selector within the row) in the first screenful; and for Chrome's accessibility tree, which is what
+ * a screen reader reads, it is still a table: a row per record plus the header row, a column header per column and
+ * a cell per value, whatever CSS made of their boxes.
+ */
+export async function assertCardList(page: Page, table: string, badge: string, what: string): Promise<void> {
+  await page.evaluate(() => window.scrollTo(0, 0));
+  const box = await page.locator(table).evaluate((t, badge) => {
+    const wrap = t.closest('.table-wrap')!;
+    const row = t.querySelector('tbody tr')!;
+    const b = row.querySelector(badge)!.getBoundingClientRect();
+    const cells = [...row.querySelectorAll('td')].map((td) => td.getBoundingClientRect());
+    return {
+      list: wrap.scrollWidth - wrap.clientWidth,
+      page: document.scrollingElement!.scrollWidth - window.innerWidth,
+      cellsOut: cells.filter((c) => c.left < 0 || c.right > window.innerWidth).length,
+      badge: b.width > 0 && b.left >= 0 && b.right <= window.innerWidth && b.top >= 0 && b.bottom <= window.innerHeight,
+      rows: t.querySelectorAll('tbody tr').length,
+      columns: t.querySelectorAll('thead th').length,
+    };
+  }, badge);
+  assert.ok(box.list <= 0, `${what}: the list scrolls ${box.list} px sideways`);
+  assert.ok(box.page <= 0, `${what}: the page scrolls ${box.page} px sideways`);
+  assert.is(box.cellsOut, 0, `${what}: cells of the first row off the screen`);
+  assert.ok(box.badge, `${what}: the first row's status is on the first screen`);
+  const cdp = await page.context().newCDPSession(page);
+  try {
+    const { result } = await cdp.send('Runtime.evaluate', { expression: `document.querySelector(${JSON.stringify(table)})` });
+    const count = async (role: string) => (await cdp.send('Accessibility.queryAXTree', { objectId: result.objectId, role })).nodes.length;
+    assert.is(await count('table'), 1, `${what}: a table for a screen reader`);
+    assert.is(await count('row'), box.rows + 1, `${what}: a row per record and the header row`);
+    assert.is(await count('columnheader'), box.columns, `${what}: the column headers`);
+    assert.is(await count('cell'), box.rows * box.columns, `${what}: a cell per value`);
+  } finally {
+    await cdp.detach();
+  }
+}

@@ -9,7 +9,7 @@ import { mkdirSync } from 'node:fs';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Browser, Page } from 'playwright-core';
-import { axeViolations, checkFinishedPage, chromiumAvailable, launchChromium, openLoggedIn, type Watched } from './browser.js';
+import { assertCardList, axeViolations, checkFinishedPage, chromiumAvailable, launchChromium, openLoggedIn, type Watched } from './browser.js';
 import { startDashboard, type Dashboard } from '../support/dashboard.js';
 import { llmTraffic, publicApi, sendTraces, waitForTraces, type LlmTraffic } from '../support/llm-traffic.js';
 import { vigilBin } from '../support/paths.js';
@@ -83,6 +83,10 @@ if (chromiumAvailable('e2e llm pages')) {
     await page.waitForFunction((first) => document.querySelector('table.traces-table tbody tr')?.getAttribute('data-id') === first, api.data[0].id);
     await page.goBack();
     await page.waitForURL((u) => u.searchParams.has('before'));
+    // On a phone each trace is a card: no sideways scroll, the status on the first screen, still a table to read.
+    await page.setViewportSize({ width: 375, height: 812 });
+    await assertCardList(page, 'table.traces-table', 'td:nth-child(3) .badge', 'traces at 375 px');
+    await page.setViewportSize({ width: 1440, height: 900 });
     await finished(w, 'llm-traces');
     await w.context.close();
   });
@@ -138,14 +142,25 @@ if (chromiumAvailable('e2e llm pages')) {
     await w.context.close();
   });
 
-  s('traces: a trace sent while the newest page is open appears at its top, live', async (ctx) => {
+  s('traces: a trace sent while the newest page is open appears at its top, live, and the row scrolled to stays where it was (1440 px and cards at 375 px)', async (ctx) => {
     const w = await open(ctx, `/llm?project=${PROJECT}`);
     const { page } = w;
-    await page.waitForSelector('table.traces-table');
-    await page.waitForSelector('.live-badge.live-live');
-    const [id] = await sendTraces(ctx.d.url, ctx.key, [{ model: 'gpt-4o-mini', name: 'arrived-live', latency_ms: 250, tokens: { input: 5, output: 5 } }]);
-    await page.waitForFunction((want) => document.querySelector('table.traces-table tbody tr')?.getAttribute('data-id') === want, id, { timeout: 15_000 });
-    assert.match(await page.locator('table.traces-table tbody tr').first().textContent() ?? '', /arrived-live/);
+    for (const width of [1440, 375]) {
+      await page.setViewportSize({ width, height: width === 375 ? 812 : 900 });
+      await page.goto(`${ctx.d.url}/llm?project=${PROJECT}`);
+      await page.waitForSelector('table.traces-table');
+      await page.waitForSelector('.live-badge.live-live');
+      // The reader is reading the 20th row, near the top of the window.
+      const reading = (await rowIds(page))[19];
+      const topOf = () => page.locator(`table.traces-table tbody tr[data-id="${reading}"]`).evaluate((tr) => tr.getBoundingClientRect().top);
+      await page.evaluate((top) => window.scrollBy(0, top - 120), await topOf());
+      const top = await topOf();
+      assert.ok(Math.abs(top - 120) < 2, `scrolled: the row is at ${top}`);
+      const [id] = await sendTraces(ctx.d.url, ctx.key, [{ model: 'gpt-4o-mini', name: `arrived-live-${width}`, latency_ms: 250, tokens: { input: 5, output: 5 } }]);
+      await page.waitForFunction((want) => document.querySelector('table.traces-table tbody tr')?.getAttribute('data-id') === want, id, { timeout: 15_000 });
+      assert.match(await page.locator('table.traces-table tbody tr').first().textContent() ?? '', new RegExp(`arrived-live-${width}`));
+      assert.ok(Math.abs(await topOf() - top) < 2, `${width} px: the row read stays at ${top}, now at ${await topOf()}`);
+    }
     assert.equal(w.problems, []);
     await w.context.close();
   });

@@ -188,10 +188,11 @@ if (chromiumAvailable('e2e requests paging')) {
     await context.close();
   });
 
-  s('live: new records appear at the top of the newest page, and the row the reader scrolled to stays where it was', async ({ d, browser }) => {
+  s('live: new records appear at the top of the newest page, and the row the reader scrolled to stays where it was (also as cards, at 375 px)', async ({ d, browser }) => {
     const { page, context } = await watchedPage(browser);
     await page.goto(d.link);
-    for (const [view, send] of [['', '/api/users/live'], ['?status=5xx', '/api/fail']] as const) {
+    for (const [view, send, width] of [['', '/api/users/live', 1440], ['?status=5xx', '/api/fail', 1440], ['', '/api/users/narrow', 375]] as const) {
+      await page.setViewportSize({ width, height: width === 375 ? 812 : 900 });
       await page.goto(`${d.url}/gateway/requests${view}`);
       const before = (await api(d, new URLSearchParams(view).toString())).map((r) => r.id);
       await showing(page, before, `the newest page ${view}`);
@@ -207,7 +208,7 @@ if (chromiumAvailable('e2e requests paging')) {
       await d.traffic([send], 3);
       await page.waitForFunction((first) => document.querySelector('.requests-table tbody tr')?.getAttribute('data-id') !== first, before[0], { timeout: 15_000 });
       assert.match(await page.locator('.requests-table tbody tr').first().locator('.request-path').textContent() ?? '', send);
-      assert.ok(Math.abs(await topOf(page, reading) - top) < 2, `${view || 'every record'}: the row read stays at ${top}, now at ${await topOf(page, reading)}`);
+      assert.ok(Math.abs(await topOf(page, reading) - top) < 2, `${view || 'every record'} at ${width} px: the row read stays at ${top}, now at ${await topOf(page, reading)}`);
     }
     await context.close();
   });

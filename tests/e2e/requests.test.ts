@@ -3,7 +3,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Browser } from 'playwright-core';
-import { chromiumAvailable, launchChromium, watchedPage } from './browser.js';
+import { assertCardList, axeViolations, chromiumAvailable, launchChromium, watchedPage } from './browser.js';
 import { startDashboard, waitForRequests, type Dashboard } from '../support/dashboard.js';
 
 const s = suite<{ d: Dashboard; browser: Browser }>('e2e: request inspector');
@@ -39,6 +39,28 @@ if (chromiumAvailable('e2e requests')) {
     await page.waitForFunction(() => document.querySelectorAll('.requests-table tbody tr').length === 7);
     assert.equal(problems, []);
     await context.close();
+  });
+
+  s('375 px: each record a card that needs no sideways scroll, still a table for a screen reader; axe clean in both themes', async ({ d, browser }) => {
+    for (const colorScheme of ['light', 'dark'] as const) {
+      const { page, context, problems } = await watchedPage(browser, { viewport: { width: 375, height: 812 }, colorScheme });
+      await page.goto(d.link);
+      await page.goto(`${d.url}/gateway/requests`);
+      await page.waitForSelector('.requests-table tbody tr');
+      await assertCardList(page, '.requests-table', 'td:nth-child(3) .badge', `requests at 375 px (${colorScheme})`);
+      const first = page.locator('.requests-table tbody tr').first();
+      // The card's lines: the request on the first, then its status, its time and duration; the route named as such.
+      const top = async (cell: string) => (await first.locator(cell).boundingBox())!.y;
+      assert.ok(await top('.request-cell') < await top('td:nth-child(3)'), 'the request above its status');
+      assert.ok(Math.abs(await top('td:nth-child(3)') - await top('td:nth-child(1)')) < 8, 'the status and the time on one line');
+      assert.is(await first.locator('.route-cell').evaluate((td) => getComputedStyle(td, '::before').content), '"Route" / ""', 'the route named, for the eye only');
+      assert.equal(await axeViolations(page), [], `requests at 375 px (${colorScheme})`);
+      // The row still opens its record.
+      await first.locator('a.request-link').click();
+      await page.waitForSelector('h1:has-text("POST /api/payments/charge")');
+      assert.equal(problems, []);
+      await context.close();
+    }
   });
 
   s('a record: what the policy did, and every masked value marked', async ({ d, browser }) => {

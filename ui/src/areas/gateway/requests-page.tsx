@@ -1,9 +1,9 @@
 // The request inspector's list: governed records, newest first, filtered by status, time, route and labels, paged by
 // cursor. The filters and the page are in the URL. The newest page is live: new records appear at its top, and what
-// the reader has scrolled to stays in place; an older page never moves. Records hold only what the policy let
-// through; masked values show as [REDACTED].
-import { Component, createRef, type ComponentChildren } from 'preact';
+// the reader has scrolled to stays in place (AnchoredRows); an older page never moves. Records hold only what the
+// policy let through; masked values show as [REDACTED].
 import { useEffect, useMemo, useState } from 'preact/hooks';
+import { AnchoredRows } from '../../components/anchored-rows.js';
 import { Badge, statusTone } from '../../components/badge.js';
 import { Card } from '../../components/card.js';
 import { EmptyState } from '../../components/empty-state.js';
@@ -46,20 +46,20 @@ function RecordRow({ r, now, search }: { r: GatewayRecord; now: number; search: 
   const route = r.route[r.route.length - 1];
   return (
     <tr data-id={r.id}>
-      <td class="nowrap"><span title={formatDateTime(r.time)}>{formatAgo(r.time, now)}</span></td>
-      <td class="request-cell">
+      <td class="nowrap card-main"><span title={formatDateTime(r.time)}>{formatAgo(r.time, now)}</span></td>
+      <td class="request-cell card-top">
         <Link href={`/gateway/requests/${encodeURIComponent(r.id)}`} class="request-link">
           <span class="method">{r.method}</span>
           <code class="request-path">{r.path}</code>
         </Link>
       </td>
-      <td>
+      <td class="card-lead">
         <Link href={`/gateway/requests${filterSearch(search, 'status', String(r.status))}`} class="filter-link" title={`Only status ${statusText(r.status)}`}>
           <Badge tone={statusTone(r.status)} title={r.error ?? undefined}>{statusText(r.status)}</Badge>
         </Link>
       </td>
-      <td class="align-end numeric">{formatLatency(r.duration_ms)}</td>
-      <td class="route-cell">
+      <td class="align-end numeric card-main">{formatLatency(r.duration_ms)}</td>
+      <td class="route-cell" data-label="Route">
         {route === undefined ? <code>unmatched</code> : (
           <Link href={`/gateway/requests${filterSearch(search, 'route', route)}`} class="filter-link" title={`Only the route ${route}`}><code>{route}</code></Link>
         )}
@@ -71,39 +71,9 @@ function RecordRow({ r, now, search }: { r: GatewayRecord; now: number; search: 
           </Link>
         ))}
       </td>
-      <td class="align-end numeric">{masked ? <span class="masked" title={`${masked} values masked by the policy`}>{masked}</span> : <span class="muted">0</span>}</td>
+      <td class="align-end numeric card-main" data-label="Masked">{masked ? <span class="masked" title={`${masked} values masked by the policy`}>{masked}</span> : <span class="muted">0</span>}</td>
     </tr>
   );
-}
-
-/**
- * The list's rows, kept still for a reader who has scrolled into them: when rows arrive above, the window scrolls by
- * as much as they pushed the first row in sight (React's getSnapshotBeforeUpdate pattern). While the top of the list
- * is in sight, new rows push it down in view, as a live list should. The browser's own scroll anchoring does not
- * reach into the table, whose wrapper scrolls sideways and so is a scroller of its own.
- */
-class AnchoredRows extends Component<{ rows: readonly GatewayRecord[]; children: ComponentChildren }> {
-  private readonly body = createRef<HTMLTableSectionElement>();
-
-  override getSnapshotBeforeUpdate(previous: { rows: readonly GatewayRecord[] }): { id: string; top: number } | null {
-    const body = this.body.current;
-    if (previous.rows === this.props.rows || !body || body.getBoundingClientRect().top >= 0) return null;
-    for (const tr of body.rows) {
-      const top = tr.getBoundingClientRect().top;
-      if (top >= 0) return { id: tr.dataset.id ?? '', top };
-    }
-    return null;
-  }
-
-  override componentDidUpdate(_props: unknown, _state: unknown, anchor: { id: string; top: number } | null): void {
-    if (!anchor || !this.body.current) return;
-    const tr = [...this.body.current.rows].find((row) => row.dataset.id === anchor.id);
-    if (tr) window.scrollBy(0, tr.getBoundingClientRect().top - anchor.top);
-  }
-
-  render() {
-    return <tbody ref={this.body}>{this.props.children}</tbody>;
-  }
 }
 
 /** An active filter the toolbar has no control for, with a button that removes it. */
@@ -191,7 +161,7 @@ export default function RequestsPage() {
       {page && rows.length > 0 && (
         <Card padded={false}>
           <div class="table-wrap requests-wrap" role="region" aria-label="Captured requests" tabIndex={0}>
-            <table class="table requests-table">
+            <table class="table table-cards requests-table">
               <caption class="sr-only">Captured requests, newest first. A status, route or label filters the list by it.</caption>
               <thead>
                 <tr>

@@ -1,8 +1,9 @@
 // A project's traces, newest first: filtered by status, model, prompt template and version, user, session, tag and
 // time, paged by cursor. The filters and the page are in the URL. The newest page is live: traces appear at its top as
-// they are stored; an older page stays put and says that newer ones arrived. Inputs and outputs are shown redacted,
-// as stored.
+// they are stored, and what the reader has scrolled to stays in place (AnchoredRows); an older page stays put and says
+// that newer ones arrived. Inputs and outputs are shown redacted, as stored.
 import { useEffect, useId, useMemo, useState } from 'preact/hooks';
+import { AnchoredRows } from '../../components/anchored-rows.js';
 import { Badge } from '../../components/badge.js';
 import { Card } from '../../components/card.js';
 import { EmptyState } from '../../components/empty-state.js';
@@ -51,32 +52,32 @@ function TraceRow({ t, now, search, project }: { t: Trace; now: number; search: 
   const tpl = t.prompt_template;
   return (
     <tr data-id={t.id}>
-      <td class="nowrap"><span title={formatDateTime(at)}>{formatAgo(at, now)}</span></td>
-      <td class="trace-cell">
+      <td class="nowrap card-main"><span title={formatDateTime(at)}>{formatAgo(at, now)}</span></td>
+      <td class="trace-cell card-top">
         <Link href={tracePath(project, t.id)} class="trace-link">
           <span class="trace-name">{t.name ?? t.model}</span>
         </Link>
       </td>
-      <td>
+      <td class="card-lead">
         <Link href={filter('status', t.status)} class="filter-link" title={t.status === 'error' ? 'Only failed calls' : 'Only calls that succeeded'}>
           <Badge tone={t.status === 'error' ? 'danger' : 'success'}>{t.status === 'error' ? 'error' : 'ok'}</Badge>
         </Link>
       </td>
       <td class="nowrap"><Link href={filter('model', t.model)} class="filter-link" title={`Only ${t.model}`}><code>{t.model}</code></Link></td>
-      <td class="nowrap">
+      <td class="nowrap" data-label="Prompt">
         {tpl ? (
           <Link href={`/llm${filterSearch(filterSearch(search, 'template', tpl.name), 'version', String(tpl.version))}`} class="filter-link" title={`Only ${tpl.name} version ${tpl.version}`}>
             <code>{tpl.name}</code> <Badge tone="accent">v{tpl.version}</Badge>
           </Link>
         ) : <span class="muted">—</span>}
       </td>
-      <td class="align-end numeric">{formatLatency(t.latency_ms)}</td>
-      <td class="align-end numeric nowrap">
+      <td class="align-end numeric card-main">{formatLatency(t.latency_ms)}</td>
+      <td class="align-end numeric nowrap" data-label="Tokens">
         {t.tokens ? <span title={`${t.tokens.input ?? 0} in, ${t.tokens.output ?? 0} out`}>{formatCompact(t.tokens.input ?? 0)} → {formatCompact(t.tokens.output ?? 0)}</span> : <span class="muted">—</span>}
       </td>
-      <td class="align-end numeric">{t.cost_usd === null ? <span class="muted">—</span> : formatUsd(t.cost_usd)}</td>
-      <td class="nowrap">{t.user_id ? <Link href={filter('user_id', t.user_id)} class="filter-link" title={`Only ${t.user_id}'s calls`}>{t.user_id}</Link> : <span class="muted">—</span>}</td>
-      <td class="align-end numeric">{masked ? <span class="masked" title={`${masked} values masked before storage`}>{masked}</span> : <span class="muted">0</span>}</td>
+      <td class="align-end numeric card-main" data-label="Cost">{t.cost_usd === null ? <span class="muted">—</span> : formatUsd(t.cost_usd)}</td>
+      <td class="nowrap" data-label="User">{t.user_id ? <Link href={filter('user_id', t.user_id)} class="filter-link" title={`Only ${t.user_id}'s calls`}>{t.user_id}</Link> : <span class="muted">—</span>}</td>
+      <td class="align-end numeric" data-label="Masked">{masked ? <span class="masked" title={`${masked} values masked before storage`}>{masked}</span> : <span class="muted">0</span>}</td>
     </tr>
   );
 }
@@ -219,7 +220,7 @@ function TraceList({ project }: { project: Project }) {
       {page && rows.length > 0 && (
         <Card padded={false}>
           <div class="table-wrap traces-wrap" role="region" aria-label="Traces" tabIndex={0}>
-            <table class="table traces-table">
+            <table class="table table-cards traces-table">
               <caption class="sr-only">Traces of {project.name}, newest first. A status, model, template, version or user filters the list by it.</caption>
               <thead>
                 <tr>
@@ -235,7 +236,7 @@ function TraceList({ project }: { project: Project }) {
                   <th scope="col" class="align-end"><abbr title="Values masked before storage ([REDACTED])">Masked</abbr></th>
                 </tr>
               </thead>
-              <tbody>{rows.map((t) => <TraceRow key={t.id} t={t} now={now} search={search} project={project.name} />)}</tbody>
+              <AnchoredRows rows={rows}>{rows.map((t) => <TraceRow key={t.id} t={t} now={now} search={search} project={project.name} />)}</AnchoredRows>
             </table>
           </div>
           <nav class="pager" aria-label="Pages of traces">
