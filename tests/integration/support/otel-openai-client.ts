@@ -1,9 +1,9 @@
 // A child process for tests/integration/llm-otlp-clients.test.ts: an application as users write it. It calls the
 // fake OpenAI server with the real `openai` client (or the Vercel AI SDK) under one real OpenTelemetry
-// instrumentation, and exports the spans with a real OTLP exporter to the test's receiver.
+// instrumentation, and exports the spans with a real OTLP exporter to Vigil (through the test's recording proxy).
 //
 // Env: CLIENT = traceloop | openinference | otel-contrib | vercel-ai; EXPORTER = proto | http;
-//      OPENAI_BASE_URL (the fake), OTLP_URL (the receiver), OTLP_KEY (the project key, default test-key);
+//      OPENAI_BASE_URL (the fake), OTLP_URL (Vigil's /v1/otlp/traces), OTLP_KEY (the project key, default test-key);
 //      OTLP_LOGS_URL: with otel-contrib, a LoggerProvider exports the message events there (as that
 //      instrumentation's users must, to capture content).
 // The instrumentation is registered before `openai` is required: they hook CommonJS require.
