@@ -8,8 +8,9 @@
 // round includes settling its telemetry backlog, so every captured request is governed and stored in the round it
 // belongs to. Rounds alternate bare / gateway; the ratio is the median over the pairs.
 //
-// Scenarios: full capture of a 1 KB JSON body with three redactions and a tenant label (the budget), and a restricted
-// route (reported).
+// Scenarios: full capture of a 1 KB JSON body with three redactions and a tenant label (the budget, with the default
+// capture.record_fields: true), the same with record_fields: false (a gateway process of its own: what field
+// recording adds, reported), and a restricted route (reported).
 // Usage: node --max-semi-space-size=64 dist/bench/gateway-cpu.js [seconds per round, default 4] [load fraction, default 0.3]
 import { CAPTURED_PATH, LoadProcess, measured, ORDER_JSON, RESTRICTED_PATH, type LoadSpec } from './gateway-throughput.js';
 import { median } from './support/median.js';
@@ -23,13 +24,16 @@ const BUDGET = 1.5;
 
 const load = await LoadProcess.start();
 const bare = await ProxyProcess.start('bare', load.upstreamPort);
-const gateway = await ProxyProcess.start('gateway', load.upstreamPort);
+const recording = await ProxyProcess.start('gateway', load.upstreamPort);
+const unrecorded = await ProxyProcess.start('gateway', load.upstreamPort, { capture: { record_fields: false } });
 try {
   const scenarios = [
-    { name: 'captured request (1 KB JSON, 3 redactions, a label)', budget: BUDGET, method: 'POST' as const, path: CAPTURED_PATH, body: ORDER_JSON },
-    { name: 'restricted request', budget: null, method: 'GET' as const, path: RESTRICTED_PATH, body: undefined },
+    { name: 'captured request (1 KB JSON, 3 redactions, a label)', gateway: recording, budget: BUDGET, method: 'POST' as const, path: CAPTURED_PATH, body: ORDER_JSON },
+    { name: 'captured request, record_fields: false', gateway: unrecorded, budget: null, method: 'POST' as const, path: CAPTURED_PATH, body: ORDER_JSON },
+    { name: 'restricted request', gateway: recording, budget: null, method: 'GET' as const, path: RESTRICTED_PATH, body: undefined },
   ];
   for (const s of scenarios) {
+    const gateway = s.gateway;
     const base = (port: number, secs: number): LoadSpec => ({ port, method: s.method, path: s.path, body: s.body, concurrency: CONNECTIONS, seconds: secs });
     // Warms both up (JIT); the bare proxy's closed-loop throughput sets the paced rate.
     const capacity = (await load.run({ ...base(bare.port, 3), concurrency: 32 })).rps;
@@ -61,7 +65,8 @@ try {
       `(${Math.round(LOAD_FRACTION * 100)} % of the bare proxy's ${Math.round(capacity)} req/s flat out) over ${CONNECTIONS} connections${errors ? `; ${errors} errors` : ''}`);
   }
 } finally {
-  await gateway.stop();
+  await recording.stop();
+  await unrecorded.stop();
   await bare.stop();
   load.stop();
 }

@@ -75,7 +75,7 @@ function define(kind: BackendKind) {
       const row = (await listSchedules(store))[0];
       return row?.lastStatus === 'error' ? row : undefined;
     }, { what: 'error recorded' });
-    assert.is(failed.lastError, 'boom');
+    assert.is(failed?.lastError, 'boom');
     await waitFor(() => calls >= 3, { what: 'runs after the error' });
     await scheduler.stop();
     assert.equal(contained, [['boom', { job: 't.flaky', plugin: 'flaky-plugin' }]]);
