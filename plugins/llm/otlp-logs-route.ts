@@ -1,13 +1,11 @@
-import { HttpError, type HttpRoutes, type RouteContext } from '@vigil/plugin-sdk';
+import type { HttpRoutes, RouteContext } from '@vigil/plugin-sdk';
 import { LlmErrors } from './errors.js';
-import { decodeContent } from './ingest-body.js';
 import { LANGFUSE_SCHEME } from './langfuse-auth.js';
-import { OtlpDecodeError } from './otlp/decode-error.js';
-import { otlpEncodingOf } from './otlp/export-body.js';
 import { mapOtlpLogs, type LogRejection, type SpanMessages } from './otlp/genai-log-events.js';
 import { decodeOtlpLogsBody, encodeOtlpLogsResponse } from './otlp/logs-body.js';
 import type { OtlpPartialSuccess } from './otlp/encode-response.js';
-import { PROJECT_KEY_SCHEME, projectOf } from './project-auth.js';
+import { PROJECT_KEY_SCHEME } from './project-auth.js';
+import { readOtlpRequest } from './otlp-request.js';
 import type { LlmProject } from './types.js';
 
 /** Makes the messages durable (a persist job of kind `messages`); resolves once they are in the queue. */
@@ -32,20 +30,7 @@ function partialSuccessOf(rejected: readonly LogRejection[]): OtlpPartialSuccess
  * Retry-After) once the month's items are used.
  */
 async function logsHandler(ctx: RouteContext, enqueue: EnqueueMessages): Promise<Buffer> {
-  const project = projectOf(ctx);
-  const contentType = ctx.headers['content-type'];
-  const encoding = otlpEncodingOf(contentType);
-  if (!encoding) {
-    throw new HttpError(415, LlmErrors.CONTENT_TYPE, `OTLP/HTTP takes application/x-protobuf or application/json${contentType ? `, not ${JSON.stringify(contentType)}` : ''}`);
-  }
-  const body = await decodeContent(ctx.request.body as Buffer, ctx.headers['content-encoding'] as string | undefined, project.settings.bodyBytes);
-  let mapped;
-  try {
-    mapped = mapOtlpLogs(decodeOtlpLogsBody(contentType, body));
-  } catch (err) {
-    if (err instanceof OtlpDecodeError) throw new HttpError(400, LlmErrors.OTLP_LOGS_BODY, `${err.message} (${err.reason})`);
-    throw err;
-  }
+  const { project, encoding, decoded: mapped } = await readOtlpRequest(ctx, (type, body) => mapOtlpLogs(decodeOtlpLogsBody(type, body)), LlmErrors.OTLP_LOGS_BODY);
   if (mapped.spans.length) await enqueue(project, mapped.spans);
   const response = encodeOtlpLogsResponse(encoding, partialSuccessOf(mapped.rejected));
   ctx.type = response.contentType;

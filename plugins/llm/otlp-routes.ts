@@ -1,13 +1,12 @@
-import { HttpError, type HttpRoutes, type RouteContext } from '@vigil/plugin-sdk';
+import type { HttpRoutes, RouteContext } from '@vigil/plugin-sdk';
 import { LlmErrors } from './errors.js';
-import { decodeContent } from './ingest-body.js';
 import { ingestInChunks } from './ingest-chunks.js';
 import type { IngestPipeline } from './ingest-pipeline.js';
 import { LANGFUSE_SCHEME } from './langfuse-auth.js';
-import { OtlpDecodeError } from './otlp/decode-error.js';
-import { decodeOtlpBody, encodeOtlpResponse, otlpEncodingOf } from './otlp/export-body.js';
+import { decodeOtlpBody, encodeOtlpResponse } from './otlp/export-body.js';
 import { mapOtlpRequest, partialSuccessOf, type SpanRejection } from './otlp/map-request.js';
-import { PROJECT_KEY_SCHEME, projectOf } from './project-auth.js';
+import { PROJECT_KEY_SCHEME } from './project-auth.js';
+import { readOtlpRequest } from './otlp-request.js';
 
 /** The span a mapped item came from, for a rejection in `partial_success`. */
 function spanOf(item: { name?: string; metadata?: Record<string, unknown> }, reason: string): SpanRejection {
@@ -22,20 +21,7 @@ function spanOf(item: { name?: string; metadata?: Record<string, unknown> }, rea
  * calls are context (counted, not stored, not rejections).
  */
 async function exportHandler(ctx: RouteContext, pipeline: IngestPipeline): Promise<Buffer> {
-  const project = projectOf(ctx);
-  const contentType = ctx.headers['content-type'];
-  const encoding = otlpEncodingOf(contentType);
-  if (!encoding) {
-    throw new HttpError(415, LlmErrors.CONTENT_TYPE, `OTLP/HTTP takes application/x-protobuf or application/json${contentType ? `, not ${JSON.stringify(contentType)}` : ''}`);
-  }
-  const body = await decodeContent(ctx.request.body as Buffer, ctx.headers['content-encoding'] as string | undefined, project.settings.bodyBytes);
-  let mapped;
-  try {
-    mapped = mapOtlpRequest(decodeOtlpBody(contentType, body));
-  } catch (err) {
-    if (err instanceof OtlpDecodeError) throw new HttpError(400, LlmErrors.OTLP_BODY, `${err.message} (${err.reason})`);
-    throw err;
-  }
+  const { project, encoding, decoded: mapped } = await readOtlpRequest(ctx, (type, body) => mapOtlpRequest(decodeOtlpBody(type, body)), LlmErrors.OTLP_BODY);
   const outcome = await ingestInChunks(pipeline, project, mapped.items);
   const refused = outcome.errors.map((e) => spanOf(mapped.items[e.index], `${e.code}: ${e.message}`));
   const response = encodeOtlpResponse(encoding, partialSuccessOf(mapped.rejected, refused));
