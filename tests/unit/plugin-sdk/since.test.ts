@@ -16,7 +16,7 @@ test('epoch ms, ISO 8601 (UTC without an offset) and durations back from now', (
 });
 
 test('anything else is undefined, a date off the calendar too (not rolled over)', () => {
-  for (const bad of ['', 'yesterday', '-5', '1.5', '2026-02-30', '2026-13-01T00:00:00', '15x', 'T10:00']) {
+  for (const bad of ['', 'yesterday', '-5', '1.5', '2026-02-30', '2026-02-30T10:00:00Z', '2026-04-31T00:00:00+02:00', '2026-13-01T00:00:00', '15x', 'T10:00']) {
     assert.is(tryParseSince(bad, NOW), undefined, bad);
   }
 });
