@@ -17,6 +17,8 @@ export function TraceEvals({ project, traceId }: { project: string; traceId: str
   const results = useResource<EvalResultPage>(!evaluatorsOn() ? null : projectApi(project, `/eval-results?trace_id=${encodeURIComponent(traceId)}&limit=200`), 'the trace\'s eval results');
   const definitions = useResource<EvalDefinitionList>(results.data?.data.length ? projectApi(project, '/evals') : null, 'the eval definitions');
   if (!results.data || results.data.data.length === 0) return null;
+  // Shown once the definitions' names are in (or failed to come: then the ids stand in), so no row flips from id to name.
+  if (definitions.loading) return null;
   const byId = new Map((definitions.data?.data ?? []).map((d) => [d.id, d]));
   return (
     <Card title="Evals" description="How this trace was scored, by each eval definition that sampled it" padded={false}>
