@@ -74,6 +74,28 @@ export interface SchemaCompiler {
   query(schema: JsonSchema): Validator;
 }
 
+/**
+ * Checks schemas against the JSON Schema meta-schema, for every compiler of the process: its own validator is compiled
+ * once (a few tens of ms), where compiling every route's schema at start-up cost more than the rest of the control
+ * plane (bench/startup.ts).
+ */
+let metaChecker: Ajv2020 | undefined;
+function assertJsonSchema(schema: JsonSchema): void {
+  metaChecker ??= createAjv(false);
+  if (!metaChecker.validateSchema(schema)) throw new Error(metaChecker.errorsText(metaChecker.errors));
+}
+
+/**
+ * A route's validator: the schema is checked when the route is registered (a plugin author hears of a schema that is
+ * no JSON Schema at start-up), and compiled on the route's first request, so that start-up does not compile the
+ * schemas of routes nobody calls.
+ */
+function lazily(ajv: Ajv2020, schema: JsonSchema, make: (fn: ValidateFunction) => Validator): Validator {
+  assertJsonSchema(schema);
+  let check: Validator | undefined;
+  return (value) => (check ??= make(ajv.compile(schema)))(value);
+}
+
 /** One per control plane, so schemas with the same `$id` in two servers of one process do not collide. */
 export function createSchemaCompiler(): SchemaCompiler {
   const bodyAjv = createAjv(false);
@@ -81,7 +103,7 @@ export function createSchemaCompiler(): SchemaCompiler {
   const queryAjv = createAjv(true);
   return {
     body(schema) {
-      const check = validator(bodyAjv.compile(schema), 'body', HttpErrors.INVALID_BODY, 'request body');
+      const check = lazily(bodyAjv, schema, (fn) => validator(fn, 'body', HttpErrors.INVALID_BODY, 'request body'));
       return (value) => {
         if (value === undefined) {
           throw new ValidationError(HttpErrors.INVALID_BODY, 'invalid request body: a JSON body is required', 'body');
@@ -90,7 +112,8 @@ export function createSchemaCompiler(): SchemaCompiler {
       };
     },
     query(schema) {
-      return validator(queryAjv.compile(querySchemaOf(schema)), 'query', HttpErrors.INVALID_QUERY, 'query');
+      const asValidated = querySchemaOf(schema);
+      return lazily(queryAjv, asValidated, (fn) => validator(fn, 'query', HttpErrors.INVALID_QUERY, 'query'));
     },
   };
 }

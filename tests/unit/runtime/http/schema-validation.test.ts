@@ -37,6 +37,15 @@ test('body validator: enum values listed, formats checked, absent body refused',
   assert.is(e?.path, 'body');
 });
 
+test('a schema that is not a JSON Schema is refused when its validator is made, before any request (compiling waits for the first)', () => {
+  const c = createSchemaCompiler();
+  assert.throws(() => c.body({ type: 'objet' }), /type/);
+  assert.throws(() => c.query({ properties: { limit: { minimum: 'one' } } }), /minimum/);
+  const check = c.body({ type: 'object', required: ['a'] });
+  assert.is(errorOf(() => check({}))?.path, 'body.a', 'the first call compiles and validates');
+  assert.is(errorOf(() => check({ a: 1 })), undefined);
+});
+
 test('query validator coerces in place and applies defaults', () => {
   const c = createSchemaCompiler();
   const check = c.query({ properties: { n: { type: 'integer', default: 7 }, on: { type: 'boolean' }, ids: { type: 'array', items: { type: 'integer' } } } });
