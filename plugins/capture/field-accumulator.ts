@@ -13,7 +13,14 @@ function addCounts<K extends string>(into: Partial<Record<K, number>>, from: Par
 export class FieldAccumulator {
   private routes = new Map<string, Map<string, FieldObservation>>();
 
-  constructor(private readonly limits: { fieldsPerRoute: number; routes: number } = FIELD_LIMITS) {}
+  /**
+   * `copy`: keep copies of the observations added (they came from another thread and go with their batch); false
+   * where the caller hands over objects nothing else holds (a worker thread's own batches, held-fields.ts).
+   */
+  constructor(
+    private readonly limits: { fieldsPerRoute: number; routes: number } = FIELD_LIMITS,
+    private readonly copy = true,
+  ) {}
 
   /** Merges a batch's observations; returns what did not fit. */
   add(fields: readonly FieldObservation[]): FieldOverflow {
@@ -29,8 +36,7 @@ export class FieldAccumulator {
       const known = route.get(key);
       if (known === undefined) {
         if (route.size >= this.limits.fieldsPerRoute) { overflow.route++; continue; }
-        // A copy: the batch's object came from another thread and is dropped with the batch.
-        route.set(key, { ...f, kinds: { ...f.kinds }, formats: { ...f.formats } });
+        route.set(key, this.copy ? { ...f, kinds: { ...f.kinds }, formats: { ...f.formats } } : f);
         continue;
       }
       known.count += f.count;

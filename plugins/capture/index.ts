@@ -18,7 +18,8 @@ import { registerUsageSeriesRoute } from './routes/usage-series.js';
 import { registerRuleUsageRoute } from './routes/rule-usage.js';
 import { registerIngestRoute } from './routes/ingest.js';
 import { registerIngestAuth } from './ingest-auth.js';
-import type { CaptureConfig, StoredRows, StoreRowsTask, StoreRowsWorkerData } from './types.js';
+import type { CaptureConfig, FlushedFields, FlushFieldsTask, StoredRows, StoreRowsTask, StoreRowsWorkerData } from './types.js';
+import type { WorkerPool } from '@vigil/plugin-sdk';
 
 /**
  * The telemetry lane: raw exchanges from the bus go in batches to governance workers; the governed records are
@@ -75,6 +76,8 @@ export default definePlugin<CaptureConfig>({
     });
     const routeOverflow = fieldOverflow.labels('route');
     const totalOverflow = fieldOverflow.labels('total');
+    // Only where worker threads have no store of their own (`sqlite::memory:`): the others hold and write their
+    // observations themselves (held-fields.ts), and this stays empty.
     const fields = new FieldAccumulator();
     const countOverflow = (o: { route: number; total: number } | undefined) => {
       if (o?.route) routeOverflow.inc(o.route);
@@ -92,22 +95,45 @@ export default definePlugin<CaptureConfig>({
     };
     // One write at a time: the flush at stop waits for a timer's write still in flight.
     let fieldsWritten: Promise<void> = Promise.resolve();
-    const flushFields = () => (fieldsWritten = fieldsWritten.then(writeHeldFields));
+    const flushFields = () => (fieldsWritten = fieldsWritten.then(async () => { await flushWorkers(); await writeHeldFields(); }));
+    /**
+     * One flush task per thread of the pool: piscina gives each to an idle thread (least busy first), so every idle
+     * thread writes what it holds; a thread busy with batches writes from a batch once its last write is
+     * `fields_flush` old. At stop the lane is drained first, so every thread is idle and writes.
+     */
+    const flushWorkers = async () => {
+      if (!config.record_fields) return;
+      const tasks = Array.from({ length: Math.max(1, pool.threads) }, () => pool.run({ flushFields: true }) as Promise<FlushedFields>);
+      for (const done of await Promise.allSettled(tasks)) {
+        if (done.status === 'rejected') {
+          ctx.log.error('a capture worker could not write its observed fields', { error: (done.reason as Error).message });
+          continue;
+        }
+        countOverflow(done.value.fieldOverflow);
+        logFieldsError(done.value.fieldsError);
+      }
+    };
+    const logFieldsError = (error: string | undefined) => {
+      if (error !== undefined) ctx.log.error('storing observed fields failed; they are kept for the next try', { error });
+    };
     const tokens = ctx.metrics.counter('vigil_tokens_total', { help: 'Tokens metered from governed records (meter.tokens).', labelNames: ['route', 'tenant'] });
 
     const policy: PolicyService = ctx.services.get('policy');
     const workerData: StoreRowsWorkerData = {
       governModule: policy.workerModule.href, tenantLabel: config.tenant_label, recordFields: config.record_fields,
+      fieldsFlushMs: parseDuration(config.fields_flush),
     };
     // Every batch the batcher may hold in flight fits the pool's queue (a batch holds at least one of the `queue`
     // pending exchanges), so the batcher's bound is the only place exchanges are refused, one by one and counted;
-    // piscina never rejects a task and loses a whole batch.
-    const pool = ctx.workers.pool<StoreRowsTask, StoredRows>({
+    // piscina never rejects a task and loses a whole batch; and one flush task per thread besides (flushWorkers).
+    const pool = ctx.workers.pool<StoreRowsTask | FlushFieldsTask, StoredRows | FlushedFields>({
       filename: new URL('./store-rows-worker.js', import.meta.url),
       name: 'capture',
-      minThreads: 1,
+      // Threads hold field observations between writes: piscina must not end one that sat idle (it has no hook to
+      // write them first).
+      minThreads: config.record_fields ? config.workers : 1,
       maxThreads: config.workers,
-      maxQueue: config.queue,
+      maxQueue: config.queue + config.workers,
       workerData,
       // Workers write their own rows: binding and inserting would otherwise take the traffic lane's thread.
       store: true,
@@ -115,7 +141,7 @@ export default definePlugin<CaptureConfig>({
       // the event loop, and a backlog they cannot work off ends in counted drops at the batcher.
       background: true,
     });
-    const batcher = ctx.workers.batcher<RawExchange, StoredRows, StoreRowsTask>(pool, {
+    const batcher = ctx.workers.batcher<RawExchange, StoredRows, StoreRowsTask>(pool as WorkerPool<StoreRowsTask, StoredRows>, {
       // Each task carries the policy current when it is sent (its JSON, made once per version); its exchanges' buffers
       // move to the worker. The bytes the
       // exchanges held move to the task: the packed copy holds as much until the worker is done with it.
@@ -138,6 +164,7 @@ export default definePlugin<CaptureConfig>({
         for (const [reason, n] of Object.entries(result.sandboxFailures)) sandboxFailures.labels('wasm', reason).inc(n);
         countOverflow(result.fieldOverflow);
         if (result.fields?.length) countOverflow(fields.add(result.fields));
+        logFieldsError(result.fieldsError);
         if (result.failed > 0) {
           refused.inc(result.failed);
           ctx.log.error('governance refused exchanges; they are not stored', { exchanges: result.failed, error: result.firstError });

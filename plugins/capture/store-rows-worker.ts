@@ -1,7 +1,8 @@
 // piscina task module of the capture pool: governs a batch with the governance plugin's worker module (loaded from
 // the URL its service hands out), turns the records into rows and writes them through this thread's own store
 // connection. The main thread serves traffic; all it gets back is counts, token totals and, when an exporter
-// listens, the records' JSON text with their key fields, for it to publish without parsing.
+// listens, the records' JSON text with their key fields, for it to publish without parsing. The fields the batches
+// used are held by the thread and written by it too (held-fields.ts).
 import { workerData } from 'node:worker_threads';
 import type {
   FieldObservation, FieldOverflow, GovernResult, GovernTask, StorableRecord, TelemetryPolicy,
@@ -11,10 +12,24 @@ import { unpackExchanges } from './exchange-batch.js';
 import { packRecords } from './record-batch.js';
 import { foldRollups, recordRow, RecordWriter, ROLLUP, storeOutcome } from './record-writer.js';
 import { foldRulePaths } from './rule-paths.js';
-import type { StoreRowsTask, StoredRows, StoreRowsWorkerData } from './types.js';
+import { HeldFields } from './held-fields.js';
+import type { FlushedFields, FlushFieldsTask, StoreRowsTask, StoredRows, StoreRowsWorkerData } from './types.js';
 
 const data = workerData as StoreRowsWorkerData;
 const govern = ((await import(data.governModule)) as { default: (task: GovernTask) => Promise<GovernResult> }).default;
+/** This thread's field observations, when it writes them itself (it has a store of its own). */
+const held = data.recordFields && workerStoreAvailable() ? new HeldFields(data.fieldsFlushMs) : null;
+
+export default function captureTask(task: StoreRowsTask | FlushFieldsTask): Promise<StoredRows | FlushedFields> {
+  return 'flushFields' in task ? flushFields() : storeRows(task);
+}
+
+/** Writes the fields this thread holds (the lane's flush, every `fields_flush` and at stop). */
+async function flushFields(): Promise<FlushedFields> {
+  if (held === null) return {};
+  const { overflow, error } = await held.write(workerStore);
+  return { fieldOverflow: overflow, ...(error === null ? {} : { fieldsError: error }) };
+}
 
 /**
  * Governs a batch, stores its record rows, folded minute rollups and rule paths, and reports the outcome. When the governance
@@ -23,7 +38,7 @@ const govern = ((await import(data.governModule)) as { default: (task: GovernTas
  * WASM policy calls that failed on the way are passed on in `sandboxFailures`. Without a store of its own
  * (`sqlite::memory:`), the rows go back to the main thread to be written there.
  */
-export default async function storeRows(task: StoreRowsTask): Promise<StoredRows> {
+async function storeRows(task: StoreRowsTask): Promise<StoredRows> {
   const { records, failed, firstError, sandboxFailures, fields, fieldOverflow } = await governAll(task);
   const rows = new Array(records.length);
   for (let i = 0; i < records.length; i++) rows[i] = recordRow(records[i]);
@@ -31,14 +46,29 @@ export default async function storeRows(task: StoreRowsTask): Promise<StoredRows
   const rulePaths = foldRulePaths(records);
   const out = {
     failed, firstError, sandboxFailures,
-    ...(fields === undefined ? {} : { fields, fieldOverflow }),
     tokens: rollups.filter((r) => (r[ROLLUP.tokens] as number) > 0).map((r) => [r[ROLLUP.route] as string, r[ROLLUP.tenant] as string, r[ROLLUP.tokens] as number] as [string, string, number]),
     // The record JSON is the last value of each row; exporters get it even when storing fails (it may be the only copy).
     ...(task.withRecords ? { records: packRecords(records, rows.map((row) => row[row.length - 1] as string)) } : {}),
   };
-  if (!workerStoreAvailable()) return { ...out, stored: 0, storeFailed: 0, storeError: null, rows, rollups, rulePaths };
+  if (!workerStoreAvailable()) {
+    // The main thread merges the observations and writes them with the rows.
+    return { ...out, ...(fields === undefined ? {} : { fields, fieldOverflow }), stored: 0, storeFailed: 0, storeError: null, rows, rollups, rulePaths };
+  }
   // workerStore() opens this thread's connection once (a failed open is tried again by the next batch).
-  return { ...out, ...await storeOutcome(rows.length, async () => new RecordWriter(await workerStore()).write({ rows, rollups, rulePaths })) };
+  const outcome = await storeOutcome(rows.length, async () => new RecordWriter(await workerStore()).write({ rows, rollups, rulePaths }));
+  if (held === null || fields === undefined || fieldOverflow === undefined) return { ...out, ...outcome };
+  // Held here: only the overflow counts go back. A thread busy with batches writes when its last write is old enough
+  // (the lane's flush task waits behind its batches).
+  addOverflow(fieldOverflow, held.add(fields));
+  if (!held.due()) return { ...out, ...outcome, fieldOverflow };
+  const written = await held.write(workerStore);
+  addOverflow(fieldOverflow, written.overflow);
+  return { ...out, ...outcome, fieldOverflow, ...(written.error === null ? {} : { fieldsError: written.error }) };
+}
+
+function addOverflow(into: FieldOverflow, from: FieldOverflow): void {
+  into.route += from.route;
+  into.total += from.total;
 }
 
 /**

@@ -29,6 +29,22 @@ export interface StoreRowsWorkerData {
   tenantLabel: string;
   /** Observe the fields each route uses (`capture.record_fields`): sampled (true) or every exchange ('full'). */
   recordFields: boolean | 'full';
+  /** `capture.fields_flush` in ms: a thread that holds observations writes them once its last write is this old. */
+  fieldsFlushMs: number;
+}
+
+/**
+ * The capture pool's other task: the thread that runs it writes the field observations it holds (with a store of
+ * its own). The lane sends one per thread every `fields_flush` and at stop.
+ */
+export interface FlushFieldsTask {
+  flushFields: true;
+}
+
+/** What a FlushFieldsTask did. */
+export interface FlushedFields {
+  fieldOverflow?: FieldOverflow;
+  fieldsError?: string;
 }
 
 /** A capture pool task: a governance task (`GovernTask`) with its exchanges packed for the trip. */
@@ -61,7 +77,13 @@ export interface StoredRows extends StoreOutcome {
   firstError: string | null;
   /** WASM policy calls that failed while the batch was governed, by reason (its records failed closed). */
   sandboxFailures: Record<string, number>;
-  /** The fields the batch's exchanges used, and what the worker's caps left out (with `recordFields`). */
+  /**
+   * The fields the batch's exchanges used (with `recordFields`), only from a thread without a store of its own: the
+   * others hold them and write them themselves (held-fields.ts).
+   */
   fields?: FieldObservation[];
+  /** What the caps left out: the governance worker's, and the thread's accumulator's. */
   fieldOverflow?: FieldOverflow;
+  /** Why the thread's write of the fields it held failed (they are kept for its next write). */
+  fieldsError?: string;
 }

@@ -8,7 +8,7 @@ import { RECORD_COLUMNS, ROLLUP_COLUMNS } from '../../../../plugins/capture/reco
 import type { RawExchange } from '@vigil/plugin-sdk';
 import { packExchanges } from '../../../../plugins/capture/exchange-batch.js';
 import { unpackRecords } from '../../../../plugins/capture/record-batch.js';
-import type { StoredRows, StoreRowsWorkerData } from '../../../../plugins/capture/types.js';
+import type { FlushedFields, StoredRows, StoreRowsWorkerData } from '../../../../plugins/capture/types.js';
 import { exchange, rawHeaders } from './capture-harness.js';
 import { backendKinds } from '../../runtime/store/backend-kinds.js';
 
@@ -21,6 +21,7 @@ const workerData: StoreRowsWorkerData = {
   governModule: new URL('../../../../plugins/governance/govern-worker.js', import.meta.url).href,
   tenantLabel: 'customer',
   recordFields: false,
+  fieldsFlushMs: 30_000,
 };
 const pool = new Piscina({ filename: new URL('../../../../plugins/capture/store-rows-worker.js', import.meta.url).href, workerData, maxThreads: 1 });
 const run = ({ policy, exchanges }: { policy: PolicyConfig; exchanges: RawExchange[] }) => {
@@ -167,4 +168,57 @@ for (const kind of kinds) {
   });
 
   own.run();
+}
+
+// Field observations with a store of its own: the thread holds them across batches and writes them itself, on the
+// lane's flush task or from a batch once its last write is fieldsFlushMs old; only overflow counts come back.
+for (const kind of kinds) {
+  const held = suite(`${kind.name}: the worker holds and writes its field observations`);
+  let url: string;
+  const pools: Piscina[] = [];
+  const fieldPool = (fieldsFlushMs: number) => {
+    const p = new Piscina({
+      filename: new URL('../../../../plugins/capture/store-rows-worker.js', import.meta.url).href, maxThreads: 1,
+      workerData: {
+        ...workerData, recordFields: 'full', fieldsFlushMs,
+        [WORKER_STORE_KEY]: { module: new URL('../../../../runtime/store/worker-store.js', import.meta.url).href, url, plugin: 'capture' },
+      },
+    });
+    pools.push(p);
+    return p;
+  };
+  const batch = (p: Piscina, route: string, n: number) =>
+    p.run({ policy: JSON.stringify(policy), exchanges: packExchanges(Array.from({ length: n }, (_, i) => exchange(policy, { target: `/api/orders/${route}/${i}` }))), withRecords: false }) as Promise<StoredRows>;
+  const exchanges = async (route: string) => {
+    const rows = await (await kind.open(url)).forPlugin('capture').query<{ count: number }>(
+      "SELECT count FROM capture_fields WHERE route = ? AND location = 'exchange'", [`POST /api/orders/${route}/{id}`]);
+    return rows.reduce((n, r) => n + Number(r.count), 0);
+  };
+  held.before(async () => {
+    url = await kind.fresh();
+    await (await kind.open(url)).forPlugin('capture').migrate(captureMigrations);
+  });
+  held.after(async () => { await Promise.all(pools.map((p) => p.destroy())); await kind.cleanup(); });
+
+  held('batches send back only overflow counts; the flush task writes what the thread added up', async () => {
+    const p = fieldPool(3_600_000);
+    for (const n of [3, 4]) {
+      const out = await batch(p, 'held', n);
+      assert.is(out.fields, undefined, 'no observation crosses to the main thread');
+      assert.equal(out.fieldOverflow, { route: 0, total: 0 });
+    }
+    assert.is(await exchanges('held'), 0, 'held until the flush');
+    assert.equal(await p.run({ flushFields: true }) as FlushedFields, { fieldOverflow: { route: 0, total: 0 } });
+    assert.is(await exchanges('held'), 7);
+    await p.run({ flushFields: true });
+    assert.is(await exchanges('held'), 7, 'a second flush has nothing left to add');
+  });
+
+  held('a batch writes them itself once the thread\'s last write is fieldsFlushMs old', async () => {
+    const p = fieldPool(0);
+    await batch(p, 'due', 5);
+    assert.is(await exchanges('due'), 5);
+  });
+
+  held.run();
 }
