@@ -6,6 +6,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spanItemId } from '../../plugins/llm/otlp/item-id.js';
 import { llmClient, type Json } from '../support/llm-client.js';
+import { logsBody, SPAN, spanBody } from '../support/otlp-genai-json.js';
 import { freePort, waitFor } from '../support/net.js';
 import { tempDir } from '../support/tmp.js';
 import { startVigil, writeConfig, type VigilProcess } from '../support/vigil-process.js';
@@ -53,23 +54,6 @@ test.after(async () => {
 
 let traceCounter = 0;
 const newTraceId = () => `5cf92f3577b34da6a3ce929d0e0e${String(1000 + ++traceCounter).padStart(4, '0')}`;
-const SPAN = '00f067aa0ba902b7';
-const attr = (key: string, value: string | number) => ({ key, value: typeof value === 'number' ? { intValue: value } : { stringValue: value } });
-const kv = (o: Json): Json => ({ kvlistValue: { values: Object.entries(o).map(([key, v]) => ({ key, value: typeof v === 'object' ? kv(v) : { stringValue: String(v) } })) } });
-
-/** The span as instrumentation-openai writes it: model and tokens, no content. */
-const spanBody = (traceId: string) => JSON.stringify({ resourceSpans: [{ scopeSpans: [{ scope: { name: '@opentelemetry/instrumentation-openai' }, spans: [{
-  traceId, spanId: SPAN, name: 'chat gpt-4o-mini', kind: 3, startTimeUnixNano: '1700000000000000000', endTimeUnixNano: '1700000000300000000', status: {},
-  attributes: [attr('gen_ai.system', 'openai'), attr('gen_ai.operation.name', 'chat'), attr('gen_ai.request.model', 'gpt-4o-mini'), attr('gen_ai.usage.input_tokens', 21), attr('gen_ai.usage.output_tokens', 7)],
-}] }] }] });
-
-/** Its log events: the user's message and the choice. */
-const logsBody = (traceId: string) => JSON.stringify({ resourceLogs: [{ scopeLogs: [{ scope: { name: '@opentelemetry/instrumentation-openai' }, logRecords: [
-  { timeUnixNano: '1700000000000000000', traceId, spanId: SPAN, eventName: 'gen_ai.user.message', body: kv({ content: 'What is the capital of France?' }) },
-  { timeUnixNano: '1700000000300000000', traceId, spanId: SPAN, eventName: 'gen_ai.choice', body: { kvlistValue: { values: [
-    { key: 'index', value: { intValue: 0 } }, { key: 'finish_reason', value: { stringValue: 'stop' } }, { key: 'message', value: kv({ content: 'Paris.' }) }] } } },
-] }] }] });
-
 const post = (path: string, body: string) => api.send(path, KEY, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
 const results = async (traceId: string): Promise<Json[]> =>
   (await api.get(KEY, `/api/v1/eval-results?eval_definition_id=answered&trace_id=${spanItemId(traceId, SPAN)}`)).body.data;

@@ -8,6 +8,7 @@ import { ProtobufLogsSerializer } from '@opentelemetry/otlp-transformer';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { spanItemId } from '../../plugins/llm/otlp/item-id.js';
 import { llmClient, type Json } from '../support/llm-client.js';
+import { kv, logRecords, logsBody, SPAN, spanBody } from '../support/otlp-genai-json.js';
 import { freePort, waitFor } from '../support/net.js';
 import { tempDir } from '../support/tmp.js';
 import { startVigil, writeConfig, type VigilProcess } from '../support/vigil-process.js';
@@ -41,27 +42,6 @@ test.after(async () => {
 
 let traceCounter = 0;
 const newTraceId = () => `4bf92f3577b34da6a3ce929d0e0e${String(4000 + ++traceCounter).padStart(4, '0')}`;
-const SPAN = '00f067aa0ba902b7';
-const attr = (key: string, value: string | number) => ({ key, value: typeof value === 'number' ? { intValue: value } : { stringValue: value } });
-const kv = (o: Json): Json => ({ kvlistValue: { values: Object.entries(o).map(([key, v]) => ({ key, value: typeof v === 'object' ? kv(v) : { stringValue: String(v) } })) } });
-
-/** The span as @opentelemetry/instrumentation-openai writes it: model and tokens, no content. */
-const spanBody = (traceId: string) => JSON.stringify({ resourceSpans: [{ resource: { attributes: [attr('service.name', 'app')] }, scopeSpans: [{ scope: { name: '@opentelemetry/instrumentation-openai' }, spans: [{
-  traceId, spanId: SPAN, name: 'chat gpt-4o-mini', kind: 3, startTimeUnixNano: '1700000000000000000', endTimeUnixNano: '1700000000300000000', status: {},
-  attributes: [attr('gen_ai.system', 'openai'), attr('gen_ai.operation.name', 'chat'), attr('gen_ai.request.model', 'gpt-4o-mini'), attr('gen_ai.usage.input_tokens', 21), attr('gen_ai.usage.output_tokens', 7)],
-}] }] }] });
-
-/** Its log events: system and user messages, the choice, and a log that is not a GenAI event. */
-const logsBody = (traceId: string, user = 'What is the capital of France?') => JSON.stringify({ resourceLogs: [{ resource: { attributes: [attr('service.name', 'app')] }, scopeLogs: [{ scope: { name: '@opentelemetry/instrumentation-openai' }, logRecords: logRecords(traceId, user) }] }] });
-const logRecords = (traceId: string, user = 'What is the capital of France?'): Json[] => [
-  { timeUnixNano: '1700000000000000000', traceId, spanId: SPAN, eventName: 'gen_ai.system.message', body: kv({ content: 'Be brief.' }), attributes: [attr('gen_ai.system', 'openai')] },
-  { timeUnixNano: '1700000000000000000', traceId, spanId: SPAN, attributes: [attr('event.name', 'gen_ai.user.message')], body: kv({ content: user }) },
-  { timeUnixNano: '1700000000300000000', traceId, spanId: SPAN, eventName: 'gen_ai.choice', body: { kvlistValue: { values: [
-    { key: 'index', value: { intValue: 0 } }, { key: 'finish_reason', value: { stringValue: 'stop' } },
-    { key: 'message', value: kv({ content: 'Paris.' }) }] } } },
-  { timeUnixNano: '1700000000300000000', traceId, spanId: SPAN, body: { stringValue: 'GET /v1/chat/completions 200' } },
-];
-
 const post = (path: string, key: string, body: string | Uint8Array, headers: Record<string, string> = {}) =>
   api.send(path, key, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: body as string });
 const QUESTION = [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'What is the capital of France?' }];
