@@ -13,6 +13,22 @@ const loaders: Record<string, () => Promise<{ default: PluginDefinition }>> = {
   llm: () => import('../plugins/llm/index.js'),
   evaluators: () => import('../plugins/evaluators/index.js'),
   apitools: () => import('../plugins/apitools/index.js'),
+  alerts: () => import('../plugins/alerts/index.js'),
+  channels: () => import('../plugins/channels/index.js'),
+  probes: () => import('../plugins/probes/index.js'),
+  fleet: () => import('../plugins/fleet/index.js'),
+  terminal: () => import('../plugins/terminal/index.js'),
+  network: () => import('../plugins/network/index.js'),
+  files: () => import('../plugins/files/index.js'),
+  privilege: () => import('../plugins/privilege/index.js'),
+  systools: () => import('../plugins/systools/index.js'),
+  packages: () => import('../plugins/packages/index.js'),
+  dbbrowser: () => import('../plugins/dbbrowser/index.js'),
+  selfupdate: () => import('../plugins/selfupdate/index.js'),
+  apiclient: () => import('../plugins/apiclient/index.js'),
+  devtools: () => import('../plugins/devtools/index.js'),
+  assistant: () => import('../plugins/assistant/index.js'),
+  containers: () => import('../plugins/containers/index.js'),
 };
 
 export async function loadBuiltins(): Promise<PluginDefinition[]> {

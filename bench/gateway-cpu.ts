@@ -1,5 +1,5 @@
 // Benchmark: the gateway's CPU per captured request, all threads (the traffic lane's event loop, the capture workers
-// and SQLite's threads), against a bare undici proxy's CPU per request. Budget (DESIGN.md): ≤ 1.5 ×.
+// and SQLite's threads), against a bare undici proxy's CPU per request. Budget (bench/README.md): ≤ 1.5 ×.
 //
 // CPU per item, not throughput: on a small machine the load generator and the upstream share the cores, and a
 // throughput ratio then measures the machine as much as the gateway (bench/README.md). Both proxies get the same paced
@@ -34,9 +34,9 @@ try {
   ];
   const specOf = (s: typeof scenarios[number], port: number, secs: number): LoadSpec =>
     ({ port, method: s.method, path: s.path, body: s.body, concurrency: CONNECTIONS, seconds: secs });
-  // Every process warmed over every scenario first, unmeasured, until its CPU per request is steady: a process's
-  // first scenario measured while it was still warming (the bare proxy's own cost grows with age, the gateway's
-  // falls), so whichever scenario came first paid for the order (bench/README.md, gateway-cpu).
+  // Every process warmed over every scenario first, unmeasured, until its CPU per request is steady: a process still
+  // warming measures differently (the bare proxy's own cost grows with age, the gateway's falls), so whichever
+  // scenario came first would pay for the order (bench/README.md, "The gateway").
   for (let pass = 0; pass < 2; pass++) {
     for (const s of scenarios) {
       await load.run({ ...specOf(s, bare.port, 3), concurrency: 32 });

@@ -1,4 +1,4 @@
-// Benchmark: gateway p99 latency against a bare undici proxy. Budget (DESIGN.md): p99 ≤ the bare proxy's p99 + 1 ms.
+// Benchmark: gateway p99 latency against a bare undici proxy. Budget (bench/README.md): p99 ≤ the bare proxy's p99 + 1 ms.
 //
 // Latency is measured below saturation, at the same paced request rate on both sides: a fraction of what the bare
 // proxy serves flat out, measured first in the same run. Under a closed loop every proxy is saturated and its p99 is
@@ -7,9 +7,8 @@
 // Measured on the restricted route and with full capture of a 1 KB JSON body and three redactions; rounds alternate
 // bare / gateway, and after each gateway round its telemetry lane settles its backlog, so none of that work falls
 // into a bare round. Upstream and load as in gateway-throughput.ts (a child process; wrk when installed). Each proxy
-// runs in a process of its own (support/proxy-process.ts): sharing one V8 heap, the bare proxy collected part of the
-// gateway's garbage in its own rounds (on 2 vCPUs, one heap gave -0.14 and +2.83 ms where separate processes gave
-// +2.39 to +6.00 ms with full capture).
+// runs in a process of its own (support/proxy-process.ts): sharing one V8 heap, the bare proxy would collect part of
+// the gateway's garbage in its own rounds, and the difference would shrink by what it pays for the gateway.
 //
 // Usage: node --max-semi-space-size=64 dist/bench/gateway-latency.js [seconds per round, default 3] [load fraction, default 0.4]
 import { CAPTURED_PATH, LoadProcess, ORDER_JSON, RESTRICTED_PATH, type LoadResult, type LoadSpec } from './gateway-throughput.js';

@@ -1,10 +1,10 @@
 // Benchmark: gateway throughput with a WASM policy on the route, against the same route without one.
 //
 // Two gateways (the real runtime: proxy, capture with its governance worker and SQLite store), each in a process of
-// its own (support/proxy-process.ts), with the same seed-style rules; on one of them the `orders` rule also names the
-// card-numbers example policy (`wasm:`), built here. Same upstream, same load child, rounds alternated. The policy runs on the telemetry lane, so what it can cost the
-// traffic lane is CPU taken from the proxy; the telemetry lane's own outcome (stored, dropped, policy failures) is
-// printed after the ratio.
+// its own (support/proxy-process.ts), with the same rules (gateway-throughput.ts's RULES); on one of them the
+// `orders` rule also names the card-numbers example policy (`wasm:`), built here. Same upstream, same load child,
+// rounds alternated. The policy runs on the telemetry lane, so what it can cost the traffic lane is CPU taken from
+// the proxy; the telemetry lane's own outcome (stored, dropped, policy failures) is printed after the ratio.
 // Usage: node --max-semi-space-size=64 dist/bench/gateway-wasm-policy.js [seconds per round, default 3]
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -12,13 +12,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { RawExchange } from '@vigil/plugin-sdk';
+import type { RawExchange } from '../gateway/exchange/raw-exchange.js';
 import { compilePolicy } from '../policies/compile.js';
 import type { PolicyConfig } from '../policies/schema.js';
-import governBatch from '../plugins/governance/govern-worker.js';
-import { packExchanges, unpackExchanges } from '../plugins/capture/exchange-batch.js';
-import { captureMigrations } from '../plugins/capture/migrations.js';
-import { foldRollups, recordRow, RecordWriter } from '../plugins/capture/record-writer.js';
+import governBatch from '../gateway/govern/govern-worker.js';
+import { packExchanges, unpackExchanges } from '../gateway/exchange/exchange-batch.js';
+import { captureMigrations } from '../gateway/records/migrations.js';
+import { foldRollups, recordRow, RecordWriter } from '../gateway/records/record-writer.js';
 import { uuidv7 } from '@vigil/plugin-sdk';
 import { openStore } from '../runtime/store/index.js';
 import { CAPTURED_PATH, ORDER_JSON, RULES } from './gateway-throughput.js';

@@ -1,5 +1,5 @@
 // Benchmark: one warm call of a custom eval function in sandbox/js, as the evaluators will make it: sequential
-// calls of a loaded function, each with a JSON input and a JSON result. Budget (DESIGN.md): ≤ 2 ms.
+// calls of a loaded function, each with a JSON input and a JSON result. Budget (bench/README.md): ≤ 2 ms.
 //
 // Baseline, in the same process and on the same inputs: the same function called directly in Node, with the same
 // JSON round trip (input stringified and parsed, result stringified and parsed). The ratio is the price of the

@@ -1,5 +1,5 @@
 // Benchmark: one histogram observation with four custom labels, `histogram.labels(route, method, status, tenant)
-// .observe(v)`, the call a plugin makes per request. Budget (DESIGN.md): ≤ 0.13 µs.
+// .observe(v)`, the call a plugin makes per request. Budget (bench/README.md): ≤ 0.13 µs.
 //
 // Baseline, in the same process and on the same inputs: the least any labelled histogram must do - find the
 // series for four label values through Maps and bump a bucket and the sum in a typed array - written inline with

@@ -1,5 +1,5 @@
 // Benchmark: decoding an OTLP/HTTP protobuf trace export, per span, with Vigil's hand-written decoder
-// (plugins/llm/otlp/decode-protobuf.ts). Budget (issue 23): reported, as a ratio to JSON.parse of the same export
+// (plugins/llm/otlp/decode-protobuf.ts). Budget (bench/README.md): reported, as a ratio to JSON.parse of the same export
 // in OTLP/JSON, the cost every JSON body pays before any decoding.
 //
 // Input: exports of 100 GenAI chat spans, as @traceloop/instrumentation-openai 0.27 writes them (about 20

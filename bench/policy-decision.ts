@@ -3,7 +3,7 @@
 // each request brings a fresh target string. Also printed, for information: the same Map.get with keys built once
 // (hash already cached), and the uncached decision (fold + match every rule + merge) for an already folded path and
 // for a new spelling that needs the whole fold.
-// Budget (DESIGN.md): ≤ 0.22 µs for the cached decision.
+// Budget (bench/README.md): ≤ 0.22 µs for the cached decision.
 import { compilePolicy } from '../policies/compile.js';
 import type { PolicyConfig } from '../policies/schema.js';
 

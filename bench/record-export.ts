@@ -2,11 +2,11 @@
 // bytes the file exporter appends. The capture pool's threads build each record's JSON text; what the event loop
 // does with it before a file, a pipe or a socket gets it is the cost measured here, per record.
 //
-// New (this tree): the worker's message holds each stored text with its key fields packed in a flat array
-// (plugins/capture/record-batch.ts); the event loop unpacks them into `gateway.record` payloads and the file exporter
+// Measured: the worker's message holds each stored text with its key fields packed in a flat array
+// (gateway/records/record-batch.ts); the event loop unpacks them into `gateway.record` payloads and the file exporter
 // writes each text as a line (plugins/exporters/json-lines.ts).
 // Baseline, in the same run: the message holds the texts alone; the event loop parses each one into a record object
-// for the bus, and the file exporter stringifies it again (what capture and the exporters did before).
+// for the bus, and the file exporter stringifies it again (what an exporter that takes record objects costs).
 //
 // Records come from the real governance module: about 1.5 KB each, a JSON request body with redactions, headers and
 // a label. The worker's structured clone is made once per round outside the timing (v8.serialize is what postMessage
@@ -15,12 +15,12 @@
 //
 // Usage: node dist/bench/record-export.js [records per round, default 4096]
 import { deserialize, serialize } from 'node:v8';
-import type { RawExchange } from '@vigil/plugin-sdk';
+import type { RawExchange } from '../gateway/exchange/raw-exchange.js';
 import { compilePolicy } from '../policies/compile.js';
 import type { PolicyConfig } from '../policies/schema.js';
-import governBatch from '../plugins/governance/govern-worker.js';
-import { recordRow } from '../plugins/capture/record-writer.js';
-import { packRecords, unpackRecords } from '../plugins/capture/record-batch.js';
+import governBatch from '../gateway/govern/govern-worker.js';
+import { recordRow } from '../gateway/records/record-writer.js';
+import { packRecords, unpackRecords } from '../gateway/records/record-batch.js';
 import { jsonLine } from '../plugins/exporters/json-lines.js';
 import { median } from './support/median.js';
 

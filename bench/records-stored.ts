@@ -1,6 +1,6 @@
 // Benchmark: governed records stored per second through the real telemetry lane - raw exchanges published on
 // `gateway.exchange`, batched to the governance worker pool (parse, redact, label, meter, re-serialise), written to
-// SQLite with their minute rollups, and published on `gateway.record`. Budget (DESIGN.md): ≥ 20,000 records/s.
+// SQLite with their minute rollups, and published on `gateway.record`. Budget (bench/README.md): ≥ 20,000 records/s.
 //
 // Baseline, in the same run and on the same machine: `insertMany` of the same record rows (already governed, already
 // serialised) into the same table on SQLite, in batches of the same size, one batch after another - the store's own
@@ -17,11 +17,11 @@ import type { SqlValue } from '@vigil/plugin-sdk';
 import { startTestRuntime } from '@vigil/plugin-sdk/testing';
 import { compilePolicy } from '../policies/compile.js';
 import type { PolicyConfig } from '../policies/schema.js';
-import type { RawExchange } from '../plugins/governance/types.js';
-import governBatch from '../plugins/governance/govern-worker.js';
-import { captureMigrations } from '../plugins/capture/migrations.js';
-import { recordRow, RECORD_COLUMNS } from '../plugins/capture/record-writer.js';
-import '../plugins/capture/types.js';
+import type { RawExchange } from '../gateway/govern/types.js';
+import governBatch from '../gateway/govern/govern-worker.js';
+import { captureMigrations } from '../gateway/records/migrations.js';
+import { recordRow, RECORD_COLUMNS } from '../gateway/records/record-writer.js';
+import '../gateway/records/lane-tasks.js';
 import { openStore } from '../runtime/store/index.js';
 import { median } from './support/median.js';
 
@@ -31,7 +31,7 @@ const ROUNDS = 3;
 const BATCH = Number(process.env.BENCH_BATCH ?? 512);
 const WORKERS = Number(process.env.BENCH_WORKERS ?? 2);
 
-// A gateway policy of the kind the seed describes: three JSON-field redactions (exact, one level, any depth), a
+// A gateway policy of the usual kind (examples/policy.yaml): three JSON-field redactions (exact, one level, any depth), a
 // redacted header, a tenant label and a token meter.
 const policy: PolicyConfig = {
   rules: [{

@@ -1,6 +1,6 @@
 // Benchmark: from process start to /api/health answering 200, for `vigil run` with the example config.
 // Baseline, in the same run: a bare `node -e` that starts a node:http server answering /api/health.
-// Prints `startup to health: X ms (ratio X.XX vs baseline)`. Budget (DESIGN.md / issue 2): ≤ 1 s.
+// Prints `startup to health: X ms (ratio X.XX vs baseline)`. Budget (bench/README.md): ≤ 1 s.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,4 +1,4 @@
-// Benchmark: `insertMany` of governed-record-shaped rows (12 columns) into the store. Budget (DESIGN.md): governed
+// Benchmark: `insertMany` of governed-record-shaped rows (12 columns) into the store. Budget (bench/README.md): governed
 // records stored ≥ 20,000 per second.
 //
 // Baseline, in the same process, on the same rows and the same store handle: one INSERT per row, all inside one

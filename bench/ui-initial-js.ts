@@ -1,5 +1,5 @@
 // Benchmark: the JavaScript a browser downloads to show the gateway's overview with its charts, gzip-compressed as
-// the ui plugin sends it, against the budget of 120 KB (DESIGN.md). Measured in Debian's Chromium on a real
+// the ui plugin sends it, against the budget of 120 KB (bench/README.md). Measured in Debian's Chromium on a real
 // `vigil run` with captured traffic, so it counts what the page really loads: the shell, its preloaded chunks, the
 // overview's chunk and the lazily loaded chart library; later pages' chunks are not fetched.
 // Prints `ui initial js: X KB gzip (ratio X.XX vs budget 120 KB)`.

@@ -2,7 +2,7 @@
 // against a real `vigil run` (control plane, ui, capture) whose store holds 100,000 records over the last 24 hours
 // (bench/support/records-filler.ts: capture's own rows and minute rollups). The page sets a performance mark once
 // its charts have drawn on their canvases (overview-page.tsx, CHARTS_DRAWN_MARK); its startTime is the figure.
-// Target (issue 22): ≤ 1 s. Printed against it as a ratio, for a cold visit (a fresh browser context: nothing
+// Target (bench/README.md): ≤ 1 s. Printed against it as a ratio, for a cold visit (a fresh browser context: nothing
 // cached, the session cookie only) and a warm one (the same context again: the hashed assets come from the cache).
 //
 // Also printed, to tell where the time goes: the overview API's own time over HTTP (median), and per visit the

@@ -1,4 +1,4 @@
-// Benchmark: the resident memory the ui plugin adds to a running Vigil, against the budget of 10 MB (the issue).
+// Benchmark: the resident memory the ui plugin adds to a running Vigil, against the budget of 10 MB (bench/README.md).
 // Two `vigil run` processes in the same run, the gateway's policy and capture in both, the dashboard in one; each
 // serves a dashboard visit (index, every asset, the shell's and About's APIs, a live stream opened and closed), the
 // same requests for both, then settles. Rounds alternate, fresh processes each; the median difference is reported.

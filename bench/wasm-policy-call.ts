@@ -1,4 +1,4 @@
-// Benchmark: a WASM policy call on the telemetry lane, amortised per request over a batch. Budget (DESIGN.md):
+// Benchmark: a WASM policy call on the telemetry lane, amortised per request over a batch. Budget (bench/README.md):
 // ≤ 20 µs per request.
 //
 // The policy is examples/policies/card-numbers.ts, built here with `buildPolicy`. Each view is what the capture

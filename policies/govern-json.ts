@@ -29,7 +29,34 @@ export function compileJsonGovernance(rules: JsonGovernance, where = 'governance
   };
 }
 
+/** A compiled `JsonGovernance` for values the caller owns (just parsed): governed in place, no copy made. */
+export type OwnedJsonGovernor = (value: unknown) => unknown;
+
+/** Like `compileJsonGovernance`, for owned values: the paths and the masking write over `value` itself. */
+export function compileOwnedJsonGovernance(rules: JsonGovernance, where = 'governance'): OwnedJsonGovernor {
+  const paths: CompiledJsonPath[] = (rules.json_fields ?? []).map((p, i) => compileJsonPath(p, `${where}.json_fields[${i}]`));
+  const kinds = rules.detect && rules.detect.length > 0 ? [...rules.detect] : null;
+  return (value) => {
+    const redacted = paths.length > 0 ? redactJsonPaths(value, paths) : value;
+    return kinds ? maskStringsInPlace(redacted, kinds) : redacted;
+  };
+}
+
 const compiled = new WeakMap<JsonGovernance, JsonGovernor>();
+const compiledOwned = new WeakMap<JsonGovernance, OwnedJsonGovernor>();
+
+/**
+ * `value` governed by `rules`, written over `value` itself: for a value the caller owns and nothing else holds (just
+ * parsed from JSON), which spares the copy `governJson` makes. Same result as `governJson`; same compile-once rule.
+ */
+export function governOwnedJson(value: unknown, rules: JsonGovernance): unknown {
+  let governor = compiledOwned.get(rules);
+  if (!governor) {
+    governor = compileOwnedJsonGovernance(rules);
+    compiledOwned.set(rules, governor);
+  }
+  return governor(value);
+}
 
 /**
  * `value` governed by `rules`, never changed in place. Rules are compiled once per rules object (keep the object and
@@ -42,6 +69,28 @@ export function governJson(value: unknown, rules: JsonGovernance): unknown {
     compiled.set(rules, governor);
   }
   return governor(value);
+}
+
+/**
+ * `value` (parsed JSON, owned by the caller) with every detected span of `kinds` masked in place; an object one of
+ * whose keys holds a secret is rebuilt (keys cannot be renamed in place without changing their order).
+ */
+export function maskStringsInPlace(value: unknown, kinds: readonly DetectorKind[]): unknown {
+  if (typeof value === 'string') return value === REDACTED ? value : redactText(value, kinds);
+  if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) value[i] = maskStringsInPlace(value[i], kinds);
+    return value;
+  }
+  const object = value as Record<string, unknown>;
+  for (const k of Object.keys(object)) {
+    if (redactText(k, kinds) !== k) return maskStrings(object, kinds);
+    const masked = maskStringsInPlace(object[k], kinds);
+    // A parsed `__proto__` is an own data property: assigning it would set the prototype instead.
+    if (k === '__proto__') Object.defineProperty(object, k, { value: masked, enumerable: true, writable: true, configurable: true });
+    else object[k] = masked;
+  }
+  return object;
 }
 
 /** `value` (parsed JSON) with every detected span of `kinds`, in any string or key, masked; a new value where needed. */

@@ -49,7 +49,7 @@ export interface JsonObserver {
   string(node: ObservedNode, text: string, from: number, to: number, escaped: boolean, redacted: boolean): void;
 }
 
-// Kinds as the observer counts them (plugins/governance/value-format.ts holds the names in this order; 0 is a
+// Kinds as the observer counts them (gateway/fields/value-format.ts holds the names in this order; 0 is a
 // string, which is reported through `string`).
 const K_INTEGER = 1;
 const K_NUMBER = 2;

@@ -62,7 +62,8 @@ const labelName = '^(?!__)[a-zA-Z_][a-zA-Z0-9_]*$';
 
 const stringList = (item: JsonSchema): JsonSchema => ({ type: 'array', items: item });
 
-const ruleSchema: JsonSchema = {
+/** Schema of one rule, as the config file writes it. */
+export const ruleSchema: JsonSchema = {
   type: 'object',
   additionalProperties: false,
   required: ['name', 'match'],

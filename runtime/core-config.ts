@@ -7,11 +7,29 @@ export interface CoreConfig {
     token?: string;
     body_limit: string | number;
     lockout: { max_failures: number; window: string | number };
+    session: { lifetime: string | number; idle_timeout: string | number };
     allowed_hosts?: string[];
     metrics_auth: boolean;
     tls?: { cert_file: string; key_file: string };
+    oidc?: OidcConfig;
   };
   storage: { url?: string };
   shutdown_timeout: string | number;
   plugins: { use: string; with?: Record<string, unknown> }[];
+}
+
+/** `control_plane.oidc` after defaults. */
+export interface OidcConfig {
+  issuer: string;
+  client_id: string;
+  client_secret_env?: string;
+  redirect_url: string;
+  provider_name: string;
+  scopes: string[];
+  allowed_domains: string[];
+  allowed_groups: string[];
+  groups_claim: string;
+  role_claim?: string;
+  role_map: Record<string, string>;
+  default_role: 'viewer' | 'member' | 'admin' | 'none';
 }

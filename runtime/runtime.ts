@@ -19,6 +19,7 @@ import { planReload } from './reload-plan.js';
 import { VERSION } from './version.js';
 import { installMethod } from './install-method.js';
 import { storageInfo } from './storage-info.js';
+import { resolveOidc } from './auth/oidc-config.js';
 
 export interface StartOptions extends PlanOptions {
   /** Where log lines go (default stderr). */
@@ -102,7 +103,8 @@ export class Runtime {
     this.disposeProcessMetrics = registerProcessMetrics(this.metrics);
 
     const needs = new Set(entries.flatMap((e) => e.def.needs ?? []));
-    if (needs.has('store') || needs.has('jobs')) {
+    // Single sign-on keeps its users, sign-ins and audit log in the store, so it opens one too.
+    if (needs.has('store') || needs.has('jobs') || core.control_plane.oidc) {
       // Drivers (sqlite3, pg) load only when a plugin needs the store.
       const [{ openStore, storeForThreads, ThreadWriteLock, configuredStoreUrl }, { createScheduler, createJobQueues }] = await Promise.all([import('./store/index.js'), import('./jobs/index.js')]);
       const url = configuredStoreUrl(core);
@@ -127,7 +129,9 @@ export class Runtime {
       listen: cp.listen,
       tls: cp.tls ? { certFile: resolve(dir, cp.tls.cert_file), keyFile: resolve(dir, cp.tls.key_file) } : undefined,
       tokenHash: token.hash,
-      sessionSecret: token.sessionSecret,
+      sessionStore: this.store,
+      oidc: cp.oidc ? resolveOidc(cp.oidc) : undefined,
+      sessionPolicy: { lifetimeMs: parseDuration(cp.session.lifetime), idleMs: parseDuration(cp.session.idle_timeout) },
       bodyLimit: parseByteSize(cp.body_limit),
       lockout: { maxFailures: cp.lockout.max_failures, windowMs: parseDuration(cp.lockout.window) },
       allowedHosts: cp.allowed_hosts,
@@ -185,9 +189,12 @@ export class Runtime {
     this.log.info('vigil started', { url: this.url, plugins: this.plugins });
     const announce = this.options.announce ?? ((l) => process.stdout.write(l + '\n'));
     // The token itself can be printed only the once it is made; later starts still say where the dashboard is.
-    announce(token.generated
+    // Last and set apart by blank lines: the one line a newcomer looks for.
+    announce(`\n${token.generated
       ? `Dashboard: ${this.url}/?token=${token.generated}\n(This token is shown once; only its hash is kept in ${dataDir}. Set control_plane.token to choose your own.)`
-      : `Dashboard: ${this.url}/ (sign in with the dashboard token: ${core.control_plane.token ? 'the one control_plane.token sets' : `the one printed when ${dataDir} was first used`})`);
+      : `Dashboard: ${this.url}/ (sign in with the dashboard token: ${core.control_plane.token
+        ? 'the one control_plane.token sets'
+        : `the one printed when ${dataDir} was first used; lost it? stop Vigil and run: npx vigil token reset -config ${this.plan.file ?? 'FILE'}`})`}\n`);
   }
 
   /**

@@ -16,7 +16,7 @@ import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 /** Path segments the control plane or its plugins own: an area id or system page may not take one. */
 const RESERVED_SEGMENTS = new Set(['api', 'assets', 'login', 'logout', 'metrics', 'v1', 'favicon.ico']);
 /** Packages bundled into the assets: a new version must rebuild them. */
-const BUNDLED = ['preact', '@preact/signals', '@preact/signals-core', 'uplot'];
+const BUNDLED = ['preact', '@preact/signals', '@preact/signals-core', 'uplot', '@xterm/xterm', '@xterm/addon-fit'];
 const COMPRESSIBLE = new Set(['.html', '.js', '.css', '.svg', '.json', '.map', '.txt']);
 
 async function* walk(dir) {

@@ -1,5 +1,5 @@
 // Transpiles the TypeScript sources file by file with esbuild (no bundling), mirroring the tree:
-//   app/ runtime/ plugins/ policies/ sandbox/ tests/ bench/  ->  dist/<same path>.js
+//   app/ runtime/ gateway/ plugins/ policies/ sandbox/ tests/ bench/  ->  dist/<same path>.js
 //   plugin-sdk/src/                                      ->  plugin-sdk/dist/
 //   clients/node/src/ (@vigil/llm-client)                ->  clients/node/dist/, and dist/clients/node/src/ (so that
 //                                                            unit tests import its internal modules by relative path)
@@ -18,7 +18,7 @@ import { buildUi } from './build-ui.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const trees = [
-  ['app', 'dist/app'], ['runtime', 'dist/runtime'], ['plugins', 'dist/plugins'], ['policies', 'dist/policies'],
+  ['app', 'dist/app'], ['runtime', 'dist/runtime'], ['gateway', 'dist/gateway'], ['plugins', 'dist/plugins'], ['policies', 'dist/policies'],
   ['sandbox', 'dist/sandbox'], ['tests', 'dist/tests'], ['bench', 'dist/bench'],
   ['plugin-sdk/src', 'plugin-sdk/dist'], ['clients/node/src', 'clients/node/dist'], ['clients/node/src', 'dist/clients/node/src'],
   ['ui/src', 'dist/ui/src'], ['middleware', 'dist/middleware'],

@@ -5,7 +5,9 @@
 //   3. checks the archive holds what it must (bin/, dist/, the bundled @vigil/plugin-sdk) and nothing it must not
 //      (tests, benchmarks, sources, other node_modules);
 //   4. writes a CycloneDX SBOM of the production dependencies (`npm sbom`, narrowed to what they reach);
-//   5. writes SHA256SUMS (sha256sum's format) over the archive and the SBOM, and signs it with Ed25519
+//   5. in a git checkout, writes the source archive (`git archive` of HEAD, vigil-X.src.tar) that self-updating
+//      checkouts verify a release's tag against;
+//   6. writes SHA256SUMS (sha256sum's format) over the archive, the SBOM and the source archive, and signs it with Ed25519
 //      (SHA256SUMS.sig, the 64 raw signature bytes) with the PKCS#8 PEM private key at $VIGIL_RELEASE_KEY.
 // `vigil verify ARCHIVE --key PUBLIC.pem` checks all of it.
 // Flags: --out DIR (default release/, or $VIGIL_RELEASE_DIR), --skip-build, --new-key DIR (writes a key pair and exits).
@@ -120,8 +122,15 @@ const sbomName = archive.replace(/\.tgz$/, '.cdx.json');
 const sbom = productionSbom(JSON.parse(npm(['sbom', '--sbom-format', 'cyclonedx'], 'npm sbom')));
 await writeFile(join(out, sbomName), `${JSON.stringify(sbom, null, 2)}\n`);
 
+// The source archive of the commit released, for git checkouts that update themselves (plugins/selfupdate): they
+// make the same `git archive` of the release's tag and check it against this line, under the same signature.
+const sourceName = archive.replace(/\.tgz$/, '.src.tar');
+const inGit = existsSync(join(root, '.git'));
+if (inGit) run('git', ['archive', '--format=tar', `--prefix=vigil-${packed.version}/`, '-o', join(out, sourceName), 'HEAD'], 'git archive HEAD');
+
 const sha256 = async (file) => createHash('sha256').update(await readFile(file)).digest('hex');
-const sums = `${await sha256(join(out, archive))}  ${archive}\n${await sha256(join(out, sbomName))}  ${sbomName}\n`;
+const sums = `${await sha256(join(out, archive))}  ${archive}\n${await sha256(join(out, sbomName))}  ${sbomName}\n` +
+  (inGit ? `${await sha256(join(out, sourceName))}  ${sourceName}\n` : '');
 await writeFile(join(out, 'SHA256SUMS'), sums);
 await writeFile(join(out, 'SHA256SUMS.sig'), sign(null, Buffer.from(sums), privateKey));
 const publicPem = createPublicKey(privateKey).export({ type: 'spki', format: 'pem' });
@@ -130,6 +139,7 @@ process.stdout.write([
   `release: ${packed.name}@${packed.version} in ${out}`,
   `  ${archive}  (${packed.entryCount} files, ${(packed.size / 1024 / 1024).toFixed(1)} MB; the same for macOS and Linux on x64 and arm64)`,
   `  ${sbomName}  (CycloneDX SBOM, production dependencies)`,
+  ...(inGit ? [`  ${sourceName}  (git archive of HEAD: what a git checkout's self-update checks the release's tag against)`] : []),
   `  SHA256SUMS, SHA256SUMS.sig  (Ed25519, public key below)`,
   `verify with: vigil verify ${join(out, archive)} --key PUBLIC.pem`,
   publicPem.trimEnd(),

@@ -2,7 +2,8 @@
 // `N passed, N failed`. uvu prints per-file totals (Total / Passed / Skipped); they are added up here.
 //
 // Usage: node scripts/run-tests.mjs [substring …]   (only files whose path contains one of the substrings)
-// Env:   TEST_CONCURRENCY (default 2), TEST_FILE_TIMEOUT_MS (default 300000), TEST_VERBOSE=1 prints every file's output.
+// Env:   TEST_CONCURRENCY (default 2), TEST_FILE_TIMEOUT_MS (default 300000), TEST_VERBOSE=1 prints every file's output,
+//        VIGIL_VALIDATE_RESPONSES (default 1: answers are checked against their schemas; 0 turns it off).
 // The typechecks (`tsc --noEmit` of the server, the web UI and its tests) and the lint (`eslint .`, layer boundaries
 // and import cycles) run first, unless filters are given, and count as one test each.
 import { spawn } from 'node:child_process';
@@ -28,7 +29,9 @@ async function* walk(dir) {
 
 function runProcess(cmd, args, timeoutMs) {
   return new Promise((resolve) => {
-    const child = spawn(cmd, args, { cwd: root, env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    // VIGIL_VALIDATE_RESPONSES: every control plane the tests start (and the vigil processes they spawn) checks each
+    // JSON answer against its route's declared schema, and answers 500 on a mismatch, so the suites catch drift.
+    const child = spawn(cmd, args, { cwd: root, env: { VIGIL_VALIDATE_RESPONSES: '1', ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     child.stdout.on('data', (d) => { output += d; });
     child.stderr.on('data', (d) => { output += d; });

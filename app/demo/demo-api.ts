@@ -39,16 +39,27 @@ function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
   });
 }
 
-function bearer(req: IncomingMessage): string | undefined {
-  const m = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '');
+function bearer(authorization: string | undefined): string | undefined {
+  const m = /^Bearer\s+(\S+)$/i.exec(authorization ?? '');
   return m?.[1];
 }
 
-async function answer(req: IncomingMessage, incident: boolean): Promise<DemoAnswer> {
-  const url = new URL(req.url ?? '/', 'http://demo.invalid');
-  const method = req.method ?? 'GET';
+/** A request as the demo API reads it: what `answerRequest` needs, whether it came over HTTP or is made up for the history. */
+export interface DemoApiRequest {
+  method: string;
+  /** Path and query. */
+  target: string;
+  authorization: string | undefined;
+  /** The body's bytes; undefined when it was past the API's limit. */
+  body: Buffer | undefined;
+}
+
+/** The API's answer to a request (routing, keys, then the route's handler), before its latency is waited out. */
+export function answerRequest(req: DemoApiRequest, incident: boolean): DemoAnswer {
+  const url = new URL(req.target || '/', 'http://demo.invalid');
+  const method = req.method;
   if (url.pathname === '/health') return { status: 200, body: { status: 'ok' }, delayMs: 1 };
-  const raw = await readBody(req);
+  const raw = req.body;
   if (raw === undefined) return errorAnswer(413, 'body_too_large', `Request bodies are limited to ${BODY_LIMIT} bytes`, 2);
   let found;
   try {
@@ -57,7 +68,7 @@ async function answer(req: IncomingMessage, incident: boolean): Promise<DemoAnsw
     return errorAnswer(400, 'invalid_path', 'The path is not valid', 2);
   }
   if (!found) return errorAnswer(404, 'not_found', `No route ${method} ${url.pathname}`, latency(5, 0.3));
-  const key = bearer(req);
+  const key = bearer(req.authorization);
   const tenant = TENANTS.find((t) => t.key === key);
   const admin = key === ADMIN_KEY;
   if (!tenant && !admin) {
@@ -75,6 +86,18 @@ async function answer(req: IncomingMessage, incident: boolean): Promise<DemoAnsw
   return found.route.handler({ method, path: url.pathname, query: url.searchParams, body, tenant, admin, incident }, found.params);
 }
 
+/** The headers the API sends with an answer. */
+export const answerHeaders = (a: DemoAnswer): Record<string, string> => ({
+  'content-type': 'application/json; charset=utf-8',
+  'x-request-id': `req_${randomBytes(8).toString('hex')}`,
+  ...a.headers,
+});
+
+async function answer(req: IncomingMessage, incident: boolean): Promise<DemoAnswer> {
+  const body = await readBody(req);
+  return answerRequest({ method: req.method ?? 'GET', target: req.url ?? '/', authorization: req.headers.authorization, body }, incident);
+}
+
 /** Starts the demo API on 127.0.0.1 (port 0: any free port). */
 export async function startDemoApi(options: DemoApiOptions = {}, port = 0): Promise<DemoApi> {
   const incidents = options.incidents ?? DEFAULT_INCIDENTS;
@@ -90,11 +113,7 @@ export async function startDemoApi(options: DemoApiOptions = {}, port = 0): Prom
         timers.delete(timer);
         if (a.reset) { req.socket.destroy(); return; }
         const text = a.body === undefined ? '' : JSON.stringify(a.body);
-        res.writeHead(a.status, {
-          'content-type': 'application/json; charset=utf-8',
-          'x-request-id': `req_${randomBytes(8).toString('hex')}`,
-          ...a.headers,
-        });
+        res.writeHead(a.status, answerHeaders(a));
         res.end(text);
       }, a.delayMs);
       timers.add(timer);

@@ -9,14 +9,14 @@
 import type { CommandArgs, CommandDefinition, CommandIo } from '@vigil/plugin-sdk';
 import type { Composition } from '../../runtime/composition.js';
 
-const USAGE = 'vigil demo [--port 9095] [--proxy-port 8080] [--rate 4] [--no-traffic] [--data-dir DIR] [-config FILE]';
+const USAGE = 'vigil demo [--port 9095] [--proxy-port 8080] [--rate 1] [--no-traffic] [--data-dir DIR] [-config FILE]';
 
 export interface DemoSettings {
   /** Control-plane port; undefined: 9095 when free, else any free port. */
   port?: number;
   /** The gateway's port; undefined: 8080 when free, else any free port. */
   proxyPort?: number;
-  /** Requests per second after the first burst. */
+  /** Requests per second at the busiest hour of the day, after the first burst (the hour of the day scales it). */
   rate: number;
   traffic: boolean;
   /** Kept after the demo; undefined: a fresh temporary directory, removed when the demo stops. */
@@ -38,7 +38,7 @@ function port(name: string, value: string | boolean | undefined): number | undef
 export function demoSettings(args: CommandArgs): DemoSettings {
   const f = args.flags;
   if (args.positionals.length > 0) throw new DemoUsageError(`unexpected argument "${args.positionals[0]}"`);
-  let rate = 4;
+  let rate = 1;
   if (f.rate !== undefined) {
     rate = typeof f.rate === 'string' && /^\d+(\.\d+)?$/.test(f.rate) ? Number(f.rate) : NaN;
     if (!(rate >= 0 && rate <= 200)) throw new DemoUsageError(`--rate takes requests per second from 0 to 200, got "${String(f.rate)}"`);
@@ -68,7 +68,7 @@ export function demoCommand(composition: () => Composition): CommandDefinition {
     flags: {
       port: { type: 'string', summary: 'Port of the dashboard and control plane (default 9095, or a free one when taken)' },
       'proxy-port': { type: 'string', summary: 'Port of the gateway (default 8080, or a free one when taken)' },
-      rate: { type: 'string', summary: 'Requests per second after the first burst of 250 (default 4; 0: the burst only)' },
+      rate: { type: 'string', summary: 'Requests per second at the busiest hour of the day, after a first burst of 60 (default 1; 0: the burst only)' },
       'no-traffic': { type: 'boolean', summary: 'Send no traffic: the API and the gateway wait for your requests' },
       'data-dir': { type: 'string', summary: 'Keep the data in DIR (default: a temporary directory, removed on exit)' },
       config: { type: 'string', summary: 'Run this config instead of examples/demo/vigil.yaml (its VIGIL_DEMO_* variables are set)' },

@@ -100,17 +100,38 @@ const MESSAGES: readonly ((p: Person, card: string, product: string) => string)[
   (p) => `Please change the shipping address of my last order to ${p.city}. My email is ${p.email}.`,
 ];
 
+/** What the model answers each message with, as v2 was told: short, facts only. */
 const REPLIES: readonly ((p: Person, product: string) => string)[] = [
   () => 'Sorry for the wait! Your parcel left our warehouse on Monday; the carrier expects to deliver it tomorrow.',
   (_p, product) => `Yes, the ${product} works with any USB-C MacBook; macOS needs no driver.`,
-  () => 'I am sorry about the double charge. I have passed it to our payments team, who will refund one of them within 3 days. HANDOVER',
+  () => 'I am sorry about the double charge. I have passed it to our payments team, who will refund one of them within 3 days.',
   // The old template let the model repeat what it was told; the detectors mask it before it is stored.
   (p) => `Done: the confirmation is on its way to ${p.email}.`,
   (_p, product) => `I am sorry the ${product} arrived damaged. A replacement ships today; you will get a return label by email.`,
-  () => 'Sorry about the failed checkout. Please try once more; if it fails again, a colleague will call you. HANDOVER',
+  () => 'Sorry about the failed checkout. Please try once more; if it fails again, a colleague will call you.',
   () => 'The chair has a 5-year warranty that covers the gas lift and the mechanism.',
   (p) => `Your order will now go to ${p.city}. You will get an updated confirmation shortly.`,
 ];
+
+/** Messages about a card or a charge: v3 hands them over to a person (the demo's "Hands over payments" eval checks it). */
+export const PAYMENT_MESSAGE = /\bcard\b|\bcharged\b/i;
+
+/**
+ * The reply of each version, so that the demo's evals tell them apart: v1 had no length rule and wraps the answer in
+ * pleasantries (the "Concise reply" eval marks it down); v2 answers in a sentence or two; v3 adds a next step and
+ * hands payment questions over with HANDOVER, which the haiku model forgets now and then.
+ */
+function reply(version: number, which: number, message: string, person: Person, product: string, model: string, random: Random): string {
+  const answer = REPLIES[which](person, product);
+  if (version === 1) {
+    return `Hello ${person.name.split(' ')[0]}, and thank you so much for reaching out to our support team; we really appreciate your patience ` +
+      `while we looked into this for you. ${answer} If there is anything else at all that we can help you with, please do not hesitate ` +
+      'to contact us again at any time: our friendly team is always happy to help. Kind regards, the support team.';
+  }
+  if (version === 2) return answer;
+  const handsOver = PAYMENT_MESSAGE.test(message) && !(model.startsWith('claude') && chance(0.2, random));
+  return `${answer} ${handsOver ? 'A colleague from payments will take it from here. HANDOVER' : 'Reply here if anything else comes up.'}`;
+}
 
 const CHANNELS = ['chat', 'email', 'mobile'] as const;
 
@@ -212,15 +233,23 @@ export function llmCall(template: TemplateName, version: number, now: number, ra
   }
   item.tokens = { input: promptTokens, output: outputTokens, ...(cacheRead ? { cache_read: cacheRead } : {}), total: promptTokens + outputTokens };
   item.output = template === 'support-reply'
-    ? { role: 'assistant', content: REPLIES[which](person, product) }
-    : { role: 'assistant', content: summary(version, person, message) };
+    ? { role: 'assistant', content: reply(version, which, message, person, product, profile.model, random) }
+    : { role: 'assistant', content: summary(version, person, message, profile.model, random) };
   item.metadata.finish_reason = 'stop';
   return item;
 }
 
-function summary(version: number, person: Person, message: string): string {
+/**
+ * The summary of each version: v1 prose, v2 a line and the actions as bullets, v3 JSON, whose `actions` field the
+ * flash model leaves out of one answer in four (the "Actions listed" eval finds it).
+ */
+function summary(version: number, person: Person, message: string, model: string, random: Random): string {
   const gist = message.length > 90 ? `${message.slice(0, 87)}...` : message;
-  if (version === 3) return JSON.stringify({ summary: gist, sentiment: /broken|twice|fails|never/.test(message) ? 'negative' : 'neutral', actions: ['reply to the customer'] });
+  if (version === 3) {
+    const sentiment = /broken|twice|fails|never/.test(message) ? 'negative' : 'neutral';
+    const missesActions = model.startsWith('gemini') && chance(0.25, random);
+    return JSON.stringify({ summary: gist, sentiment, ...(missesActions ? {} : { actions: ['reply to the customer'] }) });
+  }
   if (version === 2) return `${person.name.split(' ')[0]} writes: ${gist}\n- reply to the customer\n- check the order`;
   return `The customer ${person.name} (${person.email}) contacted support. ${gist} The agent should reply and check the order.`;
 }

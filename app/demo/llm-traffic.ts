@@ -1,17 +1,20 @@
 /**
  * The demo's LLM traffic: the support team's calls (llm-calls.ts) sent to the control plane's `POST /v1/traces`, as an
  * application's client does: batched once a second, gzip-encoded, with the project key, one request at a time, a
- * batch that got no answer sent again with the same ids. First the history: the versions of both templates, oldest
- * first, a round each, the next sent once the server made the last one's versions (it numbers a template's versions
- * in the order it first stores them, and persists batches concurrently); then a steady rate.
+ * batch that got no answer sent again with the same ids. First the history: the day before the demo, by the daily
+ * curve of daily-load.ts, each call dated by its `start_time` (the server dates a trace by its call's time within a
+ * week), in three eras as the team shipped the versions: v1 alone, then v2 rolled out, then v3 as a canary. An era is
+ * sent once the server made the last one's versions (it numbers a template's versions in the order it first stores
+ * them). Then a steady rate.
  *
  * It speaks the wire contract rather than using @vigil/llm-client: the server's layers (app/ included) never import a
  * client SDK (eslint.config.js), and the contract is what every client speaks.
  */
 import { gzipSync } from 'node:zlib';
 import { Pool } from 'undici';
+import { loadAt } from './daily-load.js';
 import { llmCall, TEMPLATES, type TemplateName, type TraceItem } from './llm-calls.js';
-import { chance, pick } from './random.js';
+import { chance, pick, type Random } from './random.js';
 
 export interface LlmTrafficOptions {
   /** The control plane's URL. */
@@ -20,7 +23,7 @@ export interface LlmTrafficOptions {
   key: string;
   /** LLM calls per second, on average, after the history (0: the history only). */
   rate: number;
-  /** Called once the history is accepted. */
+  /** Called once the history (a day of calls) is accepted. */
   onHistory?(summary: { traces: number; ms: number }): void;
 }
 
@@ -42,9 +45,10 @@ const TICK_MS = 250;
 /** Calls held while the server does not answer; beyond it the oldest are dropped, as a client's bounded buffer does. */
 const MAX_QUEUED = 5_000;
 const BATCH = 200;
-/** Calls of each version in the history; a few of each fail. */
-const HISTORY_PER_VERSION = 20;
-const VERSIONS = 3;
+/** LLM calls a minute at the busiest hour of the history: about 1,300 over the day. */
+const HISTORY_PEAK_PER_MINUTE = 2;
+const HOUR_MS = 3_600_000;
+export const LLM_HISTORY_MS = 24 * HOUR_MS;
 /** How long the history waits for the server to have made a round's versions before it sends the next round. */
 const VERSION_WAIT_MS = 5_000;
 
@@ -54,15 +58,46 @@ const LIVE_VERSIONS: Record<TemplateName, readonly { version: number; weight: nu
   'summarise-ticket': [{ version: 1, weight: 0.05 }, { version: 2, weight: 0.25 }, { version: 3, weight: 0.7 }],
 };
 
-/** One round of the history: `version` of each template, a few of its calls failed, so every page has them. */
-export function historyRound(version: number, now: number): TraceItem[] {
-  return (Object.keys(TEMPLATES) as TemplateName[]).flatMap((template) =>
-    Array.from({ length: HISTORY_PER_VERSION }, (_, n) => llmCall(template, version, now, Math.random, n === 0 ? true : undefined)));
+type VersionMix = Record<TemplateName, readonly { version: number; weight: number }[]>;
+
+/**
+ * The eras of the history, oldest first, by how long before the demo each began: v1 alone, then v2 rolled out (v1
+ * still deployed here and there), then v3 as a canary, mixed as the live traffic is.
+ */
+export const HISTORY_ERAS: readonly { since: number; mix: VersionMix }[] = [
+  { since: 24 * HOUR_MS, mix: { 'support-reply': [{ version: 1, weight: 1 }], 'summarise-ticket': [{ version: 1, weight: 1 }] } },
+  {
+    since: 16 * HOUR_MS,
+    mix: { 'support-reply': [{ version: 1, weight: 0.25 }, { version: 2, weight: 0.75 }], 'summarise-ticket': [{ version: 1, weight: 0.2 }, { version: 2, weight: 0.8 }] },
+  },
+  { since: 4 * HOUR_MS, mix: LIVE_VERSIONS },
+];
+
+const TEMPLATE_NAMES = Object.keys(TEMPLATES) as TemplateName[];
+const templateOf = (random: Random): TemplateName => (chance(0.65, random) ? 'support-reply' : 'summarise-ticket');
+
+/**
+ * The calls of one era of the history, oldest first: per minute from `from` to `to`, the daily curve's share of
+ * `peakPerMinute`. It opens with one call of each template in the era's newest version that succeeds, so that the
+ * server makes the version even in a quiet hour.
+ */
+export function historyEra(mix: VersionMix, from: number, to: number, peakPerMinute = HISTORY_PEAK_PER_MINUTE, random: Random = Math.random): TraceItem[] {
+  const calls = TEMPLATE_NAMES.map((t, i) => llmCall(t, Math.max(...mix[t].map((v) => v.version)), from + 5_000 * (i + 1), random, false));
+  for (let minute = from; minute < to; minute += 60_000) {
+    const mean = peakPerMinute * loadAt(minute);
+    const n = Math.floor(mean) + (random() < mean % 1 ? 1 : 0);
+    const slot = Math.min(60_000, to - minute);
+    for (const at of Array.from({ length: n }, () => minute + Math.floor(random() * slot)).sort((a, b) => a - b)) {
+      const template = templateOf(random);
+      calls.push(llmCall(template, pick(mix[template], (v) => v.weight, random).version, at, random));
+    }
+  }
+  return calls;
 }
 
 /** One call of the steady mix. */
 export function liveCall(now: number): TraceItem {
-  const template: TemplateName = chance(0.65) ? 'support-reply' : 'summarise-ticket';
+  const template = templateOf(Math.random);
   return llmCall(template, pick(LIVE_VERSIONS[template], (v) => v.weight).version, now);
 }
 
@@ -131,17 +166,20 @@ export function startLlmTraffic(options: LlmTrafficOptions): LlmTraffic {
 
   const done = (async () => {
     let told = 0;
-    let version = 1;
-    for (; version <= VERSIONS && !stopped; version++) {
-      const round = historyRound(version, Date.now());
-      told += round.length;
-      enqueue(round);
+    let era = 0;
+    for (; era < HISTORY_ERAS.length && !stopped; era++) {
+      const { since, mix } = HISTORY_ERAS[era];
+      const until = era + 1 < HISTORY_ERAS.length ? startedAt - HISTORY_ERAS[era + 1].since : startedAt;
+      const calls = historyEra(mix, startedAt - since, until);
+      told += calls.length;
+      enqueue(calls);
       await flush();
       // Unanswered (the server is not there) or too slow to version: the steady traffic starts all the same.
-      if (queue.length > 0 || !(await versionsMade(version))) break;
+      const newest = Math.max(...TEMPLATE_NAMES.flatMap((t) => mix[t].map((v) => v.version)));
+      if (queue.length > 0 || !(await versionsMade(newest))) break;
     }
     if (stopped) return;
-    if (version > VERSIONS) options.onHistory?.({ traces: told, ms: Date.now() - startedAt });
+    if (era === HISTORY_ERAS.length) options.onHistory?.({ traces: told, ms: Date.now() - startedAt });
     if (options.rate > 0) ticker = setInterval(tick, TICK_MS);
     flusher = setInterval(() => { void flush(); }, FLUSH_MS);
   })();

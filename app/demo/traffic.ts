@@ -7,11 +7,12 @@
 import { Pool } from 'undici';
 import { nextRequest, showcase, type PlannedRequest } from './request-mix.js';
 import { chance } from './random.js';
+import { loadAt } from './daily-load.js';
 
 export interface TrafficOptions {
   /** The gateway's URL. */
   target: string;
-  /** Requests per second on average, after the burst. */
+  /** Requests per second at the busiest hour of the day, after the burst. */
   rate: number;
   /** Requests in the first burst (0: none). */
   burst: number;
@@ -37,9 +38,12 @@ const MAX_IN_FLIGHT = 48;
 const BURST_CONCURRENCY = 16;
 const TICK_MS = 200;
 
-/** How busy the shop is at `t` ms after start, around 1: a slow wave (four minutes) and, now and then, a rush. */
-function load(t: number, rush: boolean): number {
-  return (1 + 0.4 * Math.sin((2 * Math.PI * t) / 240_000)) * (rush ? 3 : 1);
+/**
+ * How busy the shop is at `t` ms after start, as a share of the rate: the hour of the day (daily-load.ts, as the
+ * history), a slow wave over four minutes and, now and then, a rush.
+ */
+function load(t: number, now: number, rush: boolean): number {
+  return loadAt(now) * (1 + 0.4 * Math.sin((2 * Math.PI * t) / 240_000)) * (rush ? 3 : 1);
 }
 
 export function startTraffic(options: TrafficOptions): Traffic {
@@ -81,7 +85,7 @@ export function startTraffic(options: TrafficOptions): Traffic {
     const now = Date.now();
     // A rush every two minutes or so, lasting five to twelve seconds.
     if (now > rushUntil && chance(TICK_MS / 120_000)) rushUntil = now + 5_000 + Math.random() * 7_000;
-    owed += (options.rate * TICK_MS / 1000) * load(now - startedAt, now < rushUntil);
+    owed += (options.rate * TICK_MS / 1000) * load(now - startedAt, now, now < rushUntil);
     for (; owed >= 1; owed--) {
       if (inFlight >= MAX_IN_FLIGHT) { stats.skipped++; continue; }
       void send(nextRequest());

@@ -3,7 +3,7 @@
  * Exit codes: 0 verified, 1 not verified (each failed check is named), 2 usage.
  */
 import { dirname, join, resolve } from 'node:path';
-import type { CommandArgs, CommandDefinition, CommandIo } from '@vigil/plugin-sdk';
+import { verifyRelease, type CommandArgs, type CommandDefinition, type CommandIo } from '@vigil/plugin-sdk';
 
 const usage = 'vigil verify ARCHIVE [--sums FILE] [--sig FILE] [--key PUBLIC.pem] [--format text|json]';
 
@@ -23,8 +23,6 @@ async function run(args: CommandArgs, io: CommandIo): Promise<number> {
   const sig = resolve(io.cwd, str('sig') ?? `${sums}.sig`);
   const key = resolve(io.cwd, keyFlag);
 
-  // Loaded here, not at the top: every `vigil` invocation lists this command, few run it.
-  const { verifyRelease } = await import('./verify.js');
   const report = await verifyRelease({ archive, sums, sig, key });
   if (format === 'json') io.out(`${JSON.stringify({ verified: report.ok, archive, sums, sig, key, checks: report.checks }, null, 2)}\n`);
   else {

@@ -6,10 +6,11 @@
 // The traffic is deterministic for a seed and looks like an API's: a few busy routes and a long tail, mostly 2xx with
 // some 4xx, about 2.5 % 5xx and a few unanswered exchanges, tenants of very different sizes, lognormal latencies,
 // metered tokens on the LLM route, masked credentials and card numbers.
-import type { StorableRecord, Store } from '@vigil/plugin-sdk';
+import type { Store } from '@vigil/plugin-sdk';
+import type { StorableRecord } from '../../gateway/records/governed-record.js';
 import { uuidv7 } from '@vigil/plugin-sdk';
-import { captureMigrations } from '../../plugins/capture/migrations.js';
-import { foldRollups, recordRow, RecordWriter } from '../../plugins/capture/record-writer.js';
+import { captureMigrations } from '../../gateway/records/migrations.js';
+import { foldRollups, recordRow, RecordWriter } from '../../gateway/records/record-writer.js';
 import { openStore } from '../../runtime/store/index.js';
 import { seeded } from '../../app/demo/random.js';
 

@@ -1,6 +1,6 @@
 // @ts-check
 // An example third-party plugin. It receives exactly the context built-in plugins receive.
-import { definePlugin, HttpError } from '@vigil/plugin-sdk';
+import { closedObject, definePlugin, HttpError } from '@vigil/plugin-sdk';
 
 /** @typedef {{ greeting: string, max_name_length: number }} HelloConfig */
 
@@ -26,6 +26,8 @@ export default definePlugin(/** @type {import('@vigil/plugin-sdk').PluginDefinit
         type: 'object',
         properties: { name: { type: 'string', default: 'world' } },
       },
+      // What it answers: required, listed in GET /api, and checked against every answer in test runs.
+      response: closedObject({ message: { type: 'string' } }, { title: 'Greeting' }),
       handler(req) {
         const name = String(req.query.name);
         if (name.length > config.max_name_length) {

@@ -1,8 +1,11 @@
 import { performance } from 'node:perf_hooks';
-import { recordJson, type RawExchange, type TelemetryPolicy } from '@vigil/plugin-sdk';
-import type { CopyBudget } from '../../plugins/proxy/bounded-copy.js';
-import governBatch from '../../plugins/governance/govern-worker.js';
-import type { GovernTask } from '../../plugins/governance/types.js';
+import { recordJson } from '../../gateway/records/governed-record.js';
+import type { RawExchange } from '../../gateway/exchange/raw-exchange.js';
+import type { TelemetryPolicy } from '../../gateway/govern/govern-task.js';
+import type { CopyBudget } from '../../gateway/exchange/bounded-copy.js';
+import governBatch from '../../gateway/govern/govern-worker.js';
+import type { GovernTask } from '../../gateway/govern/types.js';
+import type { ExchangeProcessor } from '../../gateway/lane-stages.js';
 
 export interface InProcessGovernanceOptions {
   /** The rules as capture's workers receive them; one object for the process, so governance finds it compiled. */
@@ -23,7 +26,7 @@ export interface InProcessGovernanceOptions {
  * plugin: the same decisions by rule index, `governForStorage`, WASM narrowing), on the event loop, after the
  * responses are sent: the request path only copies. Raw exchanges never leave the process; only records do.
  */
-export class InProcessGovernance {
+export class InProcessGovernance implements ExchangeProcessor {
   private pending: RawExchange[] = [];
   private running: Promise<void> | null = null;
   private scheduled = false;
@@ -59,7 +62,7 @@ export class InProcessGovernance {
   }
 
   /** Resolves once every exchange queued so far is governed and delivered. */
-  async idle(): Promise<void> {
+  async flush(): Promise<void> {
     while (this.running !== null || this.pending.length > 0 || this.scheduled) {
       if (this.running === null && !this.scheduled) this.start();
       await (this.running ?? new Promise((r) => setImmediate(r)));

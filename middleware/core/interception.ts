@@ -1,11 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
-import type { RawExchange } from '@vigil/plugin-sdk';
+import type { RawExchange } from '../../gateway/exchange/raw-exchange.js';
 import type { CompiledPolicy, RouteDecision } from '../../policies/compile.js';
 import { extractLabels } from '../../policies/extract-labels.js';
-import { BoundedCopy, type CopyBudget } from '../../plugins/proxy/bounded-copy.js';
-import { rawExchange } from '../../plugins/proxy/raw-exchange.js';
-import { mayHaveBody } from '../../plugins/proxy/response-headers.js';
+import { BoundedCopy, type CopyBudget } from '../../gateway/exchange/bounded-copy.js';
+import { rawExchange } from '../../gateway/exchange/raw-exchange.js';
+import { mayHaveBody } from '../../gateway/exchange/response-headers.js';
 import { sentResponseHeaders } from './sent-headers.js';
 
 /** What an interception needs from the middleware that runs it. */

@@ -1,12 +1,13 @@
 import { dirname, resolve } from 'node:path';
-import { ConfigValueError, parseByteSize, type ConfigDocument, type TelemetryPolicy } from '@vigil/plugin-sdk';
+import { ConfigValueError, parseByteSize, type ConfigDocument } from '@vigil/plugin-sdk';
+import type { TelemetryPolicy } from '../../gateway/govern/govern-task.js';
 import { configFiles } from '../../runtime/cli/config-files.js';
 import { formatKeyPath } from '../../runtime/config/index.js';
 import type { CompiledPolicy } from '../../policies/compile.js';
-import type { RuleConfig } from '../../policies/schema.js';
-import governance from '../../plugins/governance/index.js';
-import { gatewayPolicy } from '../../plugins/governance/policy-versions.js';
-import { captureConfigSchema } from '../../plugins/capture/config-schema.js';
+import { rulesSchema, type RuleConfig } from '../../policies/schema.js';
+import { checkRules as checkRuleSet } from '../../gateway/govern/check-rules.js';
+import { gatewayPolicy } from '../../gateway/govern/policy-versions.js';
+import { captureConfigSchema } from '../../gateway/records/capture-config.js';
 import { MiddlewareError, MiddlewareErrors } from './errors.js';
 
 /** What the middleware takes from a vigil config file. */
@@ -38,7 +39,7 @@ export function loadMiddlewarePolicy(file: string, env: NodeJS.ProcessEnv = proc
     if (doc.data.rules === undefined) {
       throw new MiddlewareError(MiddlewareErrors.CONFIG, `${doc.file}: no "rules" key; the middleware governs with the rules of a vigil config file`);
     }
-    doc.validate(['rules'], governance.configSchema!, doc.data.rules);
+    doc.validate(['rules'], rulesSchema, doc.data.rules);
     checkRules(doc, doc.data.rules as RuleConfig[], resolvePath);
     const capture = (doc.data.capture ?? {}) as { max_body_bytes?: string | number };
     if (doc.data.capture !== undefined) doc.validate(['capture'], captureConfigSchema, capture);
@@ -60,7 +61,7 @@ export function loadMiddlewarePolicy(file: string, env: NodeJS.ProcessEnv = proc
 /** The governance plugin's own checks (`vigil validate` runs the same), placed in the file by key path. */
 function checkRules(doc: ConfigDocument, rules: RuleConfig[], resolvePath: (p: string) => string): void {
   try {
-    governance.checkConfig!(rules, { resolvePath });
+    checkRuleSet(rules, resolvePath);
   } catch (err) {
     if (!(err instanceof ConfigValueError)) throw err;
     const path = ['rules', ...err.keyPath];

@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { downstreamResponseHead } from '../../plugins/proxy/response-headers.js';
+import { downstreamResponseHead } from '../../gateway/exchange/response-headers.js';
 
 /**
  * The response header block exactly as Node wrote it to the client (its `_header` text, which holds what the app set

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { ByteBudget, type RawExchange } from '@vigil/plugin-sdk';
+import { ByteBudget } from '@vigil/plugin-sdk';
+import type { RawExchange } from '../../gateway/exchange/raw-exchange.js';
 import { InProcessGovernance } from './in-process-governance.js';
 import { intercept, type InterceptionLane } from './interception.js';
 import { loadMiddlewarePolicy, type MiddlewarePolicy } from './load-policy.js';
@@ -86,14 +87,14 @@ export class VigilMiddleware implements InterceptionLane {
 
   /** Governs what was captured and sends it, retrying until delivered or `deadlineMs` passed; never rejects. */
   async flush(deadlineMs = 10_000): Promise<void> {
-    await this.governance.idle();
+    await this.governance.flush();
     await this.shipper.flush(deadlineMs);
   }
 
   /** Stops capturing, then flushes within `deadlineMs`. Safe to call twice. */
   async close(deadlineMs = 5_000): Promise<void> {
     this.closed = true;
-    await this.governance.idle();
+    await this.governance.flush();
     await this.shipper.close(deadlineMs);
   }
 

@@ -11,12 +11,22 @@ export interface IntervalOptions {
 export interface QueueOptions {
   /** Concurrent handlers in this process. Default 1. */
   concurrency?: number;
+  /**
+   * Handlers of one group (`EnqueueOptions.group`) running at once in this process: a share of `concurrency` that
+   * leaves the other slots to other groups, so that one group's slow jobs cannot hold them all. Default
+   * `concurrency` (no share: groups still take turns for each free slot).
+   */
+  groupConcurrency?: number;
   /** Attempts before a job becomes `dead`. Default 5. */
   maxAttempts?: number;
   /** Base delay of the exponential backoff (delay = base × 2^(attempt-1), with jitter, capped at `maxBackoffMs`). Default 1,000. */
   backoffMs?: number;
   maxBackoffMs?: number;
-  /** How often an idle worker looks for due jobs. Default 500 ms. */
+  /**
+   * How often a worker looks for due jobs. Default 500 ms. A worker whose looks keep finding nothing slows to 2× and
+   * then 4× this (2 s by default), so an idle installation does not query its store several times a second; a job
+   * enqueued in this process is still looked for at once, and one claimed brings the pace back.
+   */
   pollMs?: number;
   /** A running job not finished within this is returned to the queue. Default 5 minutes. */
   timeoutMs?: number;
@@ -39,6 +49,13 @@ export interface EnqueueOptions {
   runAt?: number;
   /** A second enqueue with the same key, while the first is not done, is ignored. */
   dedupeKey?: string;
+  /**
+   * The fairness key (a tenant, a project), at most 200 characters; default one group for every job without one.
+   * Claims take due groups in turn, the oldest due job of each first, then the next of each: a group's backlog
+   * delays another group's job by at most one turn of the due groups, however many jobs it holds. Within a group,
+   * jobs run first in, first out (by `runAt`, then enqueue order).
+   */
+  group?: string;
 }
 
 export interface QueuedJob<P> {

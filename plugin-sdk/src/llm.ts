@@ -1,7 +1,12 @@
+import type { AlertEventSource } from './alerts.js';
+
 /**
  * The LLM platform's seams for other plugins (evaluators, alerts, channels): what the `llm` plugin publishes on the bus
  * and the `llm` service it provides. The trace item's wire contract is in plugins/llm/README.md.
  */
+
+/** A stored trace without its content: what the eval hooks get (they read the content when they run). */
+export type PersistedTraceRef = Omit<PersistedTrace, 'trace'>;
 
 /** A trace as the persist stage stored it (redacted), on `llm.trace.persisted`. */
 export interface PersistedTrace {
@@ -20,8 +25,9 @@ export interface PersistedTrace {
   trace: Record<string, unknown>;
   /**
    * Set when the trace was published before and has changed since: its messages came on OTLP logs after its span
-   * was stored (plugins/llm/README.md, "OTLP logs"). Subscribers that count traces skip it; ones that keep content
-   * replace theirs.
+   * was stored (plugins/llm/README.md, "OTLP logs"), or a Langfuse update (an end, output, usage, cost, level) came
+   * after its generation was stored ("Langfuse upserts"). Subscribers that count traces skip it; ones that keep
+   * content (an index, an eval result) replace theirs.
    */
   update?: true;
   /**
@@ -50,9 +56,10 @@ export interface PromptVersionChange {
  * Called by the persist stage with the traces a batch stored (each once: a retried batch's rows that were already
  * stored are not passed again), to enqueue evaluation jobs; and again, with `update` set, with a stored trace whose
  * messages arrived later on OTLP logs (so an eval that already ran can be redone on the complete trace). A hook's
- * throw is logged and counted, and never fails or repeats the batch.
+ * throw is logged and counted, and never fails or repeats the batch. Hooks get references, not content: a batch's
+ * content stays in the worker thread that stored it, and an eval job reads its trace from the store when it runs.
  */
-export type EvalEnqueueHook = (traces: readonly PersistedTrace[]) => Promise<void> | void;
+export type EvalEnqueueHook = (traces: readonly PersistedTraceRef[]) => Promise<void> | void;
 
 /**
  * The auth scheme the `llm` plugin registers for its public API: the project key in `X-Service-Project-Key`. Other
@@ -82,16 +89,28 @@ export interface RecentTracesQuery {
   version?: number;
   /** At most 10,000. */
   limit: number;
+  /**
+   * The traces' columns only, each with `trace: {}`: for a caller that needs ids, templates and versions, so that
+   * 10,000 traces cost no reading or parsing of their content.
+   */
+  withoutContent?: boolean;
 }
+
+/** How an eval ended: scored, failed (the reason says why), or skipped (a trace without output). */
+export type EvalStatus = 'ok' | 'failed' | 'skipped';
 
 /** One eval result, as `GET /api/v1/eval-results` answers it (times there are ISO 8601). */
 export interface EvalResult {
   id: string;
   eval_definition_id: string;
   trace_id: string;
-  /** 0..1; null when the eval failed. */
+  /** 0..1; null when the eval failed or was skipped. */
   score: number | null;
-  status: 'ok' | 'failed';
+  /**
+   * `skipped`: the trace had no output and the definition's `on_missing_output` is `skip` (the default), so nothing
+   * was scored; averages leave it out, as they leave out failures.
+   */
+  status: EvalStatus;
   /** The judge's reasoning, the function's reason, or why the eval failed. */
   reason: string | null;
   /** What produced the score: `llm_judge`, `custom_function`, or the embedder (`openai`, `glove-sif`, `lexical`). */
@@ -120,7 +139,7 @@ export interface EvalResultEvent extends Omit<EvalResult, 'created_at'> {
  * `metadata` have been through the project's detectors (and its JSON paths, written over `$.metadata`).
  */
 export interface ReceivedScore {
-  /** A UUID, the same for every retry of the score. */
+  /** A UUID, the same for every retry of the score; unique within `project_id` only (another project may send the same). */
   id: string;
   project_id: string;
   /** Where it came from: `langfuse` (the only source today). */
@@ -161,6 +180,8 @@ export interface EvalScoreSummary {
   /** Ok results averaged into `avg_score`. */
   samples: number;
   failed: number;
+  /** Results skipped for a trace without output: neither scores nor failures. */
+  skipped: number;
   /** The evals' own cost in scope (judge and embedding tokens), apart from the application's. */
   cost: { tokens_in: number; tokens_out: number; usd: number };
   by_definition: {
@@ -171,6 +192,7 @@ export interface EvalScoreSummary {
     avg_score: number | null;
     samples: number;
     failed: number;
+    skipped: number;
     /** Ok results of other methods, not averaged with these. */
     other_methods: { method: string; avg_score: number; samples: number }[];
   }[];
@@ -179,7 +201,7 @@ export interface EvalScoreSummary {
 export interface EvalResultsQuery {
   eval_definition_id?: string;
   trace_id?: string;
-  status?: 'ok' | 'failed';
+  status?: EvalStatus;
   /** Epoch ms: results made at or after it. */
   since?: number;
   limit: number;
@@ -191,8 +213,57 @@ export interface EvalScoreSource {
   /** Results of a project, newest first. */
   results(projectId: string, query: EvalResultsQuery): Promise<EvalResult[]>;
   summary(scope: EvalScoreScope): Promise<EvalScoreSummary>;
+  /**
+   * `summary` of each version of one template, in one read: what a list of versions shows without a query per
+   * version. Optional: without it, the `llm` plugin asks `summary` once per version.
+   */
+  summaryByVersion?(scope: EvalScoreScope & { template: string; versions: readonly number[] }): Promise<Map<number, EvalScoreSummary>>;
   /** Average score per slot of `stepMs` from `scope.from` (slot = floor((created_at - from) / stepMs)), as `avg_score` counts it. */
   series(scope: EvalScoreScope & { from: number; to: number }, stepMs: number): Promise<Map<number, number>>;
+  /**
+   * Optional: the evals' own cost (USD) of each project's traces made in [from, to), in one grouped read (billing).
+   * Without it, the `llm` plugin asks `summary` once per project.
+   */
+  costByProject?(projectIds: readonly string[], from: number, to: number): Promise<Map<string, number>>;
+  /**
+   * `summary` over each group of a project's traces named by id (a page of users, each with their latest traces), in
+   * one read. Optional: without it, groups have no scores. The caller bounds the ids (at most 5,000 in all).
+   */
+  summaryByTraces?(projectId: string, groups: ReadonlyMap<string, readonly string[]>): Promise<Map<string, EvalScoreSummary>>;
+}
+
+/** Consecutive windows over a project's traces, narrowed by template, version and model (alert rules, digests). */
+export interface TraceWindowsQuery {
+  project_id: string;
+  template?: string;
+  version?: number;
+  model?: string;
+  /** The last window ends here (epoch ms, exclusive); each is `stepMs` long; at most 1,500 windows. */
+  to: number;
+  stepMs: number;
+  count: number;
+  /** Also the exact P95 latency of each window (one more indexed query per window with calls). Default false. */
+  p95?: boolean;
+}
+
+/** One window's traces. */
+export interface TraceWindow {
+  requests: number;
+  errors: number;
+  /** USD of the calls with a known cost. */
+  cost_usd: number;
+  /** Nearest-rank P95 of the calls that reported a latency; null without any, or when not asked for. */
+  p95_latency_ms: number | null;
+}
+
+/** A project's month so far (UTC calendar month), and its cap (`budget.monthly_usd`). */
+export interface MonthSpend {
+  /** USD of every accepted item this month: what the budget caps. */
+  cost_usd: number;
+  items: number;
+  sampled_out: number;
+  /** Null when the project has no cap. */
+  cap_usd: number | null;
 }
 
 /** What the `llm` plugin offers other plugins. */
@@ -211,4 +282,18 @@ export interface LlmService {
   onRetention(hook: RetentionHook): () => void;
   /** Registers the source of eval results and scores for the public API (one at a time); returns its removal. */
   provideEvalScores(source: EvalScoreSource): () => void;
+  /** Every project. */
+  projects(): Promise<LlmProjectRef[]>;
+  /** Aggregates of consecutive windows of a project's traces, oldest first: one grouped query (plus P95s when asked). */
+  traceWindows(query: TraceWindowsQuery): Promise<TraceWindow[]>;
+  /** The eval score summary of traces in scope, from the evaluators' source (null scores when it is off). */
+  evalScores(scope: EvalScoreScope): Promise<EvalScoreSummary>;
+  /** The project's spend this month with its cap. */
+  monthSpend(projectId: string, at?: number): Promise<MonthSpend>;
+  /** Prompt versions made at or after `since` (epoch ms) in every project, oldest first, at most `limit` (≤ 1,000). */
+  promptVersions(since: number, limit: number): Promise<PromptVersionChange[]>;
+  /** The templates a project has versions of, by name. */
+  templates(projectId: string): Promise<string[]>;
+  /** Registers where `GET /api/v1/alert-events` reads events (the alerts plugin; one at a time); returns its removal. */
+  provideAlertEvents(source: AlertEventSource): () => void;
 }

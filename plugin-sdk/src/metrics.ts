@@ -2,7 +2,8 @@
  * Metrics with label dimensions, exposed in Prometheus text format on `/metrics`.
  *
  * Names: a name that starts with `vigil_` is registered as is (built-in plugins use this for product-level names
- * such as `vigil_http_requests_total`); any other name is prefixed with `vigil_<plugin>_`. Registering the same name
+ * such as `vigil_http_requests_total`), and so is one that starts with `node_` (node-exporter's names, which the host
+ * probes keep so Grafana's node dashboards work); any other name is prefixed with `vigil_<plugin>_`. Registering the same name
  * twice with a different type or label set is an error.
  *
  * Cardinality: each label keeps at most `maxValuesPerLabel` distinct values (default 100); further values are

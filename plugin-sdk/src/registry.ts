@@ -1,16 +1,17 @@
-import type { CaptureService, GovernedRecordJson, RawExchange } from './gateway.js';
+import type { AlertsService } from './alerts.js';
+import type { ChannelDelivery, ChannelsService } from './channels.js';
+import type { ContainersService, HostNetworkService, HostService } from './host.js';
+import type { PrivilegeService } from './privilege.js';
+import type { TerminalSourcesService } from './terminal.js';
 import type { EvalResultEvent, LlmService, PersistedTrace, PromptVersionChange, ReceivedScore } from './llm.js';
 
 /**
- * Payload types of bus topics. Plugins add theirs by declaration merging:
+ * Payload types of bus topics. Plugins and the layers they build on add theirs by declaration merging (the gateway's
+ * `gateway.exchange` and `gateway.record` are declared in gateway/):
  *
  *     declare module '@vigil/plugin-sdk' { interface Topics { 'gateway.exchange': RawExchange } }
  */
 export interface Topics {
-  /** Raw exchanges: bounded copies of live traffic, published by the proxy. In-process only, never exported. */
-  'gateway.exchange': RawExchange;
-  /** Governed records, published by capture: each one's stored JSON text, to export as it is, and its key fields. */
-  'gateway.record': GovernedRecordJson;
   /**
    * Live events for the dashboard's open pages: the `ui` plugin relays each one to the pages subscribed to its
    * `topic` (`GET /api/ui/stream`). The ui plugin subscribes only while a page is open, so check
@@ -26,14 +27,33 @@ export interface Topics {
   'llm.eval.result': EvalResultEvent;
   /** A score an application sent (Langfuse `score-create`), redacted, for the evaluators to keep (apart from eval results). */
   'llm.score.received': ReceivedScore;
+  /** A delivery of the `channels` plugin changed state (queued, an attempt failed, delivered, failed), in this process. */
+  'channels.delivery': ChannelDelivery;
   /** Free for tests. */
   [topic: `test.${string}`]: unknown;
 }
 
-/** Types of services plugins provide, extended by declaration merging like `Topics`. */
+/** Types of services plugins provide, extended by declaration merging like `Topics` (`capture` and `policy` in gateway/). */
 export interface Services {
-  capture: CaptureService;
+  alerts: AlertsService;
+  channels: ChannelsService;
+  containers: ContainersService;
+  host: HostService;
+  hostNetwork: HostNetworkService;
   llm: LlmService;
+  privilege: PrivilegeService;
+  terminalSources: TerminalSourcesService;
+  ui: UiService;
+}
+
+/** What the `ui` plugin offers other plugins. */
+export interface UiService {
+  /**
+   * Calls `listener(true)` when the first open page subscribes to the live stream's `topic`, and `listener(false)`
+   * when the last one leaves; once at once with the current state. For a publisher that should collect only while
+   * someone watches (list the service in `optional`). Returns a function that stops the calls.
+   */
+  watch(topic: string, listener: (watched: boolean) => void): () => void;
 }
 
 /** A message on the `ui.event` topic. */

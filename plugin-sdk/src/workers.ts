@@ -27,6 +27,17 @@ export interface PoolOptions {
    * statements, say) runs there, at normal priority.
    */
   background?: boolean;
+  /**
+   * Memory each thread may use (worker_threads' `resourceLimits`): a thread that passes it ends with
+   * ERR_WORKER_OUT_OF_MEMORY, its task rejects, and the pool starts another; the process lives on. For pools that
+   * handle input a tenant decides the size of.
+   */
+  resourceLimits?: { maxOldGenerationSizeMb?: number; maxYoungGenerationSizeMb?: number };
+  /**
+   * Tasks a thread runs at once (default 1). For tasks that wait on I/O (their own store connection): one task's CPU
+   * work fills another's wait. Tasks still run one at a time between their awaits.
+   */
+  tasksPerThread?: number;
 }
 
 export interface WorkerPool<I, O> {

@@ -1,6 +1,6 @@
 import { definePlugin, type CommandDefinition } from '@vigil/plugin-sdk';
 import { checkCommand } from './check/command.js';
-import { specCommand } from './spec/command.js';
+import { specCommand } from './openapi/command.js';
 import { sdkCommand } from './sdk/command.js';
 import { mockCommand } from './mock/command.js';
 import { replayCommand } from './replay/command.js';

@@ -1,5 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { HttpError, type HttpRoutes } from '@vigil/plugin-sdk';
+import { httpError, type HttpRoutes } from '@vigil/plugin-sdk';
 import { CaptureErrors } from './errors.js';
 
 /** The auth scheme of the ingest route: `Authorization: Bearer <capture.ingest_token>`. */
@@ -19,13 +19,13 @@ export function registerIngestAuth(http: HttpRoutes, token: string | undefined):
     openapi: { type: 'http', scheme: 'bearer', description: 'capture.ingest_token' },
     authenticate(ctx) {
       if (expected === null) {
-        throw new HttpError(403, CaptureErrors.INGEST_DISABLED, 'this agent takes no records: set capture.ingest_token in its config, and give the middleware the same token');
+        throw httpError(CaptureErrors.INGEST_DISABLED, 'this agent takes no records: set capture.ingest_token in its config, and give the middleware the same token');
       }
       const header = ctx.headers.authorization;
       if (header === undefined) return null;
       const bearer = BEARER.exec(header);
       if (!bearer || !timingSafeEqual(digest(bearer[1]), expected)) {
-        throw new HttpError(401, CaptureErrors.INGEST_TOKEN, 'the bearer token is not this agent\'s capture.ingest_token');
+        throw httpError(CaptureErrors.INGEST_TOKEN, 'the bearer token is not this agent\'s capture.ingest_token');
       }
       return { scheme: INGEST_SCHEME, subject: 'ingest' };
     },

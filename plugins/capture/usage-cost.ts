@@ -1,4 +1,4 @@
-import type { CaptureConfig } from './types.js';
+import type { CaptureConfig } from '../../gateway/records/lane-tasks.js';
 
 /**
  * Cost from the configured prices (`capture.pricing`): tokens / 1000 × per_1k_tokens + requests × per_request, in

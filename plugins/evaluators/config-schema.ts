@@ -1,12 +1,14 @@
 import type { JsonSchema } from '@vigil/plugin-sdk';
-import { EVAL_TYPES } from './types.js';
+import { EVAL_TYPES, MISSING_OUTPUT } from './types.js';
 
 const duration = { type: ['string', 'integer'], format: 'duration', formatMinimum: 0 };
 
 export const DEFINITION_ID = '^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$';
 
 /** Type settings: every key any type takes; definition-check.ts says which belong to which type. */
-const settingsSchema: JsonSchema = {
+export const settingsSchema: JsonSchema = {
+  title: 'EvalSettings',
+  description: 'Type-specific settings: every key any type takes (definition-check.ts says which belong to which type).',
   type: 'object',
   additionalProperties: false,
   properties: {
@@ -33,6 +35,10 @@ export const definitionProperties: Record<string, JsonSchema> = {
     type: ['object', 'null'], additionalProperties: false,
     properties: { min: { type: 'integer', minimum: 1 }, max: { type: 'integer', minimum: 1 } },
     description: 'With template: only these prompt versions, inclusive.',
+  },
+  on_missing_output: {
+    enum: [...MISSING_OUTPUT],
+    description: 'A trace with no output (a failed call): `skip` (default) stores a skipped result, left out of averages; `score` evaluates it like any other.',
   },
   settings: settingsSchema,
 };
@@ -68,6 +74,10 @@ export const evaluatorsConfigSchema: JsonSchema = {
     rate_per_minute: { type: 'number', exclusiveMinimum: 0, maximum: 6000000, default: 60, description: 'Eval jobs started per minute and project, by every process together.' },
     project_rates: { type: 'object', default: {}, additionalProperties: { type: 'number', exclusiveMinimum: 0, maximum: 6000000 }, description: 'rate_per_minute of named projects.' },
     concurrency: { type: 'integer', minimum: 1, maximum: 256, default: 4, description: 'Eval jobs run at once in this process.' },
+    project_concurrency: {
+      type: 'integer', minimum: 1, maximum: 256,
+      description: 'Eval jobs of one project run at once in this process, so that a slow judge leaves slots to other projects. Default: concurrency - 1 (at least 1); above concurrency, concurrency.',
+    },
     max_attempts: { type: 'integer', minimum: 1, maximum: 100, default: 5, description: 'Attempts of an eval whose provider fails (429, 5xx, timeout) before it is a failed result.' },
     backoff: { ...duration, formatMinimum: '1ms', default: '5s', description: 'Base of the exponential backoff between attempts (a longer Retry-After wins).' },
     timeout: { ...duration, formatMinimum: '1s', default: '5m', description: 'An eval job not finished within this (its worker died) returns to the queue.' },

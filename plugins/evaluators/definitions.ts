@@ -1,10 +1,10 @@
-import { HttpError, uuidv7, type Store } from '@vigil/plugin-sdk';
+import { HttpError, httpError, uuidv7, type Store } from '@vigil/plugin-sdk';
 import { definitionFromConfig, EvaluatorsErrors } from './errors.js';
 import type { DefinitionInput, EvalDefinition } from './types.js';
 
 type Row = {
   project_id: string; id: string; name: string; type: EvalDefinition['type']; sample_rate: number; template: string | null;
-  version_min: number | null; version_max: number | null; settings: string; source: EvalDefinition['source'];
+  version_min: number | null; version_max: number | null; on_missing_output: EvalDefinition['on_missing_output']; settings: string; source: EvalDefinition['source'];
   created_at: number | string; updated_at: number | string;
 };
 
@@ -18,15 +18,16 @@ function toDefinition(r: Row): EvalDefinition {
   };
   return {
     id: r.id, project_id: r.project_id, name: r.name, type: r.type, sample_rate: Number(r.sample_rate), template: r.template, versions,
-    settings: JSON.parse(r.settings) as EvalDefinition['settings'], source: r.source, created_at: Number(r.created_at), updated_at: Number(r.updated_at),
+    on_missing_output: r.on_missing_output, settings: JSON.parse(r.settings) as EvalDefinition['settings'], source: r.source, created_at: Number(r.created_at), updated_at: Number(r.updated_at),
   };
 }
 
-const notFound = (id: string): HttpError => new HttpError(404, EvaluatorsErrors.DEFINITION_NOT_FOUND, `the project has no eval definition ${JSON.stringify(id)}`);
+const notFound = (id: string): HttpError => httpError(EvaluatorsErrors.DEFINITION_NOT_FOUND, `the project has no eval definition ${JSON.stringify(id)}`);
 
 /** Columns set from a definition's input, in order. */
-function values(def: DefinitionInput): [string, string, number, string | null, number | null, number | null, string] {
-  return [def.name, def.type, def.sample_rate ?? 1, def.template ?? null, def.versions?.min ?? null, def.versions?.max ?? null, JSON.stringify(def.settings)];
+function values(def: DefinitionInput): [string, string, number, string | null, number | null, number | null, string, string] {
+  return [def.name, def.type, def.sample_rate ?? 1, def.template ?? null, def.versions?.min ?? null, def.versions?.max ?? null, def.on_missing_output ?? 'skip',
+    JSON.stringify(def.settings)];
 }
 
 /** Eval definitions per project in the store: what the API, the config sync and the enqueue hook read and change. */
@@ -70,10 +71,10 @@ export class DefinitionStore {
     const now = this.now();
     const id = def.id ?? uuidv7(now);
     const rows = await this.store.query<Row>(
-      `INSERT INTO ${this.table} (project_id, id, name, type, sample_rate, template, version_min, version_max, settings, source, created_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'store', ?, ?) ON CONFLICT (project_id, id) DO NOTHING RETURNING *`,
+      `INSERT INTO ${this.table} (project_id, id, name, type, sample_rate, template, version_min, version_max, on_missing_output, settings, source, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'store', ?, ?) ON CONFLICT (project_id, id) DO NOTHING RETURNING *`,
       [projectId, id, ...values(def), now, now]);
-    if (!rows.length) throw new HttpError(409, EvaluatorsErrors.DEFINITION_EXISTS, `the project already has an eval definition "${id}"`);
+    if (!rows.length) throw httpError(EvaluatorsErrors.DEFINITION_EXISTS, `the project already has an eval definition "${id}"`);
     this.cache.delete(projectId);
     return toDefinition(rows[0]);
   }
@@ -82,7 +83,7 @@ export class DefinitionStore {
     const current = await this.mustGet(projectId, id);
     if (current.source === 'config') throw definitionFromConfig(id, 'change it');
     const rows = await this.store.query<Row>(
-      `UPDATE ${this.table} SET name = ?, type = ?, sample_rate = ?, template = ?, version_min = ?, version_max = ?, settings = ?, updated_at = ?
+      `UPDATE ${this.table} SET name = ?, type = ?, sample_rate = ?, template = ?, version_min = ?, version_max = ?, on_missing_output = ?, settings = ?, updated_at = ?
        WHERE project_id = ? AND id = ? AND source = 'store' RETURNING *`, [...values(def), this.now(), projectId, id]);
     if (!rows.length) throw notFound(id);
     this.cache.delete(projectId);
@@ -106,11 +107,11 @@ export class DefinitionStore {
       const keep = new Set(declared.map((d) => `${d.projectId}\u0000${d.id}`));
       for (const d of declared) {
         await tx.run(
-          `INSERT INTO ${this.table} (project_id, id, name, type, sample_rate, template, version_min, version_max, settings, source, created_at, updated_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'config', ?, ?)
+          `INSERT INTO ${this.table} (project_id, id, name, type, sample_rate, template, version_min, version_max, on_missing_output, settings, source, created_at, updated_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'config', ?, ?)
            ON CONFLICT (project_id, id) DO UPDATE SET name = excluded.name, type = excluded.type, sample_rate = excluded.sample_rate,
              template = excluded.template, version_min = excluded.version_min, version_max = excluded.version_max,
-             settings = excluded.settings, source = 'config', updated_at = excluded.updated_at`,
+             on_missing_output = excluded.on_missing_output, settings = excluded.settings, source = 'config', updated_at = excluded.updated_at`,
           [d.projectId, d.id, ...values(d), now, now]);
       }
       const configured = await tx.query<{ project_id: string; id: string }>(`SELECT project_id, id FROM ${this.table} WHERE source = 'config'`);

@@ -1,4 +1,4 @@
-import type { JobQueue, PersistedTrace } from '@vigil/plugin-sdk';
+import type { JobQueue, PersistedTraceRef } from '@vigil/plugin-sdk';
 import type { DefinitionStore } from './definitions.js';
 import type { EvalJobPayload } from './eval-job.js';
 import { inScope } from './evaluate.js';
@@ -12,7 +12,8 @@ export interface EnqueueCounters {
 
 /**
  * Turns persisted traces into eval jobs: for each definition of the trace's project whose scope covers it and whose
- * sample picks it, one job in the durable queue. The dedupe key keeps one open job per (definition, trace).
+ * sample picks it, one job in the durable queue, in the project's group (claims take projects in turn). The dedupe
+ * key keeps one open job per (definition, trace).
  *
  * A trace stored from an OTLP span without its messages (`awaiting_messages`) gets its jobs due after `graceMs`: its
  * logs usually follow within seconds, and the job reads the trace from the store when it runs, so it evaluates the
@@ -28,8 +29,8 @@ export class EvalEnqueuer {
   ) {}
 
   /** The `llm` service's onPersisted hook. */
-  async onPersisted(traces: readonly PersistedTrace[]): Promise<void> {
-    const byProject = new Map<string, PersistedTrace[]>();
+  async onPersisted(traces: readonly PersistedTraceRef[]): Promise<void> {
+    const byProject = new Map<string, PersistedTraceRef[]>();
     for (const t of traces) {
       const list = byProject.get(t.project_id);
       if (list) list.push(t); else byProject.set(t.project_id, [t]);
@@ -56,7 +57,7 @@ export class EvalEnqueuer {
   }
 
   /** One job per trace for this definition, sampling aside (a re-run). Resolves to the jobs enqueued. */
-  async rerun(definition: EvalDefinition, traces: readonly PersistedTrace[]): Promise<number> {
+  async rerun(definition: EvalDefinition, traces: readonly PersistedTraceRef[]): Promise<number> {
     return this.enqueueAll(traces.filter((t) => inScope(definition, t)).map((t) => ({ p: definition.project_id, d: definition.id, t: t.id })));
   }
 
@@ -64,7 +65,8 @@ export class EvalEnqueuer {
   private async enqueueAll(jobs: EvalJobPayload[], dueAt?: Map<EvalJobPayload, number>): Promise<number> {
     const done = await this.queue.enqueueMany(jobs.map((j) => {
       const runAt = dueAt?.get(j);
-      return { payload: j, options: { dedupeKey: `${j.p}:${j.d}:${j.t}`, ...(runAt === undefined ? {} : { runAt }) } };
+      // The project is the queue's fairness group: one project's backlog cannot hold another's evals behind it.
+      return { payload: j, options: { dedupeKey: `${j.p}:${j.d}:${j.t}`, group: j.p, ...(runAt === undefined ? {} : { runAt }) } };
     }));
     if (done) this.counters.enqueued(done);
     return done;

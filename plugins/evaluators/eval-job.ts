@@ -23,6 +23,8 @@ export interface EvalJobDeps {
   results: Pick<ResultStore, 'write'>;
   rate: Pick<RateLimiter, 'reserve'>;
   evaluate(definition: EvalDefinition, trace: PersistedTrace): Promise<EvalOutcome>;
+  /** Readies what the evaluation needs (the embedder) before its latency is measured; optional. */
+  prepare?(definition: EvalDefinition): Promise<void>;
   maxAttempts: number;
   publish(event: EvalResultEvent): void;
   log: Logger;
@@ -62,6 +64,8 @@ export class EvalJobs {
     if (!definition) return;
     const trace = await this.deps.llm.trace(p.p, p.t);
     if (!trace) return;
+    // A first similarity eval waits for the embedder here, outside its latency.
+    await this.deps.prepare?.(definition);
     const started = performance.now();
     let outcome: EvalOutcome;
     try {
@@ -75,23 +79,25 @@ export class EvalJobs {
       };
     }
     if (await this.completedMeanwhile(p, trace)) {
-      throw new JobDeferral(0, { payload: { ...p, slot, slot_attempt: job.attempt }, reason: 'the trace\'s messages arrived while it was evaluated' });
+      throw new JobDeferral(0, { payload: { ...p, slot, slot_attempt: job.attempt }, reason: 'the trace changed while it was evaluated (its messages arrived, or its Langfuse generation was updated)' });
     }
     await this.record(definition, trace, outcome, performance.now() - started);
   }
 
   /**
-   * Whether a trace read without its input or output has them now: its messages came on OTLP logs while it was
-   * evaluated. Their update found this job open (the dedupe key) and enqueued nothing, so this job runs again, in
-   * its slot, on the complete trace, instead of storing a result of the incomplete one. A trace with both sides
-   * costs no read.
+   * Whether a trace read without its input or output has them now (its messages came on OTLP logs while it was
+   * evaluated), or one read `incomplete` (a Langfuse generation stored before it ended) has changed since. Their
+   * update found this job open (the dedupe key) and enqueued nothing, so this job runs again, in its slot, on the
+   * final trace, instead of storing a result of the incomplete one. A complete trace with both sides costs no read.
    */
   private async completedMeanwhile(p: EvalJobPayload, read: PersistedTrace): Promise<boolean> {
     const lacks = (t: PersistedTrace) => ['input', 'output'].filter((side) => t.trace[side] === undefined || t.trace[side] === null).length;
     const missing = lacks(read);
-    if (!missing) return false;
+    const incomplete = read.trace.incomplete !== undefined;
+    if (!missing && !incomplete) return false;
     const now = await this.deps.llm.trace(p.p, p.t);
-    return now !== undefined && lacks(now) < missing;
+    if (now === undefined) return false;
+    return lacks(now) < missing || (incomplete && JSON.stringify(now.trace) !== JSON.stringify(read.trace));
   }
 
   /** Stores an outcome and publishes it; also used by re-runs and tests that evaluate outside the queue. */

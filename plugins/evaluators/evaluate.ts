@@ -3,6 +3,7 @@ import { runFunction } from './custom-function.js';
 import type { GoldenSets } from './golden-sets.js';
 import { judge, type JudgeDeps } from './llm-judge.js';
 import { similarity, type SimilarityDeps } from './semantic-similarity.js';
+import { hasOutput } from './trace-text.js';
 import type { EvalDefinition, EvalOutcome } from './types.js';
 
 export interface EvaluateDeps {
@@ -22,10 +23,26 @@ async function expectedOf(deps: EvaluateDeps, definition: EvalDefinition, trace:
 }
 
 /**
- * Runs one definition over one trace. Resolves with the outcome, failed ones included; rejects only when another
- * attempt may succeed (ProviderUnavailable, a busy sandbox), which the job queue retries.
+ * The outcome of a trace without output under `on_missing_output: skip`: nothing to score, so no score (a failed call
+ * is not a good answer) and no failure (the eval did not go wrong); averages leave it out.
+ */
+export function skippedOutcome(definition: Pick<EvalDefinition, 'type'>, trace: PersistedTrace): EvalOutcome {
+  return {
+    status: 'skipped', score: null, reason: 'no output', method: definition.type === 'semantic_similarity' ? 'none' : definition.type, model: null,
+    tokens_in: 0, tokens_out: 0, usd: 0, details: { kind: 'no_output', trace_status: trace.status },
+  };
+}
+
+/** Whether `definition` skips `trace`: it has no output and the definition does not score such traces. */
+export const skips = (definition: Pick<EvalDefinition, 'on_missing_output'>, trace: PersistedTrace): boolean =>
+  definition.on_missing_output !== 'score' && !hasOutput(trace.trace.output);
+
+/**
+ * Runs one definition over one trace. Resolves with the outcome, failed and skipped ones included; rejects only when
+ * another attempt may succeed (ProviderUnavailable, a busy sandbox), which the job queue retries.
  */
 export async function evaluate(deps: EvaluateDeps, definition: EvalDefinition, trace: PersistedTrace): Promise<EvalOutcome> {
+  if (skips(definition, trace)) return skippedOutcome(definition, trace);
   switch (definition.type) {
     case 'llm_judge':
       return judge(deps.judge, definition, trace, await expectedOf(deps, definition, trace));

@@ -13,9 +13,10 @@ export class GoldenSets {
     return rows[0] ? (JSON.parse(rows[0].outputs) as string[]) : undefined;
   }
 
-  async list(projectId: string): Promise<{ template: string; outputs: string[]; updated_at: number }[]> {
+  /** A page of the project's golden sets, by template name. */
+  async list(projectId: string, page: { limit: number; offset: number }): Promise<{ template: string; outputs: string[]; updated_at: number }[]> {
     const rows = await this.store.query<{ template: string; outputs: string; updated_at: number }>(
-      `SELECT template, outputs, updated_at FROM ${this.table} WHERE project_id = ? ORDER BY template`, [projectId]);
+      `SELECT template, outputs, updated_at FROM ${this.table} WHERE project_id = ? ORDER BY template LIMIT ? OFFSET ?`, [projectId, page.limit, page.offset]);
     return rows.map((r) => ({ template: r.template, outputs: JSON.parse(r.outputs) as string[], updated_at: Number(r.updated_at) }));
   }
 

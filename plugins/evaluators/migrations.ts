@@ -12,10 +12,14 @@ import type { Migration } from '@vigil/plugin-sdk';
  *   vector is base64 of little-endian float32.
  * - rate: per project, when the next eval job may start (epoch ms, fractional): every process reserves its slots on
  *   this one row, so the rate holds across processes (rate-limit.ts).
- * - scores (2): scores an application sent with its traces (Langfuse `score-create`, on `llm.score.received`), on the
- *   sender's scale, so apart from results. Keyed by the score's own id: a batch the SDK retries stores nothing twice.
+ * - scores (2, 3): scores an application sent with its traces (Langfuse `score-create`, on `llm.score.received`), on the
+ *   sender's scale, so apart from results. Keyed by (project, the score's own id), as Langfuse scopes score ids to a
+ *   project: a batch the SDK retries stores nothing twice, and one project's id never takes another's place. Version 2
+ *   keyed the id alone; version 3 rebuilds the table (SQLite cannot change a primary key in place), keeping every row.
  *   `trace_id` is the Vigil trace item the score names (null when it names only the sender's trace); `sender_trace_id`
  *   the sender's trace, which is how a trace-level score finds its items. `created_at` is the sender's timestamp.
+ * - definitions.on_missing_output (4): `skip` or `score`, what a definition does with a trace without output;
+ *   definitions made before it skip, the default. A skipped result is a results row with status `skipped`.
  */
 export const evaluatorsMigrations: Migration[] = [
   {
@@ -54,5 +58,34 @@ export const evaluatorsMigrations: Migration[] = [
       CREATE INDEX evaluators_scores_trace ON evaluators_scores (project_id, trace_id);
       CREATE INDEX evaluators_scores_sender_trace ON evaluators_scores (project_id, sender_trace_id);
       CREATE INDEX evaluators_scores_time ON evaluators_scores (project_id, created_at);`,
+  },
+  {
+    version: 3,
+    name: 'score ids per project',
+    up: `
+      CREATE TABLE evaluators_scores_by_project (
+        project_id TEXT NOT NULL, id TEXT NOT NULL, trace_id TEXT, name TEXT NOT NULL, source TEXT NOT NULL, data_type TEXT NOT NULL,
+        value_number DOUBLE PRECISION, value_text TEXT, comment TEXT, sender_trace_id TEXT, observation_id TEXT,
+        created_at BIGINT NOT NULL, received_at BIGINT NOT NULL, PRIMARY KEY (project_id, id));
+      INSERT INTO evaluators_scores_by_project (project_id, id, trace_id, name, source, data_type, value_number, value_text, comment,
+          sender_trace_id, observation_id, created_at, received_at)
+        SELECT project_id, id, trace_id, name, source, data_type, value_number, value_text, comment, sender_trace_id, observation_id,
+          created_at, received_at FROM evaluators_scores;
+      DROP TABLE evaluators_scores;
+      ALTER TABLE evaluators_scores_by_project RENAME TO evaluators_scores;
+      CREATE INDEX evaluators_scores_trace ON evaluators_scores (project_id, trace_id);
+      CREATE INDEX evaluators_scores_sender_trace ON evaluators_scores (project_id, sender_trace_id);
+      CREATE INDEX evaluators_scores_time ON evaluators_scores (project_id, created_at);`,
+  },
+  {
+    version: 4,
+    name: 'what a definition does with a trace without output',
+    up: `ALTER TABLE evaluators_definitions ADD COLUMN on_missing_output TEXT NOT NULL DEFAULT 'skip';`,
+  },
+  {
+    version: 5,
+    name: 'results by trace',
+    // The scores of a page of the llm plugin's users are read by trace id (summaryByTraces), without a definition.
+    up: 'CREATE INDEX evaluators_results_by_trace ON evaluators_results (project_id, trace_id);',
   },
 ];

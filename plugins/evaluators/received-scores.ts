@@ -36,6 +36,12 @@ type ScoreRow = {
   created_at: number | string; received_at: number | string;
 };
 
+/**
+ * What a score says: a resend that differs in none of these is the same score. Its times are left out, so a retried
+ * batch whose events carry no timestamp (read as the time of receipt) is still the same score.
+ */
+const CONTENT = ['trace_id', 'name', 'source', 'data_type', 'value_number', 'value_text', 'comment', 'sender_trace_id', 'observation_id'];
+const UPDATED = [...CONTENT, 'created_at', 'received_at'];
 const iso = (ms: number | string) => new Date(Number(ms)).toISOString();
 /** PostgreSQL's TEXT refuses NUL; the text is the sender's, so it is kept readable rather than refused. */
 const text = (v: string | undefined) => (v === undefined ? null : v.replace(/\u0000/g, '\uFFFD'));
@@ -51,22 +57,28 @@ export class ReceivedScores {
     this.table = store.table('scores');
   }
 
-  /** Keeps a batch; a score already kept (the SDK retried its batch) is left as it is. Returns how many were new. */
+  /**
+   * Keeps a batch. Ids are the sender's and scoped to its project. A score sent again under its id replaces the kept
+   * one, as Langfuse upserts scores by id; an identical one (the SDK retried its batch) is left as it is. Returns how
+   * many were new or changed.
+   */
   async keep(scores: readonly ReceivedScore[]): Promise<number> {
-    let added = 0;
+    let kept = 0;
     const received = this.now();
     for (const s of scores) {
       const at = Date.parse(s.timestamp);
       const number = typeof s.value === 'number' ? s.value : typeof s.value === 'boolean' ? Number(s.value) : null;
       const { changes } = await this.store.run(
-        `INSERT INTO ${this.table} (id, project_id, trace_id, name, source, data_type, value_number, value_text, comment, sender_trace_id,
-           observation_id, created_at, received_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
-        [s.id, s.project_id, s.item_id ?? null, text(s.name), s.source, s.data_type, number !== null && Number.isFinite(number) ? number : null,
+        `INSERT INTO ${this.table} AS kept (project_id, id, trace_id, name, source, data_type, value_number, value_text, comment, sender_trace_id,
+           observation_id, created_at, received_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT (project_id, id) DO UPDATE SET ${UPDATED.map((c) => `${c} = excluded.${c}`).join(', ')}
+         WHERE ${CONTENT.map((c) => `kept.${c} IS DISTINCT FROM excluded.${c}`).join(' OR ')}`,
+        [s.project_id, s.id, s.item_id ?? null, text(s.name), s.source, s.data_type, number !== null && Number.isFinite(number) ? number : null,
           typeof s.value === 'string' ? text(s.value) : null, text(s.comment), text(s.trace_id), text(s.observation_id),
           Number.isNaN(at) ? received : at, received]);
-      added += changes;
+      kept += changes;
     }
-    return added;
+    return kept;
   }
 
   /** A project's scores, newest first. */

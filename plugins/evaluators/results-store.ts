@@ -1,4 +1,4 @@
-import { uuidv7, type EvalResult, type EvalResultsQuery, type EvalScoreScope, type EvalScoreSummary, type SqlValue, type Store } from '@vigil/plugin-sdk';
+import { uuidv7, type EvalResult, type EvalStatus, type EvalResultsQuery, type EvalScoreScope, type EvalScoreSummary, type SqlValue, type Store } from '@vigil/plugin-sdk';
 import type { EvalDefinition, EvalOutcome } from './types.js';
 
 /** A result with what it belongs to, as stored. */
@@ -15,7 +15,7 @@ export interface StoredResult extends EvalOutcome {
 }
 
 type ResultRow = {
-  id: string; definition_id: string; trace_id: string; score: number | null; status: 'ok' | 'failed'; reason: string | null;
+  id: string; definition_id: string; trace_id: string; score: number | null; status: EvalStatus; reason: string | null;
   method: string; model: string | null; tokens_in: number; tokens_out: number; cost_usd: number | null; latency_ms: number;
   details: string | null; created_at: number | string;
 };
@@ -24,6 +24,7 @@ type ResultRow = {
 export interface DefinitionStats {
   results: number;
   failed: number;
+  skipped: number;
   avg_score: number | null;
   method: string;
   cost_usd: number;
@@ -37,6 +38,8 @@ const METHOD_RANK = ['llm_judge', 'custom_function', 'openai', 'glove-sif', 'lex
 const rank = (m: string): number => { const i = METHOD_RANK.indexOf(m); return i === -1 ? METHOD_RANK.length : i; };
 
 const num = (v: unknown): number => Number(v ?? 0);
+/** Trace ids per query of `summaryByTraces`: under both backends' parameter limits. */
+const TRACES_PER_READ = 500;
 
 /** A stored result as the public API shows it. */
 export function shownResult(r: ResultRow): EvalResult & { model: string | null; details: Record<string, unknown> | null } {
@@ -47,6 +50,47 @@ export function shownResult(r: ResultRow): EvalResult & { model: string | null; 
     latency_ms: Number(r.latency_ms), created_at: new Date(Number(r.created_at)).toISOString(),
     details: r.details === null ? null : JSON.parse(r.details) as Record<string, unknown>,
   };
+}
+
+type SummaryRow = GroupRow & { name: string | null; type: string | null };
+
+/**
+ * Averages of the ok results in the groups of one scope; failed and skipped results are counted apart, never averaged. A definition whose results came from several methods (an
+ * embedder that changed tier) is counted under one: the method with most ok results, ties to the better method; the
+ * others are listed apart (`other_methods`), never averaged in.
+ */
+function summarise(groups: readonly SummaryRow[]): EvalScoreSummary {
+  const cost = { tokens_in: 0, tokens_out: 0, usd: 0 };
+  const byDef = new Map<string, { name: string; type: string; failed: number; skipped: number; methods: Map<string, { n: number; total: number }> }>();
+  for (const g of groups) {
+    cost.tokens_in += num(g.tokens_in);
+    cost.tokens_out += num(g.tokens_out);
+    cost.usd += num(g.usd);
+    let d = byDef.get(g.definition_id);
+    if (!d) byDef.set(g.definition_id, d = { name: g.name ?? g.definition_id, type: g.type ?? 'deleted', failed: 0, skipped: 0, methods: new Map() });
+    if (g.status === 'ok') d.methods.set(g.method, { n: num(g.n), total: num(g.total) });
+    else if (g.status === 'skipped') d.skipped += num(g.n);
+    else d.failed += num(g.n);
+  }
+  let samples = 0;
+  let total = 0;
+  let failed = 0;
+  let skipped = 0;
+  const by_definition: EvalScoreSummary['by_definition'] = [];
+  for (const [id, d] of [...byDef].sort((a, b) => a[0].localeCompare(b[0]))) {
+    failed += d.failed;
+    skipped += d.skipped;
+    const methods = [...d.methods].sort((a, b) => b[1].n - a[1].n || rank(a[0]) - rank(b[0]));
+    const [method, chosen] = methods[0] ?? [null, { n: 0, total: 0 }];
+    samples += chosen.n;
+    total += chosen.total;
+    by_definition.push({
+      eval_definition_id: id, name: d.name, type: d.type, method: method ?? 'none', avg_score: chosen.n ? chosen.total / chosen.n : null,
+      samples: chosen.n, failed: d.failed, skipped: d.skipped, other_methods: methods.slice(1).map(([m, s]) => ({ method: m, avg_score: s.total / s.n, samples: s.n })),
+    });
+  }
+  cost.usd = Math.round(cost.usd * 1e12) / 1e12;
+  return { avg_score: samples ? total / samples : null, samples, failed, skipped, cost, by_definition };
 }
 
 /**
@@ -108,39 +152,71 @@ export class ResultStore {
    */
   async summary(scope: EvalScoreScope): Promise<EvalScoreSummary> {
     const w = this.scopeWhere(scope);
-    const groups = await this.store.query<GroupRow & { name: string | null; type: string | null }>(
+    return summarise(await this.store.query<SummaryRow>(
       `SELECT r.definition_id, r.method, r.status, COUNT(*) AS n, SUM(r.score) AS total, SUM(r.tokens_in) AS tokens_in,
          SUM(r.tokens_out) AS tokens_out, SUM(r.cost_usd) AS usd, MAX(d.name) AS name, MAX(d.type) AS type
        FROM ${this.table} r LEFT JOIN ${this.definitions} d ON d.project_id = r.project_id AND d.id = r.definition_id
-       WHERE ${w.sql} GROUP BY r.definition_id, r.method, r.status`, w.params);
-    const cost = { tokens_in: 0, tokens_out: 0, usd: 0 };
-    const byDef = new Map<string, { name: string; type: string; failed: number; methods: Map<string, { n: number; total: number }> }>();
-    for (const g of groups) {
-      cost.tokens_in += num(g.tokens_in);
-      cost.tokens_out += num(g.tokens_out);
-      cost.usd += num(g.usd);
-      let d = byDef.get(g.definition_id);
-      if (!d) byDef.set(g.definition_id, d = { name: g.name ?? g.definition_id, type: g.type ?? 'deleted', failed: 0, methods: new Map() });
-      if (g.status === 'ok') d.methods.set(g.method, { n: num(g.n), total: num(g.total) });
-      else d.failed += num(g.n);
+       WHERE ${w.sql} GROUP BY r.definition_id, r.method, r.status`, w.params));
+  }
+
+  /** `summary` of each of `versions` of one template, in one query grouped by version as well. */
+  async summaryByVersion(scope: EvalScoreScope & { template: string; versions: readonly number[] }): Promise<Map<number, EvalScoreSummary>> {
+    const out = new Map<number, EvalScoreSummary>();
+    if (!scope.versions.length) return out;
+    const w = this.scopeWhere({ ...scope, version: undefined });
+    const rows = await this.store.query<SummaryRow & { version: number | string }>(
+      `SELECT r.version, r.definition_id, r.method, r.status, COUNT(*) AS n, SUM(r.score) AS total, SUM(r.tokens_in) AS tokens_in,
+         SUM(r.tokens_out) AS tokens_out, SUM(r.cost_usd) AS usd, MAX(d.name) AS name, MAX(d.type) AS type
+       FROM ${this.table} r LEFT JOIN ${this.definitions} d ON d.project_id = r.project_id AND d.id = r.definition_id
+       WHERE ${w.sql} AND r.version IN (${scope.versions.map(() => '?').join(', ')}) GROUP BY r.version, r.definition_id, r.method, r.status`,
+      [...w.params, ...scope.versions]);
+    const byVersion = new Map<number, SummaryRow[]>(scope.versions.map((v) => [v, []]));
+    for (const r of rows) byVersion.get(Number(r.version))?.push(r);
+    for (const [version, groups] of byVersion) out.set(version, summarise(groups));
+    return out;
+  }
+
+  /** The results' cost (USD) per project, for traces made in [from, to): one grouped read on the (project, trace time) index. */
+  async costByProject(projectIds: readonly string[], from: number, to: number): Promise<Map<string, number>> {
+    const rows = await this.store.query<{ project_id: string; usd: number | string | null }>(
+      `SELECT project_id, SUM(cost_usd) AS usd FROM ${this.table}
+       WHERE project_id IN (${projectIds.map(() => '?').join(', ')}) AND trace_created_at >= ? AND trace_created_at < ? GROUP BY project_id`,
+      [...projectIds, from, to]);
+    return new Map(rows.map((r) => [r.project_id, num(r.usd)]));
+  }
+
+  /**
+   * `summary` of each group of traces by id, in queries of TRACES_PER_READ ids grouped by trace; rows of one group
+   * are added up by (definition, method, status) before they are summarised, as one scope's query would have them.
+   */
+  async summaryByTraces(projectId: string, groups: ReadonlyMap<string, readonly string[]>): Promise<Map<string, EvalScoreSummary>> {
+    const groupsOf = new Map<string, string[]>();
+    for (const [group, ids] of groups) for (const id of ids) (groupsOf.get(id) ?? groupsOf.set(id, []).get(id)!).push(group);
+    const ids = [...groupsOf.keys()];
+    const sums = new Map<string, Map<string, SummaryRow>>([...groups.keys()].map((g) => [g, new Map()]));
+    for (let i = 0; i < ids.length; i += TRACES_PER_READ) {
+      const chunk = ids.slice(i, i + TRACES_PER_READ);
+      const rows = await this.store.query<SummaryRow & { trace_id: string }>(
+        `SELECT r.trace_id, r.definition_id, r.method, r.status, COUNT(*) AS n, SUM(r.score) AS total, SUM(r.tokens_in) AS tokens_in,
+           SUM(r.tokens_out) AS tokens_out, SUM(r.cost_usd) AS usd, MAX(d.name) AS name, MAX(d.type) AS type
+         FROM ${this.table} r LEFT JOIN ${this.definitions} d ON d.project_id = r.project_id AND d.id = r.definition_id
+         WHERE r.project_id = ? AND r.trace_id IN (${chunk.map(() => '?').join(', ')}) GROUP BY r.trace_id, r.definition_id, r.method, r.status`,
+        [projectId, ...chunk]);
+      for (const r of rows) {
+        for (const group of groupsOf.get(r.trace_id) ?? []) {
+          const byKey = sums.get(group)!;
+          const key = `${r.definition_id}\u0000${r.method}\u0000${r.status}`;
+          const sum = byKey.get(key);
+          if (!sum) { byKey.set(key, { ...r, n: num(r.n), total: r.total === null ? null : num(r.total) }); continue; }
+          sum.n = num(sum.n) + num(r.n);
+          sum.total = num(sum.total) + num(r.total);
+          sum.tokens_in = num(sum.tokens_in) + num(r.tokens_in);
+          sum.tokens_out = num(sum.tokens_out) + num(r.tokens_out);
+          sum.usd = num(sum.usd) + num(r.usd);
+        }
+      }
     }
-    let samples = 0;
-    let total = 0;
-    let failed = 0;
-    const by_definition: EvalScoreSummary['by_definition'] = [];
-    for (const [id, d] of [...byDef].sort((a, b) => a[0].localeCompare(b[0]))) {
-      failed += d.failed;
-      const methods = [...d.methods].sort((a, b) => b[1].n - a[1].n || rank(a[0]) - rank(b[0]));
-      const [method, chosen] = methods[0] ?? [null, { n: 0, total: 0 }];
-      samples += chosen.n;
-      total += chosen.total;
-      by_definition.push({
-        eval_definition_id: id, name: d.name, type: d.type, method: method ?? 'none', avg_score: chosen.n ? chosen.total / chosen.n : null,
-        samples: chosen.n, failed: d.failed, other_methods: methods.slice(1).map(([m, s]) => ({ method: m, avg_score: s.total / s.n, samples: s.n })),
-      });
-    }
-    cost.usd = Math.round(cost.usd * 1e12) / 1e12;
-    return { avg_score: samples ? total / samples : null, samples, failed, cost, by_definition };
+    return new Map([...sums].map(([group, byKey]) => [group, summarise([...byKey.values()])]));
   }
 
   /** Average score per slot of `stepMs` from `scope.from` by the traces' time, counting each definition under its summary method. */
@@ -169,7 +245,7 @@ export class ResultStore {
     return out;
   }
 
-  /** Per definition of a project: results, failures, average (as `summary` counts it), cost so far, last result. */
+  /** Per definition of a project: results, failures, skips, average (as `summary` counts it), cost so far, last result. */
   async perDefinition(projectId: string): Promise<Map<string, DefinitionStats>> {
     const summary = await this.summary({ project_id: projectId });
     const rows = await this.store.query<{ definition_id: string; n: number; usd: number | null; last_at: number | null }>(
@@ -178,7 +254,7 @@ export class ResultStore {
     for (const r of rows) {
       const s = summary.by_definition.find((d) => d.eval_definition_id === r.definition_id);
       out.set(r.definition_id, {
-        results: num(r.n), failed: s?.failed ?? 0, avg_score: s?.avg_score ?? null, method: s?.method ?? 'none',
+        results: num(r.n), failed: s?.failed ?? 0, skipped: s?.skipped ?? 0, avg_score: s?.avg_score ?? null, method: s?.method ?? 'none',
         cost_usd: Math.round(num(r.usd) * 1e12) / 1e12, last_at: r.last_at === null ? null : Number(r.last_at),
       });
     }

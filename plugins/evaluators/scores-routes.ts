@@ -1,14 +1,17 @@
-import { HttpError, LLM_PROJECT_KEY_AUTH, tryParseSince, type HttpRoutes, type LlmService, type RouteContext } from '@vigil/plugin-sdk';
+import { httpError, LLM_PROJECT_KEY_AUTH, tryParseSince, type HttpRoutes, type LlmService, type RouteContext } from '@vigil/plugin-sdk';
 import { EvaluatorsErrors, projectNotFound } from './errors.js';
 import type { ReceivedScores } from './received-scores.js';
+import { scorePageSchema } from './api-schemas.js';
 
 const MAX_LIMIT = 200;
 const DEFAULT_LIMIT = 50;
 
 const page = (q: Record<string, unknown>) => ({ limit: Math.min(Number(q.limit ?? DEFAULT_LIMIT), MAX_LIMIT), offset: Number(q.offset ?? 0) });
+/** Rows a list skips by `offset` at most (the database reads each skipped row). */
+const MAX_OFFSET = 10_000;
 const pageProperties = {
   limit: { type: 'integer', minimum: 1, default: DEFAULT_LIMIT, description: `Page size; at most ${MAX_LIMIT} (a larger value is answered with ${MAX_LIMIT}).` },
-  offset: { type: 'integer', minimum: 0, default: 0 },
+  offset: { type: 'integer', minimum: 0, maximum: MAX_OFFSET, default: 0, description: `Items to skip, at most ${MAX_OFFSET.toLocaleString('en-US')}.` },
 };
 
 /** The Langfuse trace a stored trace item came from (the llm plugin keeps it in `metadata.langfuse.trace_id`). */
@@ -26,12 +29,13 @@ export function registerScoreRoutes(http: HttpRoutes, llm: LlmService, scores: R
   http.route({
     method: 'GET', path: '/api/v1/scores', auth: LLM_PROJECT_KEY_AUTH, tags: ['evaluators'],
     summary: 'Scores sent with the key\'s project\'s traces (Langfuse score-create), newest first, on the sender\'s scale; never part of eval scores',
+    response: scorePageSchema,
     query: {
       type: 'object',
       properties: {
-        trace_id: { type: 'string', description: 'The scores naming this trace item (the id Vigil gave it).' },
-        sender_trace_id: { type: 'string', description: 'The scores of the sender\'s trace (its Langfuse trace id).' },
-        name: { type: 'string' },
+        trace_id: { type: 'string', maxLength: 64, description: 'The scores naming this trace item (the id Vigil gave it).' },
+        sender_trace_id: { type: 'string', maxLength: 1024, description: 'The scores of the sender\'s trace (its Langfuse trace id).' },
+        name: { type: 'string', maxLength: 1024 },
         since: { type: 'string', description: 'Epoch ms, an ISO 8601 date-time (UTC without an offset), or a duration back from now (15m, 24h, 7d).' },
         ...pageProperties,
       },
@@ -44,7 +48,7 @@ export function registerScoreRoutes(http: HttpRoutes, llm: LlmService, scores: R
       if (q.since !== undefined) {
         since = tryParseSince(q.since);
         if (since === undefined) {
-          throw new HttpError(400, EvaluatorsErrors.SINCE, `since must be epoch milliseconds, an ISO 8601 date-time (2024-05-01T12:00:00Z) or a duration back from now (15m, 2h, 7d); got ${JSON.stringify(q.since)}`);
+          throw httpError(EvaluatorsErrors.SINCE, `since must be epoch milliseconds, an ISO 8601 date-time (2024-05-01T12:00:00Z) or a duration back from now (15m, 2h, 7d); got ${JSON.stringify(q.since)}`);
         }
       }
       const p = page(ctx.query);
@@ -62,6 +66,7 @@ export function registerScoreRoutes(http: HttpRoutes, llm: LlmService, scores: R
   http.route({
     method: 'GET', path: '/api/llm/projects/:project/traces/:id/scores', tags: ['evaluators'],
     summary: 'The scores sent with a trace: those naming it, and those of its sender\'s trace that name no item',
+    response: scorePageSchema,
     query: { type: 'object', properties: { ...pageProperties } },
     async handler(ctx: RouteContext) {
       const project = await llm.project(ctx.params.project);

@@ -3,6 +3,7 @@ import { registerDefinitionRoutes, type ProviderView } from './definitions-route
 import { DefinitionStore } from './definitions.js';
 import type { Embedder } from './embedder-contract.js';
 import { loadEmbedderModule } from './embedder-module.js';
+import { EmbedderReadiness } from './embedder-readiness.js';
 import { EmbeddingCache } from './embedding-cache.js';
 import { EvalEnqueuer } from './enqueue-hook.js';
 import { EvalJobs, type EvalJobPayload } from './eval-job.js';
@@ -25,7 +26,7 @@ export interface RunningEvaluators {
 }
 
 /** The keys a reload cannot apply: the queue's workers are built with them. */
-const RESTART_KEYS = ['concurrency', 'max_attempts', 'backoff', 'timeout'] as const;
+const RESTART_KEYS = ['concurrency', 'project_concurrency', 'max_attempts', 'backoff', 'timeout'] as const;
 
 /** Keys come from the config (usually `${ENV}`) or the variable it names; they stay in this process. */
 function resolveProviders(config: EvaluatorsConfig, env: NodeJS.ProcessEnv): Map<string, ResolvedProvider> {
@@ -63,16 +64,26 @@ export async function startEvaluators(ctx: PluginContext, config: EvaluatorsConf
 
   let embedder: Promise<Embedder> | undefined;
   let cosine: ((a: Float32Array, b: Float32Array) => number) | undefined;
+  const readiness = new EmbedderReadiness();
   const makeEmbedder = async (): Promise<Embedder> => {
-    const module = await loadEmbedderModule();
-    cosine = module.cosine;
-    const e = current.embeddings;
-    const apiKey = e?.api_key ?? (e?.api_key_env ? process.env[e.api_key_env] : undefined);
-    return module.createEmbedder({
-      ...(e ? { provider: { base_url: e.base_url, model: e.model, ...(apiKey ? { api_key: apiKey } : {}) } } : {}),
-      dataDir: ctx.dataDir,
-      log: (msg) => ctx.log.info(msg),
-    });
+    readiness.begin();
+    try {
+      const module = await loadEmbedderModule();
+      cosine = module.cosine;
+      const e = current.embeddings;
+      const apiKey = e?.api_key ?? (e?.api_key_env ? process.env[e.api_key_env] : undefined);
+      const made = await module.createEmbedder({
+        ...(e ? { provider: { base_url: e.base_url, model: e.model, ...(apiKey ? { api_key: apiKey } : {}) } } : {}),
+        dataDir: ctx.dataDir,
+        log: (msg) => ctx.log.info(msg),
+        progress: (step, fraction) => readiness.step(step, fraction),
+      });
+      readiness.ready(made.method, made.reason);
+      return made;
+    } catch (err) {
+      readiness.failed((err as Error).message);
+      throw err;
+    }
   };
 
   const deps: EvaluateDeps = {
@@ -92,14 +103,24 @@ export async function startEvaluators(ctx: PluginContext, config: EvaluatorsConf
     },
   };
   const run = (def: EvalDefinition, trace: Parameters<typeof evaluate>[2]) => evaluate(deps, def, trace);
+  /**
+   * What an eval needs ready before its own time is measured: the embedder, for a similarity eval (its first
+   * preparation takes seconds once, and is not that eval's latency). A failure is the eval's to report.
+   */
+  const prepare = async (def: EvalDefinition): Promise<void> => {
+    if (def.type === 'semantic_similarity') await deps.similarity.embedder().catch(() => undefined);
+  };
 
   const jobs = new EvalJobs({
-    llm, definitions, results, rate, evaluate: run, maxAttempts: config.max_attempts, log: ctx.log,
+    llm, definitions, results, rate, evaluate: run, prepare, maxAttempts: config.max_attempts, log: ctx.log,
     publish: (event) => { ctx.bus.publish('llm.eval.result', event); },
     counters: { result: (type, status) => resultsTotal.labels(type, status).inc(), deferred: () => deferred.inc() },
   });
+  // Jobs are grouped by project (enqueue-hook.ts): claims take projects in turn, and one project's slow judge holds
+  // at most its share of the slots, by default all but one.
   const queue = ctx.jobs.queue<EvalJobPayload>('eval', (job) => jobs.run(job), {
     concurrency: config.concurrency,
+    groupConcurrency: Math.min(config.concurrency, config.project_concurrency ?? Math.max(1, config.concurrency - 1)),
     maxAttempts: config.max_attempts,
     backoffMs: parseDuration(config.backoff),
     timeoutMs: parseDuration(config.timeout),
@@ -146,11 +167,16 @@ export async function startEvaluators(ctx: PluginContext, config: EvaluatorsConf
   const offScores = llm.provideEvalScores({
     results: (projectId, q) => results.list(projectId, q),
     summary: (scope) => results.summary(scope),
+    summaryByVersion: (scope) => results.summaryByVersion(scope),
+    summaryByTraces: (projectId, groups) => results.summaryByTraces(projectId, groups),
     series: (scope, step) => results.series(scope, step),
+    costByProject: (ids, from, to) => results.costByProject(ids, from, to),
   });
 
   const providerViews = (): ProviderView[] => [...providers.values()].map((p) => ({ name: p.name, base_url: p.baseUrl, model: p.model, has_key: p.apiKey !== undefined, key_env: p.keyEnv ?? null }));
-  registerDefinitionRoutes(ctx.http, { llm, definitions, results, enqueuer, providers: providerViews, ratePerMinute, evaluate: run });
+  registerDefinitionRoutes(ctx.http, {
+    llm, definitions, results, enqueuer, providers: providerViews, ratePerMinute, evaluate: run, prepare, embedderStatus: () => readiness.status(),
+  });
   registerResultRoutes(ctx.http, llm, results, golden);
   registerScoreRoutes(ctx.http, llm, received);
 

@@ -62,3 +62,11 @@ export function conversationText(value: unknown): string {
 export function plainText(value: unknown): string {
   return render(value, false, 0);
 }
+
+/**
+ * Whether a trace's output has any text: a failed call has none (null), and neither has an empty answer. Tool calls
+ * count as output.
+ */
+export function hasOutput(output: unknown): boolean {
+  return plainText(output).trim() !== '';
+}

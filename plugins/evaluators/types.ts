@@ -1,3 +1,9 @@
+import type { EvalStatus } from '@vigil/plugin-sdk';
+
+/** What a definition does with a trace that has no output (a failed call, mostly): skip it, or score it anyway. */
+export const MISSING_OUTPUT = ['skip', 'score'] as const;
+export type MissingOutput = (typeof MISSING_OUTPUT)[number];
+
 /** The three kinds of evaluation. */
 export const EVAL_TYPES = ['llm_judge', 'semantic_similarity', 'custom_function'] as const;
 export type EvalType = (typeof EVAL_TYPES)[number];
@@ -28,6 +34,8 @@ export interface DefinitionInput {
   template?: string | null;
   /** With `template`: only these version numbers (inclusive). */
   versions?: { min?: number; max?: number } | null;
+  /** Default `skip`: a result with status `skipped`, left out of averages. */
+  on_missing_output?: MissingOutput;
   settings: EvalSettings;
 }
 
@@ -40,6 +48,7 @@ export interface EvalDefinition {
   sample_rate: number;
   template: string | null;
   versions: { min?: number; max?: number } | null;
+  on_missing_output: MissingOutput;
   settings: EvalSettings;
   /** `config` when declared in `evaluators.definitions` (the file wins), `store` when made through the API. */
   source: 'config' | 'store';
@@ -67,6 +76,8 @@ export interface EvaluatorsConfig {
   rate_per_minute: number;
   project_rates: Record<string, number>;
   concurrency: number;
+  /** Absent: concurrency - 1, at least 1. */
+  project_concurrency?: number;
   max_attempts: number;
   backoff: string | number;
   timeout: string | number;
@@ -78,8 +89,8 @@ export interface EvaluatorsConfig {
 
 /** What one evaluation produced, before it is stored. */
 export interface EvalOutcome {
-  status: 'ok' | 'failed';
-  /** 0..1, null when failed. */
+  status: EvalStatus;
+  /** 0..1, null when failed or skipped. */
   score: number | null;
   reason: string | null;
   method: string;

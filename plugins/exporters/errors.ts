@@ -1,4 +1,4 @@
-import { defineErrorCodes, PermanentError, VigilError } from '@vigil/plugin-sdk';
+import { defineErrorCodes, PermanentError, ReceiverUnavailableError, VigilError } from '@vigil/plugin-sdk';
 
 /**
  * Codes of the exporters plugin. Inconsistencies in the `exporters:` list (duplicate names, a bad `next`) are found
@@ -47,28 +47,9 @@ export class ExportersConfigError extends VigilError {
   }
 }
 
-/** Permanent: the delivery queue counts the batch as failed and never retries it. */
-export class ReceiverRejectedError extends PermanentError {
-  /** The receiver's HTTP status, when it answered. */
-  readonly receiverStatus?: number;
-  constructor(message: string, receiverStatus?: number) {
-    super(message, { code: ExporterErrors.REJECTED });
-    this.name = 'ReceiverRejectedError';
-    this.receiverStatus = receiverStatus;
-  }
-}
-
-/** Retryable. `retryAfterMs` (from a Retry-After header) is read by the delivery queue as a minimum delay. */
-export class ReceiverUnavailableError extends VigilError {
-  /** The receiver's HTTP status, when it answered. */
-  readonly receiverStatus?: number;
-  readonly retryAfterMs?: number;
-  constructor(message: string, options: { receiverStatus?: number; retryAfterMs?: number; cause?: unknown } = {}) {
-    super(ExporterErrors.UNAVAILABLE, message, { cause: options.cause });
-    this.name = 'ReceiverUnavailableError';
-    this.receiverStatus = options.receiverStatus;
-    this.retryAfterMs = options.retryAfterMs;
-  }
+/** Retryable: the receiver could not be reached, or a stage could not take the batch now. */
+export function receiverUnavailable(message: string, options: { cause?: unknown } = {}): ReceiverUnavailableError {
+  return new ReceiverUnavailableError(ExporterErrors.UNAVAILABLE, message, options);
 }
 
 /** Retryable: the records stay queued until the process is back. */

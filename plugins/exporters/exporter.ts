@@ -1,4 +1,5 @@
-import type { GovernedRecordJson, Logger } from '@vigil/plugin-sdk';
+import type { Logger } from '@vigil/plugin-sdk';
+import type { GovernedRecordJson } from '../../gateway/records/governed-record.js';
 
 /** What every exporter type is: the delivery queue's `send`, and a release of its files, sockets or process. */
 export interface Exporter<R = ExportRecord> {

@@ -1,11 +1,11 @@
 import { OTLPLogExporter as OtlpJsonLogExporter } from '@opentelemetry/exporter-logs-otlp-http';
 import { OTLPLogExporter as OtlpProtoLogExporter } from '@opentelemetry/exporter-logs-otlp-proto';
 import { resourceFromAttributes } from '@opentelemetry/resources';
+import { httpFailure } from '@vigil/plugin-sdk';
 import type { Exporter, ExporterDeps, ExportRecord } from './exporter.js';
-import { ExporterClosedError, ReceiverUnavailableError } from './errors.js';
-import { httpFailure } from './http-failure.js';
+import { ExporterClosedError, receiverUnavailable } from './errors.js';
 import { toLogRecord } from './otlp-log-records.js';
-import { redactUrl } from './webhook-exporter.js';
+import { exporterReceiverCodes, redactUrl } from './webhook-exporter.js';
 
 export interface OtlpExporterOptions {
   name: string;
@@ -81,7 +81,7 @@ function classify(target: string, error: Error | undefined): Error {
   const status = (error as { code?: unknown } | undefined)?.code;
   if (typeof status === 'number' && status >= 300) {
     const data = (error as { data?: unknown }).data;
-    return httpFailure(target, status, undefined, typeof data === 'string' ? data.slice(0, 512) : undefined);
+    return httpFailure(target, status, { codes: exporterReceiverCodes, ...(typeof data === 'string' ? { detail: data.slice(0, 512) } : {}) });
   }
-  return new ReceiverUnavailableError(`${target} failed: ${error?.message ?? 'unknown error'}`, { cause: error });
+  return receiverUnavailable(`${target} failed: ${error?.message ?? 'unknown error'}`, { cause: error });
 }

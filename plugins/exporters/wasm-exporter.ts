@@ -1,6 +1,6 @@
 import type { WasmSandbox, WasmSandboxOptions } from '../../sandbox/wasm/index.js';
 import type { Exporter, ExporterDeps, ExportRecord } from './exporter.js';
-import { ExporterClosedError, ReceiverUnavailableError, TransformError } from './errors.js';
+import { ExporterClosedError, TransformError, receiverUnavailable } from './errors.js';
 import { recordsEnvelope } from './records-envelope.js';
 
 export interface WasmExporterOptions {
@@ -52,7 +52,7 @@ export async function createWasmExporter(options: WasmExporterOptions, deps: Exp
       if (signal.aborted) throw signal.reason;
       if (sandboxFailureReason(err) !== undefined) throw new TransformError(`${what}: ${(err as Error).message}`, { cause: err });
       if ((err as { code?: string }).code === WasmSandboxErrors.BUSY) {
-        throw new ReceiverUnavailableError(`${what}: ${(err as Error).message}`, { cause: err });
+        throw receiverUnavailable(`${what}: ${(err as Error).message}`, { cause: err });
       }
       throw err;
     }

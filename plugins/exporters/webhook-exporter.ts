@@ -1,8 +1,7 @@
+import { httpFailure, signBody, SIGNATURE_HEADER, TIMESTAMP_HEADER, type ReceiverErrorCodes } from '@vigil/plugin-sdk';
 import { Agent, request } from 'undici';
 import type { Exporter, ExporterDeps, ExportRecord } from './exporter.js';
-import { ExporterClosedError, ReceiverUnavailableError } from './errors.js';
-import { httpFailure } from './http-failure.js';
-import { signBody } from './webhook-signature.js';
+import { ExporterClosedError, ExporterErrors, receiverUnavailable } from './errors.js';
 import { recordsEnvelope } from './records-envelope.js';
 
 export interface WebhookExporterOptions {
@@ -13,6 +12,9 @@ export interface WebhookExporterOptions {
   /** Extra request headers (an API key, say). They cannot replace the content type or the signature headers. */
   headers?: Record<string, string>;
 }
+
+/** The codes the SDK's `httpFailure` gives an exporter's receiver errors. */
+export const exporterReceiverCodes: ReceiverErrorCodes = { rejected: ExporterErrors.REJECTED, unavailable: ExporterErrors.UNAVAILABLE };
 
 /** Bytes of an error response kept for the log line. */
 const DETAIL_BYTES = 512;
@@ -38,15 +40,15 @@ export function createWebhookExporter(options: WebhookExporterOptions, deps: Exp
         ...fixedHeaders,
         'content-type': 'application/json',
         'user-agent': 'vigil-exporters',
-        'x-vigil-timestamp': timestamp,
+        [TIMESTAMP_HEADER]: timestamp,
       };
-      if (options.secret) headers['x-vigil-signature'] = signBody(options.secret, timestamp, body);
+      if (options.secret) headers[SIGNATURE_HEADER] = signBody(options.secret, timestamp, body);
       let response;
       try {
         response = await request(options.url, { method: 'POST', body, headers, signal, dispatcher: agent });
       } catch (err) {
         if (signal.aborted) throw signal.reason;
-        throw new ReceiverUnavailableError(`${target} unreachable: ${(err as Error).message}`, { cause: err });
+        throw receiverUnavailable(`${target} unreachable: ${(err as Error).message}`, { cause: err });
       }
       const { statusCode } = response;
       if (statusCode >= 200 && statusCode < 300) {
@@ -55,7 +57,7 @@ export function createWebhookExporter(options: WebhookExporterOptions, deps: Exp
       }
       const detail = await readDetail(response.body);
       deps.log.debug('webhook answered with an error', { status: statusCode, detail });
-      throw httpFailure(target, statusCode, response.headers['retry-after'], detail);
+      throw httpFailure(target, statusCode, { codes: exporterReceiverCodes, retryAfter: response.headers['retry-after'], detail });
     },
     async shutdown() {
       if (closed) return;

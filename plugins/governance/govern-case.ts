@@ -3,11 +3,11 @@
 // (POST /api/gateway/policy/try) all go through here, so what they show is what the gateway does.
 import type { CompiledPolicy } from '../../policies/compile.js';
 import type { RouteDecision } from '../../policies/merge.js';
-import { governExchange, toGovernedRecord } from './govern.js';
+import { governExchange, toGovernedRecord } from '../../gateway/govern/govern.js';
 import { caseExchange } from './test-case-exchange.js';
 import type { TestCase } from './test-cases-schema.js';
-import type { GovernedRecord, RawExchange } from './types.js';
-import { governNarrowed, type ModulesOutcome } from './wasm-rule-modules.js';
+import type { GovernedRecord, RawExchange } from '../../gateway/govern/types.js';
+import { governNarrowed, type ModulesOutcome } from '../../gateway/govern/wasm-rule-modules.js';
 
 /**
  * Narrows a case's YAML decision before the case is governed: `vigil policy test` applies WASM policies here.

@@ -1,11 +1,11 @@
-import { ConfigValueError, definePlugin, type CommandDefinition } from '@vigil/plugin-sdk';
-import { compilePolicy } from '../../policies/compile.js';
-import { PolicyError } from '../../policies/errors.js';
-import type { PolicyService } from '../../policies/policy-service.js';
+import { definePlugin, type CommandDefinition } from '@vigil/plugin-sdk';
+import { checkRules } from '../../gateway/govern/check-rules.js';
+import type { PolicyService } from '../../gateway/govern/policy-service.js';
 import { rulesSchema, type RuleConfig } from '../../policies/schema.js';
 import { policyCommand } from './policy-command.js';
 import type { LoadedPolicy } from './policy-routes.js';
-import { checkWasmModules, wasmFiles } from './wasm-modules.js';
+import type { TryTask } from './try-worker.js';
+import { wasmFiles } from '../../gateway/govern/wasm-modules.js';
 
 /** The plugin's version: in its definition and in the tool name of `vigil scan`'s SARIF. */
 const VERSION = '0.1.0';
@@ -58,31 +58,25 @@ const reviewCommand: CommandDefinition = {
  * the `policy` service (decisions for the proxy, rules for capture's workers, reloads, and `governJson` for the LLM
  * platform). Redaction, labels, sampling, metering and WASM narrowing happen in its worker module.
  */
+/** Tries the try worker holds at once, the one it runs and those waiting: more get a 503. */
+const MAX_TRIES = 3;
+
 export default definePlugin<RuleConfig[]>({
   name: 'governance',
   version: VERSION,
   configKeys: ['rules'],
   configSchema: rulesSchema,
   // The control plane serves the rules in force and "try a request" (policy-routes.ts).
-  needs: ['http'],
+  needs: ['http', 'workers'],
   provides: ['policy'],
   commands: [testCommand, policyCommand, scanCommand, reviewCommand],
   /** Compiling finds what the schema cannot (bad globs, duplicate names, reserved labels); WASM modules must load. */
-  checkConfig(rules, check) {
-    try {
-      compilePolicy({ rules });
-    } catch (err) {
-      // The section is the `rules` list itself: its key paths start at the index.
-      if (err instanceof PolicyError) throw new ConfigValueError(err.where.replace(/^rules(?=\[)/, ''), err.detail);
-      throw err;
-    }
-    checkWasmModules(rules, check?.resolvePath ?? ((p) => p));
-  },
+  checkConfig: (rules, check) => checkRules(rules, check?.resolvePath ?? ((p) => p)),
   /** A rule's WASM module rebuilt in place applies on a reload, like a changed rule. */
   configFiles: (rules, check) => wasmFiles(rules, check.resolvePath),
   async setup(ctx, rules) {
     const [{ gatewayPolicy, PolicyVersions }, { governJson }, { detectors }, { registerPolicyRoutes }] = await Promise.all([
-      import('./policy-versions.js'), import('../../policies/govern-json.js'), import('../../policies/detectors/index.js'),
+      import('../../gateway/govern/policy-versions.js'), import('../../policies/govern-json.js'), import('../../policies/detectors/index.js'),
       import('./policy-routes.js'),
     ]);
     const versions = new PolicyVersions(gatewayPolicy(rules, ctx.resolvePath));
@@ -90,16 +84,29 @@ export default definePlugin<RuleConfig[]>({
     const service: PolicyService = {
       get current() { return versions.current; },
       subscribe: (subscriber) => versions.subscribe(subscriber),
-      workerModule: new URL('./govern-worker.js', import.meta.url),
       governJson,
       detectors,
     };
     ctx.services.provide('policy', service);
+    // One thread, started on the first try and ended when idle: a try of a megabyte is seconds of CPU, which the
+    // gateway's event loop never pays; the queue is short, so a burst of tries waits on a 503, not in memory.
+    const tries = ctx.workers.pool<TryTask, string>({
+      filename: new URL('./try-worker.js', import.meta.url), name: 'policy-try', minThreads: 0, maxThreads: 1, maxQueue: MAX_TRIES,
+    });
+    let inFlight = 0;
+    const runTry = (task: TryTask): Promise<string> | undefined => {
+      if (inFlight >= MAX_TRIES) return undefined;
+      inFlight++;
+      const answer = tries.run(task);
+      void answer.finally(() => { inFlight--; }).catch(() => {});
+      return answer;
+    };
     registerPolicyRoutes(ctx.http, {
       current: () => loaded,
       configFile: ctx.runtime.configFile,
       // The section is the `rules` list: rule i is written at [i].
       locate: (index) => ctx.configLocation([index]),
+      runTry,
     });
     return {
       /** The rules change live; a plugin that cannot follow a change (the proxy's metric dimensions) refuses it for all. */

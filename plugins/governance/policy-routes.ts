@@ -1,10 +1,14 @@
 // The policy on the control plane: the rules in force as the config file writes them (GET /api/gateway/policy), and
 // "try a request" (POST /api/gateway/policy/try), which governs one request by the code path of `vigil test`.
-import type { ConfigLocation, HttpRoutes, JsonSchema } from '@vigil/plugin-sdk';
+import { httpError, type ConfigLocation, type HttpRoutes } from '@vigil/plugin-sdk';
 import { compilePolicy, type CompiledPolicy } from '../../policies/compile.js';
-import type { GatewayPolicy } from '../../policies/policy-service.js';
+import type { GatewayPolicy } from '../../gateway/govern/policy-service.js';
 import type { RuleConfig } from '../../policies/schema.js';
+import { GovernanceErrors } from '../../gateway/govern/errors.js';
+import { policySchema, tryResultSchema } from './policy-schemas.js';
+import { maskSources, maskSourcesAnswer, maskSourcesSchema, type MaskedField } from './mask-sources.js';
 import { TRY_BODY_LIMIT, tryInputSchema, tryRequest, type TryInput } from './try-request.js';
+import type { TryTask } from './try-worker.js';
 
 /** The policy in force: its version, the rules as written, when it was loaded, and reloads applied since start. */
 export interface LoadedPolicy {
@@ -23,7 +27,15 @@ export interface PolicyRoutesOptions {
   configFile?: string;
   /** Where `rules[index]` is written in the config file, when it can be told. */
   locate?(index: number): ConfigLocation | undefined;
+  /**
+   * Runs a try off the event loop (try-worker.ts), answering its JSON text; undefined when the worker holds as many
+   * tries as it takes. Without it tries run on the calling thread (a runtime without worker pools, tests).
+   */
+  runTry?(task: TryTask): Promise<string> | undefined;
 }
+
+/** Seconds a client waits before trying again when the try worker is full. */
+const TRY_RETRY_AFTER_S = 5;
 
 /** One rule as the policy API lists it: its place in the list, its config as written, and where it is written. */
 export type ListedRule = RuleConfig & {
@@ -31,16 +43,6 @@ export type ListedRule = RuleConfig & {
   /** SHA-256 of the module file as loaded, beside `wasm`. */
   wasm_sha256?: string;
   source?: ConfigLocation;
-};
-
-const ruleList: JsonSchema = {
-  type: 'object',
-  properties: {
-    config_file: { type: ['string', 'null'] },
-    loaded_at: { type: 'integer', description: 'Epoch ms at which the rules in force were loaded (start or reload).' },
-    reloads: { type: 'integer', description: 'Reloads (SIGHUP) whose rules were taken since the runtime started.' },
-    rules: { type: 'array', items: { type: 'object', description: 'A rule as written (policies/README.md), with index, source and wasm_sha256.' } },
-  },
 };
 
 /** The module digests of a version, by absolute path (its worker JSON carries them). */
@@ -66,7 +68,7 @@ export function registerPolicyRoutes(http: HttpRoutes, options: PolicyRoutesOpti
     description: 'Each rule with its `index`, its config as written (`match`, `restrict`, `redact`, `labels`, `sample`, ' +
       '`keep_errors`, `meter`, `wasm`), the SHA-256 of its WASM module as loaded, and where it is written (`source`: file and line). ' +
       '`loaded_at` and `reloads` say when the rules in force were taken.',
-    response: ruleList,
+    response: policySchema,
     handler() {
       const loaded = options.current();
       const digests = loaded.version.compiled.rules.some((r) => r.wasm !== undefined) ? digestsOf(loaded.version) : {};
@@ -91,12 +93,36 @@ export function registerPolicyRoutes(http: HttpRoutes, options: PolicyRoutesOpti
       '`vigil test` governs a case, and answers with the record as it would be stored (`[REDACTED]` where masked), the ' +
       'matched rules, what each part\'s restriction comes from, the sampling decision (a try is a roll of 0: bodies are ' +
       'kept whenever `sample` is above 0) and the WASM modules a try does not run. Nothing is stored, published or exported. ' +
-      `Bodies above ${TRY_BODY_LIMIT} bytes get 413.`,
+      `Bodies above ${TRY_BODY_LIMIT} bytes get 413. Tries are governed in a worker thread, a few at a time (503 with Retry-After beyond).`,
     body: tryInputSchema,
     bodyLimit: TRY_BODY_LIMIT,
+    response: tryResultSchema,
     async handler(ctx) {
       const loaded = options.current();
-      return tryRequest(ctx.request.body as TryInput, tryPolicy(loaded.version), loaded.rules);
+      const input = ctx.request.body as TryInput;
+      if (!options.runTry) return tryRequest(input, tryPolicy(loaded.version), loaded.rules);
+      const answer = options.runTry({ policy: loaded.version.workerJson, written: [...loaded.rules], input });
+      if (!answer) {
+        throw httpError(GovernanceErrors.TRY_BUSY, `the try worker holds as many tries as it takes; try again in ${TRY_RETRY_AFTER_S} s`,
+          { headers: { 'Retry-After': String(TRY_RETRY_AFTER_S) } });
+      }
+      ctx.type = 'application/json';
+      return Buffer.from(await answer);
+    },
+  });
+
+  http.route({
+    method: 'POST', path: '/api/gateway/policy/mask-sources', tags: ['gateway'],
+    summary: 'Which rule masks each masked field of a record, by the rules in force',
+    description: 'Takes a record\'s `matched_rules` and its masked places (a header or query parameter name, or a body ' +
+      'field\'s path such as `$.card.number`; `span` when a detector masked part of a value) and answers, for each, the ' +
+      'matched rules whose `redact` covers it and the setting that does. An empty `rules` means no rule in force covers ' +
+      'it now: the rule changed after the record was captured, or the record came masked from a middleware.',
+    body: maskSourcesSchema,
+    response: maskSourcesAnswer,
+    async handler(ctx) {
+      const body = ctx.request.body as { matched_rules: string[]; fields: MaskedField[] };
+      return { fields: maskSources(body.fields, body.matched_rules, options.current().rules) };
     },
   });
 }

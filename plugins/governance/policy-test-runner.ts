@@ -9,10 +9,10 @@ import type { PolicyView } from '../../policies/wasm-view.js';
 import type { WasmDecision } from '../../policies/wasm-decision.js';
 import type { CaseNarrower } from './govern-case.js';
 import { display, InputProblem, runTestCases } from './test-command.js';
-import { WasmPolicyCache } from './wasm-policy-cache.js';
+import { WasmPolicyCache } from '../../gateway/govern/wasm-policy-cache.js';
 import {
   applyWasmModules, governedJsonBody, modulesFor, modulesInRuleOrder,
-} from './wasm-rule-modules.js';
+} from '../../gateway/govern/wasm-rule-modules.js';
 
 /** The WASM policy as `vigil policy test` hands it to the case runner: views in, one decision per view out. */
 export type DecideViews = (views: PolicyView[]) => Promise<WasmDecision[]>;

@@ -3,7 +3,7 @@ import type { CompiledPolicy, RouteDecision } from '../../policies/compile.js';
 import { extractLabels } from '../../policies/extract-labels.js';
 import { receivedPath } from '../../policies/fold-path.js';
 import type { CaseMessage, HeaderMap, TestCase } from './test-cases-schema.js';
-import type { RawExchange } from './types.js';
+import type { RawExchange } from '../../gateway/govern/types.js';
 
 export const DEFAULT_CAPTURE_LIMIT = 1024 * 1024;
 

@@ -2,7 +2,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { REDACTED } from '../../policies/compile-json-path.js';
 import { lookupRecordPath, parseRecordPath, type RecordPath } from './record-path.js';
 import type { CaseExpect } from './test-cases-schema.js';
-import type { GovernedRecord } from './types.js';
+import type { GovernedRecord } from '../../gateway/govern/types.js';
 
 /** One expectation that did not hold. */
 export interface CaseFailure {

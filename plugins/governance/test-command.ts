@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import type { CommandDefinition, CommandIo, ConfigDocument } from '@vigil/plugin-sdk';
 import { compilePolicy, type CompiledPolicy } from '../../policies/compile.js';
-import { governExchange } from './govern.js';
+import { governExchange } from '../../gateway/govern/govern.js';
 import { governCase, type CaseNarrower } from './govern-case.js';
 import { compileLoadedPolicy, display, InputProblem, where } from './policy-file.js';
 import { caseExchange } from './test-case-exchange.js';

@@ -6,8 +6,9 @@ import type { CompiledPolicy } from '../../policies/compile.js';
 import { REDACTED } from '../../policies/compile-json-path.js';
 import type { RestrictPart, RuleConfig } from '../../policies/schema.js';
 import { governCase } from './govern-case.js';
+import { ScanCollector, type Finding } from './scan/scan-core.js';
 import type { TestCase } from './test-cases-schema.js';
-import type { GovernedRecord } from './types.js';
+import type { GovernedRecord } from '../../gateway/govern/types.js';
 
 /** Bytes of a try's JSON body: room for a body and a response body of a few hundred KB each, escapes included. */
 export const TRY_BODY_LIMIT = 1024 * 1024;
@@ -82,6 +83,18 @@ export interface TryResult {
   };
   /** `[{ rule, module }]`: WASM modules the matched rules name, which a try does not run (`vigil policy test` does). */
   wasm_not_applied: { rule: string; module: string }[];
+  /**
+   * Values of the record that look sensitive and that no rule masked, as `vigil scan` finds them: where, which
+   * detector, a masked sample, and the rule that would mask it (YAML).
+   */
+  unmasked: Omit<Finding, 'records' | 'route'>[];
+}
+
+/** What `vigil scan` would flag in the record: values stored in clear that its detectors call sensitive. */
+function unmaskedValues(record: GovernedRecord): TryResult['unmasked'] {
+  const scan = new ScanCollector();
+  scan.add(record);
+  return scan.findings().map(({ part, field, kind, why, sample, rule }) => ({ part, field, kind, why, sample, rule }));
 }
 
 /** `path` with `query` appended, each name and value percent-encoded. */
@@ -149,5 +162,6 @@ export async function tryRequest(input: TryInput, policy: CompiledPolicy, writte
     redacted: countMarks(record),
     sampling: { rate: decision.sample, rule: sampleRule, keep_errors: decision.keepErrors, kept: record.sampled },
     wasm_not_applied: wasm,
+    unmasked: unmaskedValues(record),
   };
 }

@@ -1,5 +1,6 @@
 import type { JsonSchema } from '@vigil/plugin-sdk';
 import { DETECTOR_KINDS } from '../../policies/detectors/types.js';
+import { spanBoundsSchema } from './spans/span-bounds.js';
 
 const duration = { type: ['string', 'integer'], format: 'duration', formatMinimum: 0 };
 const byteSize = { type: ['string', 'integer'], format: 'byte-size' };
@@ -12,6 +13,7 @@ export const projectSettingsSchema: JsonSchema = {
   type: 'object',
   additionalProperties: false,
   properties: {
+    plan: { type: 'string', minLength: 1, description: 'A plan of llm.plans: its limits, budget and retention apply where the project sets none of its own.' },
     budget: {
       type: 'object',
       additionalProperties: false,
@@ -29,6 +31,8 @@ export const projectSettingsSchema: JsonSchema = {
         items_per_month: { type: 'integer', minimum: 0, description: 'Items accepted per calendar month (UTC); past it, 429. Absent: no limit.' },
         items_per_batch: { type: 'integer', minimum: 1, maximum: 100000, description: 'Items per request; more is 413. Default 1,000.' },
         body_bytes: { ...byteSize, description: 'Request body size, compressed and decompressed; more is 413. Default 5mb, at most llm.max_body_bytes.' },
+        item_keys: { type: 'integer', minimum: 1, maximum: 10000000, description: 'Object keys and array elements in one item, at every level; an item with more is rejected (VIGIL_ERR_LLM_ITEM_TOO_LARGE). Default 10,000.' },
+        item_bytes: { ...byteSize, description: 'UTF-8 bytes of all strings of one item (keys included); an item with more is rejected (VIGIL_ERR_LLM_ITEM_TOO_LARGE). Default 1mb, at most the body limit.' },
       },
     },
     redact: {
@@ -62,6 +66,20 @@ const projectSchema: JsonSchema = {
   },
 };
 
+const settingsProperties = projectSettingsSchema.properties as Record<string, JsonSchema>;
+
+/** A plan: a named set of limits, a budget cap and a retention, which projects take by naming it (`plan: pro`). */
+const planSchema: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    description: { type: 'string', maxLength: 200, description: 'One line for the billing page.' },
+    limits: settingsProperties.limits,
+    budget: settingsProperties.budget,
+    retention: settingsProperties.retention,
+  },
+};
+
 /** Dollars per million tokens. */
 const priceSchema: JsonSchema = {
   type: 'object',
@@ -84,6 +102,12 @@ export const llmConfigSchema: JsonSchema = {
       type: 'array', items: projectSchema, default: [],
       description: 'Projects declared here win over the store: their settings and keys are set from this file at each start and reload.',
     },
+    plans: {
+      type: 'object', default: {},
+      propertyNames: { pattern: '^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$' },
+      additionalProperties: planSchema,
+      description: 'Named sets of limits (items per month, batch and body size, retention, budget cap) that projects take with `plan: NAME`; a project\'s own settings win over its plan\'s, its plan\'s over llm.defaults.',
+    },
     defaults: {
       ...projectSettingsSchema,
       default: {},
@@ -97,14 +121,25 @@ export const llmConfigSchema: JsonSchema = {
     max_body_bytes: { ...byteSize, default: '5mb', description: 'Largest ingest body any project may send (compressed and decompressed).' },
     persist: {
       type: 'object', additionalProperties: false, default: {},
-      description: 'The persist stage: a durable queue worked by every process sharing the store.',
+      description: 'The persist stage: the LLM lane\'s worker threads, which decode, check, redact and store every ingest request.',
       properties: {
-        concurrency: { type: 'integer', minimum: 1, maximum: 64, default: 2, description: 'Batches persisted at once in this process.' },
-        max_attempts: { type: 'integer', minimum: 1, maximum: 100, default: 8, description: 'Attempts of a batch that fails transiently (store down) before it is dead.' },
-        backoff: { ...duration, formatMinimum: '1ms', default: '1s', description: 'Base of the exponential backoff between attempts.' },
-        timeout: { ...duration, formatMinimum: '1s', default: '5m', description: 'A batch not persisted within this (its worker died or hangs) returns to the queue for another worker.' },
+        concurrency: { type: 'integer', minimum: 1, maximum: 64, description: 'Worker threads of the LLM lane in this process. Default: the cores less one (at least one); at most twice the cores.' },
+        max_attempts: { type: 'integer', minimum: 1, maximum: 100, default: 8, description: 'Attempts of a batch an earlier version left queued, when storing it fails transiently (store down).' },
+        backoff: { ...duration, formatMinimum: '1ms', default: '1s', description: 'Base of the exponential backoff between those attempts.' },
+        timeout: { ...duration, formatMinimum: '1s', default: '5m', description: 'A queued batch not stored within this returns to the queue for another process.' },
       },
     },
     retention_interval: { ...duration, formatMinimum: '1ms', default: '10m', description: 'How often expired traces are deleted.' },
+    langfuse: {
+      type: 'object', additionalProperties: false, default: {},
+      description: 'The Langfuse-compatible ingestion (/api/public/ingestion).',
+      properties: {
+        unended_after: {
+          ...duration, formatMinimum: '100ms', formatMaximum: '12h', default: '30s',
+          description: 'A generation created and never ended is stored, marked incomplete, once no event touched it for this long; its end, if it comes later, replaces it.',
+        },
+      },
+    },
+    spans: spanBoundsSchema as unknown as JsonSchema,
   },
 };

@@ -1,4 +1,4 @@
-import type { EvalEnqueueHook, Logger, PersistedTrace } from '@vigil/plugin-sdk';
+import type { EvalEnqueueHook, Logger, PersistedTraceRef } from '@vigil/plugin-sdk';
 
 /**
  * The eval-job enqueue hook: a registry other plugins fill through the `llm` service (`onPersisted`). Empty until the
@@ -15,7 +15,7 @@ export class EvalHooks {
     return () => { this.hooks.delete(hook); };
   }
 
-  async run(traces: readonly PersistedTrace[]): Promise<void> {
+  async run(traces: readonly PersistedTraceRef[]): Promise<void> {
     for (const hook of this.hooks) {
       try {
         await hook(traces);

@@ -1,12 +1,17 @@
 import type { CommandArgs, CommandIo } from '@vigil/plugin-sdk';
 import type { GateCheck, GateVerdict } from './api/gate.js';
 import { THRESHOLDS } from './api/gate.js';
+import { CHECK_NAMES, formatLimit, formatMeasured, formatSideValue } from './api/gate-wording.js';
 import { table } from './text-table.js';
 
 /** Exit codes: the gate's verdict, and 2 when there is none (bad flags, unreachable server, an error answer). */
 export const GATE_EXIT = { pass: 0, fail: 1, usage: 2, insufficient: 3 } as const;
 
-const fmt = (v: number | null): string => (v === null ? '–' : Number.isInteger(v) ? String(v) : v.toPrecision(4).replace(/\.?0+$/, ''));
+/** A check's cells, each figure with its unit: name, baseline, candidate, measured, limit, result. */
+const cells = (c: GateCheck): string[] => [
+  CHECK_NAMES[c.metric], formatSideValue(c.metric, c.baseline), formatSideValue(c.metric, c.candidate), formatMeasured(c),
+  formatLimit(c.metric, c.threshold), result(c),
+];
 const result = (c: GateCheck): string => (c.pass === null ? 'n/a' : c.pass ? 'pass' : 'FAIL');
 const verdictWord = (v: GateVerdict): string => (v.pass === null ? 'INSUFFICIENT' : v.pass ? 'PASS' : 'FAIL');
 
@@ -14,8 +19,7 @@ function plain(v: GateVerdict): string {
   const head = `Gate "${v.template}": v${v.candidate.version} (candidate, ${v.candidate.samples} calls)` +
     (v.baseline ? ` vs v${v.baseline.version} (baseline, ${v.baseline.samples} calls)` : '') + `: ${verdictWord(v)}\n${v.reason}\n`;
   if (!v.checks.length) return head;
-  return `${head}\n${table(['CHECK', 'BASELINE', 'CANDIDATE', 'VALUE', 'THRESHOLD', 'RESULT'],
-    v.checks.map((c) => [c.metric, fmt(c.baseline), fmt(c.candidate), fmt(c.value), fmt(c.threshold), result(c)]))}`;
+  return `${head}\n${table(['CHECK', 'BASELINE', 'CANDIDATE', 'MEASURED', 'LIMIT', 'RESULT'], v.checks.map(cells))}`;
 }
 
 function markdown(v: GateVerdict): string {
@@ -26,8 +30,8 @@ function markdown(v: GateVerdict): string {
     `${v.reason} (samples: candidate ${v.candidate.samples}${v.baseline ? `, baseline ${v.baseline.samples}` : ''}; min ${v.min_samples})`,
   ];
   if (v.checks.length) {
-    lines.push('', '| Check | Baseline | Candidate | Value | Threshold | Result |', '|---|---:|---:|---:|---:|---|');
-    for (const c of v.checks) lines.push(`| ${c.metric} | ${fmt(c.baseline)} | ${fmt(c.candidate)} | ${fmt(c.value)} | ${fmt(c.threshold)} | ${result(c)} |`);
+    lines.push('', '| Check | Baseline | Candidate | Measured | Limit | Result |', '|---|---:|---:|---:|---:|---|');
+    for (const c of v.checks) lines.push(`| ${cells(c).join(' | ')} |`);
   }
   return lines.join('\n') + '\n';
 }
@@ -42,7 +46,7 @@ export async function runGateCommand(args: CommandArgs, io: CommandIo): Promise<
     return GATE_EXIT.usage;
   }
   const query = new URLSearchParams({ template: f.template });
-  for (const name of ['baseline', 'candidate', 'min-samples', ...THRESHOLDS.map((t) => t.replace(/_/g, '-'))]) {
+  for (const name of ['baseline', 'candidate', 'baseline-label', 'candidate-label', 'min-samples', ...THRESHOLDS.map((t) => t.replace(/_/g, '-'))]) {
     const value = f[name];
     if (value === undefined) continue;
     if (typeof value !== 'string' || value === '') { io.err(`vigil gate: --${name} needs a value\n`); return GATE_EXIT.usage; }

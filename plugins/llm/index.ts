@@ -1,6 +1,5 @@
 import { ConfigValueError, definePlugin, parseByteSize, type CommandDefinition } from '@vigil/plugin-sdk';
-import type { PolicyService } from '../../policies/policy-service.js';
-import { settingsProblem } from './check-settings.js';
+import { planProblem, settingsProblem } from './check-settings.js';
 import { llmConfigSchema } from './config-schema.js';
 import type { LlmConfig } from './types.js';
 
@@ -24,13 +23,15 @@ const projectCommand: CommandDefinition = {
 const gateCommand: CommandDefinition = {
   name: 'gate',
   summary: 'CI regression gate: compare two prompt versions on a running Vigil; exit 0 pass, 1 fail, 3 too few samples',
-  usage: 'vigil gate --url URL --template NAME [--key KEY] [--baseline N|previous] [--candidate N|latest] [thresholds] [--markdown] [--allow-insufficient]',
+  usage: 'vigil gate --url URL --template NAME [--key KEY] [--baseline N|previous | --baseline-label L] [--candidate N|latest | --candidate-label L] [thresholds] [--markdown] [--allow-insufficient]',
   flags: {
     url: { type: 'string', summary: 'the control plane, e.g. http://127.0.0.1:9095 (or VIGIL_URL)' },
     key: { type: 'string', summary: 'the project key (or VIGIL_PROJECT_KEY)' },
     template: { type: 'string', summary: 'the prompt template to gate' },
     baseline: { type: 'string', summary: 'a version number, or previous (default)' },
     candidate: { type: 'string', summary: 'a version number, or latest (default)' },
+    'baseline-label': { type: 'string', summary: 'the version this label names is the baseline, e.g. production' },
+    'candidate-label': { type: 'string', summary: 'the version this label names is the candidate, e.g. staging' },
     'min-score': { type: 'string', summary: 'lowest average eval score of the candidate (0..1)' },
     'max-score-drop': { type: 'string', summary: 'largest drop of the average eval score' },
     'max-p95-increase-pct': { type: 'string', summary: 'largest rise of p95 latency, in percent' },
@@ -47,7 +48,12 @@ const gateCommand: CommandDefinition = {
 /** Problems of the section the schema cannot see: one name or key twice, settings that cannot work. */
 function checkLlmConfig(config: LlmConfig): void {
   const maxBody = parseByteSize(config.max_body_bytes);
-  const defaults = settingsProblem(config.defaults ?? {}, maxBody);
+  const plans = config.plans ?? {};
+  for (const [name, plan] of Object.entries(plans)) {
+    const problem = settingsProblem(plan, maxBody);
+    if (problem) throw new ConfigValueError(['plans', name, ...problem.path], problem.message);
+  }
+  const defaults = settingsProblem(config.defaults ?? {}, maxBody) ?? planProblem(config.defaults ?? {}, plans);
   if (defaults) throw new ConfigValueError(['defaults', ...defaults.path], defaults.message);
   const names = new Map<string, number>();
   const keys = new Map<string, number>();
@@ -60,7 +66,7 @@ function checkLlmConfig(config: LlmConfig): void {
     const key = p.key ?? p.key_sha256!;
     if (keys.has(key)) throw new ConfigValueError(['projects', i, p.key ? 'key' : 'key_sha256'], `project "${p.name}" has the same key as projects[${keys.get(key)}]`);
     keys.set(key, i);
-    const problem = settingsProblem(p, maxBody);
+    const problem = settingsProblem(p, maxBody) ?? planProblem(p, plans);
     if (problem) throw new ConfigValueError(['projects', i, ...problem.path], problem.message);
   }
 }
@@ -74,14 +80,13 @@ export default definePlugin<LlmConfig>({
   name: 'llm',
   version: '0.1.0',
   configSchema: llmConfigSchema,
-  needs: ['store', 'http', 'jobs', 'policy'],
+  needs: ['store', 'http', 'jobs', 'workers'],
   provides: ['llm'],
   commands: [projectCommand, gateCommand],
   checkConfig: checkLlmConfig,
   async setup(ctx, config) {
     const { startLlm } = await import('./start-llm.js');
-    const policy: PolicyService = ctx.services.get('policy');
-    const running = await startLlm(ctx, config, policy);
+    const running = await startLlm(ctx, config);
     return {
       start: () => running.start(),
       stop: () => running.stop(),

@@ -6,8 +6,37 @@ import type { TraceItem } from './trace-item.js';
 /** Nesting an item's values may have (input, output, metadata): deeper items are refused one by one. */
 export const MAX_ITEM_DEPTH = 48;
 
+/**
+ * Bounds past which a value cannot describe one real LLM call. They keep a project's sums finite (a cost of 1e308
+ * made its stats read null; tokens near 2^53 overflow SQLite's integer SUM) and its lists in time order. Every ingest
+ * path (native, OTLP, Langfuse) refuses what is past them, item by item, naming the field.
+ */
+/** USD, per call: far above the dearest call a provider bills. */
+export const MAX_COST_USD = 1_000_000;
+/** One day, in ms: no single call runs longer. */
+export const MAX_LATENCY_MS = 86_400_000;
+/** Each token count (input, output, cache_read, total): a thousand times the largest context window. */
+export const MAX_TOKENS = 1_000_000_000;
+/** How far ahead of this server's clock a time may be, in ms: client clocks drift, by seconds, not years. */
+export const MAX_CLOCK_AHEAD_MS = 5 * 60_000;
+/** The earliest time a call can have started (epoch ms): no LLM API answered before; earlier is often seconds sent as ms. */
+export const MIN_START_TIME_MS = Date.UTC(2000, 0, 1);
+
+/** Why `ms` (epoch) cannot be the time of a call, for a message about `field`; undefined when it can. */
+export function timeOutOfBounds(field: string, ms: number, now: number): string | undefined {
+  if (ms > now + MAX_CLOCK_AHEAD_MS) {
+    return `${field} ${new Date(ms).toISOString()} is more than ${MAX_CLOCK_AHEAD_MS / 60_000} minutes ahead of the server's clock `
+      + `(${new Date(now).toISOString()}): send the call's real time, and check the sender's clock`;
+  }
+  if (ms < MIN_START_TIME_MS) {
+    return `${field} ${new Date(ms).toISOString()} is before 2000-01-01, earlier than any LLM call: send the call's real time `
+      + '(epoch seconds read as milliseconds land in 1970)';
+  }
+  return undefined;
+}
+
 const text = (maxLength: number) => ({ type: 'string', maxLength });
-const count = { type: 'integer', minimum: 0 };
+const count = { type: 'integer', minimum: 0, maximum: MAX_TOKENS };
 
 /** The trace item (trace-item.ts) as JSON Schema: every key known, `model` required. */
 export const traceItemSchema: JsonSchema = {
@@ -22,13 +51,13 @@ export const traceItemSchema: JsonSchema = {
     status: { enum: ['ok', 'error'] },
     error: text(16_384),
     start_time: { type: 'string', format: 'date-time' },
-    latency_ms: { type: 'number', minimum: 0 },
+    latency_ms: { type: 'number', minimum: 0, maximum: MAX_LATENCY_MS },
     tokens: {
       type: 'object',
       additionalProperties: false,
       properties: { input: count, output: count, cache_read: count, total: count },
     },
-    cost_usd: { type: 'number', minimum: 0 },
+    cost_usd: { type: 'number', minimum: 0, maximum: MAX_COST_USD },
     input: {},
     output: {},
     prompt_template: {
@@ -104,12 +133,19 @@ export function deeperThan(value: unknown, max: number): boolean {
   return false;
 }
 
-/** The item as a `TraceItem`, or why not (the first problem found). */
-export function checkItem(item: unknown, index: number): { ok: true; item: TraceItem } | { ok: false; error: ItemError } {
+/**
+ * The item as a `TraceItem`, or why not (the first problem found). `now` (epoch ms) is the clock `start_time` is held
+ * to: a schema cannot say "not in the future".
+ */
+export function checkItem(item: unknown, index: number, now = Date.now()): { ok: true; item: TraceItem } | { ok: false; error: ItemError } {
   const validate = (compiled ??= ajv.compile<TraceItem>(traceItemSchema));
   if (!validate(item)) {
     const { path, message } = describe(validate.errors![0]);
     return { ok: false, error: { index, code: LlmErrors.ITEM_INVALID, message, path } };
+  }
+  if (item.start_time !== undefined) {
+    const late = timeOutOfBounds('start_time', Date.parse(item.start_time), now);
+    if (late) return { ok: false, error: { index, code: LlmErrors.ITEM_INVALID, message: late, path: 'start_time' } };
   }
   if (deeperThan(item, MAX_ITEM_DEPTH + 1)) {
     return { ok: false, error: { index, code: LlmErrors.ITEM_INVALID, message: `the item nests deeper than ${MAX_ITEM_DEPTH} levels`, path: '' } };

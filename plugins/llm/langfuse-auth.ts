@@ -1,4 +1,4 @@
-import { HttpError, type HttpRoutes } from '@vigil/plugin-sdk';
+import { httpError, type HttpRoutes } from '@vigil/plugin-sdk';
 import { LlmErrors } from './errors.js';
 import { langfuseCredentials } from './langfuse/basic-auth.js';
 import { PROJECT_KEY_HEADER } from './project-auth.js';
@@ -20,7 +20,7 @@ export function registerLangfuseAuth(http: HttpRoutes, lookup: (key: string) => 
       const key = typeof header === 'string' && header !== '' ? header.trim() : basic?.projectKey;
       if (key === undefined) return null;
       const project = await lookup(key);
-      if (!project) throw new HttpError(401, LlmErrors.UNKNOWN_KEY, 'the secret key (or X-Service-Project-Key) is not the key of any project');
+      if (!project) throw httpError(LlmErrors.UNKNOWN_KEY, 'the secret key (or X-Service-Project-Key) is not the key of any project');
       return { scheme: LANGFUSE_SCHEME, subject: project.id, project, publicKey: basic?.publicKey };
     },
   });

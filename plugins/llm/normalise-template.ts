@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 
 /**
- * A prompt template's text as versions compare it, exactly as the seed says: CRLF becomes LF, trailing whitespace
- * is trimmed from each line, and blank lines at the start and the end are removed. Indentation and inner blank lines
- * are kept: they reach the model, so they make a different version.
+ * A prompt template's text as versions compare it, exactly as README.md ("Per item") says: CRLF becomes LF,
+ * trailing whitespace is trimmed from each line, and blank lines at the start and the end are removed. Indentation
+ * and inner blank lines are kept: they reach the model, so they make a different version.
  */
 export function normaliseTemplate(raw: string): string {
   const lines = raw.replace(/\r\n/g, '\n').split('\n').map((line) => line.trimEnd());

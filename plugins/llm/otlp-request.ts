@@ -1,4 +1,4 @@
-import { HttpError, type RouteContext } from '@vigil/plugin-sdk';
+import { httpError, type HttpErrorCode, type RouteContext } from '@vigil/plugin-sdk';
 import { LlmErrors } from './errors.js';
 import { decodeContent } from './ingest-body.js';
 import { OtlpDecodeError } from './otlp/decode-error.js';
@@ -14,19 +14,19 @@ import type { LlmProject } from './types.js';
 export async function readOtlpRequest<T>(
   ctx: RouteContext,
   decode: (contentType: string | undefined, body: Uint8Array) => T,
-  badBody: string,
+  badBody: HttpErrorCode,
 ): Promise<{ project: LlmProject; encoding: OtlpEncoding; decoded: T }> {
   const project = projectOf(ctx);
   const contentType = ctx.headers['content-type'];
   const encoding = otlpEncodingOf(contentType);
   if (!encoding) {
-    throw new HttpError(415, LlmErrors.CONTENT_TYPE, `OTLP/HTTP takes application/x-protobuf or application/json${contentType ? `, not ${JSON.stringify(contentType)}` : ''}`);
+    throw httpError(LlmErrors.CONTENT_TYPE, `OTLP/HTTP takes application/x-protobuf or application/json${contentType ? `, not ${JSON.stringify(contentType)}` : ''}`);
   }
   const body = await decodeContent(ctx.request.body as Buffer, ctx.headers['content-encoding'] as string | undefined, project.settings.bodyBytes);
   try {
     return { project, encoding, decoded: decode(contentType, body) };
   } catch (err) {
-    if (err instanceof OtlpDecodeError) throw new HttpError(400, badBody, `${err.message} (${err.reason})`);
+    if (err instanceof OtlpDecodeError) throw httpError(badBody, `${err.message} (${err.reason})`);
     throw err;
   }
 }

@@ -1,4 +1,4 @@
-import { HttpError, LLM_PROJECT_KEY_AUTH, type HttpRoutes, type RouteContext } from '@vigil/plugin-sdk';
+import { httpError, LLM_PROJECT_KEY_AUTH, type HttpRoutes, type RouteContext } from '@vigil/plugin-sdk';
 import { LlmErrors } from './errors.js';
 import type { LlmProject } from './types.js';
 
@@ -18,7 +18,7 @@ export function registerProjectKeyAuth(http: HttpRoutes, lookup: (key: string) =
       const key = ctx.headers[PROJECT_KEY_HEADER];
       if (typeof key !== 'string' || key === '') return null;
       const project = await lookup(key.trim());
-      if (!project) throw new HttpError(401, LlmErrors.UNKNOWN_KEY, 'the X-Service-Project-Key is not the key of any project (wrong, rotated out, or its project was deleted)');
+      if (!project) throw httpError(LlmErrors.UNKNOWN_KEY, 'the X-Service-Project-Key is not the key of any project (wrong, rotated out, or its project was deleted)');
       return { scheme: PROJECT_KEY_SCHEME, subject: project.id, project };
     },
   });

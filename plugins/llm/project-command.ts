@@ -49,7 +49,7 @@ export async function runProjectCommand(args: CommandArgs, io: CommandIo): Promi
       case 'rotate-key': {
         const { key, previousExpireAt } = await projects.rotateKey(name, graceMs(args.flags.grace));
         const until = previousExpireAt <= Date.now() ? 'stop working now' : `keep working until ${new Date(previousExpireAt).toISOString()}`;
-        io.out(`New key for project "${name}" (its previous keys ${until}; a running vigil notices within 60 s), shown this once:\n${key}\n`);
+        io.out(`New key for project "${name}" (its previous keys ${until}; a running vigil notices within 1 s), shown this once:\n${key}\n`);
         return 0;
       }
       case 'delete': {

@@ -1,4 +1,4 @@
-import { HttpError, uuidv7, type Store } from '@vigil/plugin-sdk';
+import { httpError, uuidv7, VigilError, type Store } from '@vigil/plugin-sdk';
 import { LlmErrors, projectFromConfig, projectNotFound } from './errors.js';
 import { generateKey, hashHint, hashKey, keyHint } from './project-keys.js';
 import type { ConfigProject, ProjectSettings } from './types.js';
@@ -31,7 +31,7 @@ const toRow = (r: RawProject): ProjectRow => ({
 });
 
 /** The tables a project's data lives in, deleted with it. */
-const DATA_TABLES = ['traces', 'prompt_versions', 'usage', 'dead_items'] as const;
+const DATA_TABLES = ['traces', 'prompt_versions', 'usage', 'usage_daily', 'dead_items', 'prompt_details', 'prompt_labels', 'prompt_label_history'] as const;
 /** Rows deleted per statement when a project goes, so SQLite's write lock is never held long. */
 const DELETE_CHUNK = 5_000;
 
@@ -60,6 +60,11 @@ export class ProjectStore {
     }));
   }
 
+  /** Projects by name, a page at a time, without their keys (billing). */
+  async page(limit: number, offset: number): Promise<ProjectRow[]> {
+    return (await this.store.query<RawProject>(`SELECT * FROM ${this.projects} ORDER BY name LIMIT ? OFFSET ?`, [limit, offset])).map(toRow);
+  }
+
   async get(name: string): Promise<ProjectRow | undefined> {
     const rows = await this.store.query<RawProject>(`SELECT * FROM ${this.projects} WHERE name = ?`, [name]);
     return rows[0] ? toRow(rows[0]) : undefined;
@@ -70,12 +75,17 @@ export class ProjectStore {
     return rows[0] ? toRow(rows[0]) : undefined;
   }
 
-  /** The project whose key hashes to `keyHash`, while that key is active or in its grace period. */
-  async byKeyHash(keyHash: string): Promise<ProjectRow | undefined> {
-    const rows = await this.store.query<RawProject>(
-      `SELECT p.* FROM ${this.keys} k JOIN ${this.projects} p ON p.id = k.project_id
+  /**
+   * The project whose key hashes to `keyHash`, while that key is active or in its grace period, with the end of that
+   * grace (epoch ms; null for an active key): a cache of the answer must not outlive it.
+   */
+  async byKeyHash(keyHash: string): Promise<{ project: ProjectRow; expires_at: number | null } | undefined> {
+    const rows = await this.store.query<RawProject & { key_expires_at: number | string | null }>(
+      `SELECT p.*, k.expires_at AS key_expires_at FROM ${this.keys} k JOIN ${this.projects} p ON p.id = k.project_id
        WHERE k.key_hash = ? AND (k.expires_at IS NULL OR k.expires_at > ?)`, [keyHash, this.now()]);
-    return rows[0] ? toRow(rows[0]) : undefined;
+    if (!rows[0]) return undefined;
+    const { key_expires_at: end, ...project } = rows[0];
+    return { project: toRow(project), expires_at: end === null ? null : Number(end) };
   }
 
   /** Makes a project and its first key; the key is returned once and kept only as its hash. */
@@ -93,7 +103,7 @@ export class ProjectStore {
         [hashKey(key), project.id, keyHint(key), now]);
       return true;
     });
-    if (!created) throw new HttpError(409, LlmErrors.PROJECT_EXISTS, `a project named "${name}" exists already`);
+    if (!created) throw httpError(LlmErrors.PROJECT_EXISTS, `a project named "${name}" exists already`);
     return { project, key };
   }
 
@@ -125,7 +135,7 @@ export class ProjectStore {
   }
 
   /**
-   * Deletes the project, its keys (they stop working at once here, within the key cache's 60 s elsewhere) and then
+   * Deletes the project, its keys (they stop working at once here, within the key cache's 1 s elsewhere) and then
    * its data, in chunks. Returns the traces deleted.
    */
   async delete(name: string): Promise<{ traces: number }> {
@@ -184,7 +194,7 @@ export class ProjectStore {
           ON CONFLICT (key_hash) DO NOTHING`, [keyHash, id, hint, now]);
         const owner = await tx.query<{ project_id: string }>(`SELECT project_id FROM ${this.keys} WHERE key_hash = ?`, [keyHash]);
         if (owner[0]?.project_id !== id) {
-          throw new HttpError(409, LlmErrors.CONFIG, `llm.projects: the key of project "${name}" is already a key of another project in the store; give it its own key`);
+          throw new VigilError(LlmErrors.CONFIG, `llm.projects: the key of project "${name}" is already a key of another project in the store; give it its own key`);
         }
         await tx.run(`DELETE FROM ${this.keys} WHERE project_id = ? AND key_hash <> ?`, [id, keyHash]);
         await tx.run(`UPDATE ${this.keys} SET source = 'config', hint = ?, expires_at = NULL WHERE key_hash = ?`, [hint, keyHash]);
@@ -208,7 +218,7 @@ export class ProjectStore {
 
 export function checkName(name: string): void {
   if (!PROJECT_NAME.test(name)) {
-    throw new HttpError(400, LlmErrors.PROJECT_NAME,
+    throw httpError(LlmErrors.PROJECT_NAME,
       `project name ${JSON.stringify(name)} must be 1-64 characters: letters, digits, ".", "_" and "-", starting with a letter or digit`);
   }
 }

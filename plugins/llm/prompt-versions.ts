@@ -8,8 +8,10 @@ const MAX_CACHED = 10_000;
 
 export interface ResolvedVersion {
   version: number;
-  /** True when this call made it (N+1); the caller announces it. */
+  /** True when this call made it (N+1). */
   created: boolean;
+  /** When this call made it: what the caller announces on `llm.prompt_version_change`. */
+  change?: PromptVersionChange;
 }
 
 /**
@@ -23,7 +25,7 @@ export class PromptVersions {
   private readonly table: string;
   private readonly cache = new Map<string, number>();
 
-  constructor(private readonly store: Store, private readonly onCreated: (change: PromptVersionChange) => void) {
+  constructor(private readonly store: Store) {
     this.table = store.table('prompt_versions');
   }
 
@@ -46,11 +48,11 @@ export class PromptVersions {
         [project.id, template, hash, kept, now, project.id, template]);
       if (made.length) {
         const version = this.remember(key, Number(made[0].version));
-        this.onCreated({
+        const change: PromptVersionChange = {
           project_id: project.id, project: project.name, template, version,
           previous_version: version > 1 ? version - 1 : null, hash, created_at: now,
-        });
-        return { version, created: true };
+        };
+        return { version, created: true, change };
       }
       // Lost a race: back off a little, so a crowd of workers does not retry in lockstep.
       await new Promise((r) => setTimeout(r, Math.random() * 5 * (race + 1)));

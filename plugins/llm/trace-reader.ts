@@ -34,8 +34,9 @@ export class TraceReader {
     if (query.template !== undefined) { where.push('template = ?'); params.push(query.template); }
     if (query.version !== undefined) { where.push('version = ?'); params.push(query.version); }
     const limit = Math.max(0, Math.min(MAX_RECENT, Math.floor(query.limit)));
+    const columns = query.withoutContent ? TRACE_READ_COLUMNS.replace(', trace', ", '{}' AS trace") : TRACE_READ_COLUMNS;
     const rows = await this.store.query<TraceRow>(
-      `SELECT ${TRACE_READ_COLUMNS} FROM ${this.traces} WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT ?`, [...params, limit]);
+      `SELECT ${columns} FROM ${this.traces} WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT ?`, [...params, limit]);
     return rows.map(persisted);
   }
 }

@@ -1,5 +1,5 @@
 import type { SqlValue } from '@vigil/plugin-sdk';
-import type { QueuedItem } from './ingest-pipeline.js';
+import type { QueuedItem } from './queued-item.js';
 
 /** The prompt template as a stored trace carries it: its version, not its text (the version holds that). */
 export interface StoredTemplate {
@@ -54,6 +54,8 @@ export function storedTrace(item: QueuedItem, redacted: RedactedParts, template:
     session_id: item.session_id ?? null,
     tags: item.tags ?? [],
     metadata: redacted.metadata ?? null,
+    // Only on a trace stored before its call ended (absent otherwise, as on every trace stored before it existed).
+    ...(item.incomplete ? { incomplete: item.incomplete } : {}),
   };
 }
 

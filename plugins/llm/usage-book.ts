@@ -1,6 +1,6 @@
 import type { Store } from '@vigil/plugin-sdk';
 
-/** How long this process trusts what it last read of a project's month, between its own additions. */
+/** How long `current` trusts what it last read of a project's month. Admission only: reservations read afresh. */
 export const USAGE_FRESH_MS = 1_000;
 
 export interface MonthUsage {
@@ -10,16 +10,25 @@ export interface MonthUsage {
   cost_usd: number;
 }
 
+/** What a reservation adds to the month: decided from the month as it stands, inside the reservation's lock. */
+export interface UsageDelta {
+  items: number;
+  cost_usd: number;
+  sampled_out: number;
+}
+
 /** The UTC calendar month of an epoch ms, `2026-03`. */
 export function monthOf(ms: number): string {
   return new Date(ms).toISOString().slice(0, 7);
 }
 
 /**
- * Month-to-date usage per project, shared by every process through the store: each ingest adds its batch with one
- * upsert, whose answer is the new total. Plan limits and budget sampling read the last total this process saw (at
- * most `USAGE_FRESH_MS` old, else read again), so with several processes a limit may be passed by what the others
- * accepted in that second: a bound by about one batch per process, not an exact one.
+ * Month-to-date usage per project, shared by every process through the store. A batch reserves its items before
+ * any of them is stored: `reserve` reads the month under a lock (PostgreSQL: the row's lock; SQLite: its one write
+ * lock) and adds what the plan decides from it, in one transaction. Concurrent batches, in any number of processes,
+ * therefore each see the month with every earlier reservation in it, so a plan limit is never passed and budget
+ * sampling starts at the first item past the cap. Items reserved and then not stored (the store refused the batch)
+ * are given back with `release`.
  */
 export class UsageBook {
   private readonly table: string;
@@ -29,6 +38,7 @@ export class UsageBook {
     this.table = store.table('usage');
   }
 
+  /** The month so far, at most `USAGE_FRESH_MS` old: for refusing early, never for letting through. */
   async current(projectId: string): Promise<MonthUsage> {
     const now = this.now();
     const month = monthOf(now);
@@ -41,16 +51,53 @@ export class UsageBook {
     return usage;
   }
 
-  /** Adds an ingested batch to the project's month. */
-  async add(projectId: string, items: number, costUsd: number, sampledOut: number): Promise<void> {
-    const now = this.now();
-    const month = monthOf(now);
+  /**
+   * Reserves what `plan` decides from the month as it stands (no other reservation of the project runs meanwhile),
+   * and resolves to the plan's own result with the month it was charged to (for `release`).
+   */
+  async reserve<T extends UsageDelta>(projectId: string, plan: (month: MonthUsage) => T): Promise<T & { month: string }> {
+    const month = monthOf(this.now());
     const t = this.table;
-    const rows = await this.store.query<{ items: number | string; cost_usd: number | string }>(
+    const out = await this.store.transaction(async (tx) => {
+      // The row exists before it is locked, so two first batches of a month cannot both read "nothing yet".
+      await tx.run(`INSERT INTO ${t} (project_id, month, items, cost_usd, sampled_out) VALUES (?, ?, 0, 0, 0) ON CONFLICT (project_id, month) DO NOTHING`,
+        [projectId, month]);
+      const lock = tx.dialect === 'postgres' ? ' FOR UPDATE' : '';
+      const rows = await tx.query<{ items: number | string; cost_usd: number | string }>(
+        `SELECT items, cost_usd FROM ${t} WHERE project_id = ? AND month = ?${lock}`, [projectId, month]);
+      const before = { items: Number(rows[0].items), cost_usd: Number(rows[0].cost_usd) };
+      const delta = plan(before);
+      if (delta.items || delta.cost_usd || delta.sampled_out) {
+        await tx.run(`UPDATE ${t} SET items = items + ?, cost_usd = cost_usd + ?, sampled_out = sampled_out + ? WHERE project_id = ? AND month = ?`,
+          [delta.items, delta.cost_usd, delta.sampled_out, projectId, month]);
+      }
+      return { delta, after: { items: before.items + delta.items, cost_usd: before.cost_usd + delta.cost_usd } };
+    });
+    this.seen.set(projectId, { month, at: this.now(), usage: out.after });
+    return { ...out.delta, month };
+  }
+
+  /**
+   * Adds to the month without reading it: for a project with neither an item limit nor a budget, whose batches are
+   * taken whole whatever the month holds. One upsert, no transaction.
+   */
+  async add(projectId: string, delta: UsageDelta): Promise<{ month: string }> {
+    const month = monthOf(this.now());
+    const t = this.table;
+    await this.store.run(
       `INSERT INTO ${t} (project_id, month, items, cost_usd, sampled_out) VALUES (?, ?, ?, ?, ?)
        ON CONFLICT (project_id, month) DO UPDATE SET items = ${t}.items + excluded.items,
-         cost_usd = ${t}.cost_usd + excluded.cost_usd, sampled_out = ${t}.sampled_out + excluded.sampled_out
-       RETURNING items, cost_usd`, [projectId, month, items, costUsd, sampledOut]);
-    this.seen.set(projectId, { month, at: now, usage: { items: Number(rows[0].items), cost_usd: Number(rows[0].cost_usd) } });
+         cost_usd = ${t}.cost_usd + excluded.cost_usd, sampled_out = ${t}.sampled_out + excluded.sampled_out`,
+      [projectId, month, delta.items, delta.cost_usd, delta.sampled_out]);
+    this.seen.delete(projectId);
+    return { month };
+  }
+
+  /** Gives back a reservation whose items were not stored. */
+  async release(projectId: string, month: string, delta: UsageDelta): Promise<void> {
+    await this.store.run(
+      `UPDATE ${this.table} SET items = items - ?, cost_usd = cost_usd - ?, sampled_out = sampled_out - ? WHERE project_id = ? AND month = ?`,
+      [delta.items, delta.cost_usd, delta.sampled_out, projectId, month]);
+    this.seen.delete(projectId);
   }
 }

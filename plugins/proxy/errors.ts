@@ -1,41 +1,49 @@
-import { defineErrorCodes, VigilError, type ErrorCodeOf } from '@vigil/plugin-sdk';
+import { defineErrorCodes, statusOf, VigilError, type ErrorCodeOf, type HttpErrorCode } from '@vigil/plugin-sdk';
 import type { SlowBody } from './body-pace.js';
 
 /**
- * Codes of the traffic lane. The request ones reach clients as `{ "error": { "code", "message" } }` (with the status
- * in each meaning) and stand in the record's `error`; LISTEN stops the plugin at start-up.
+ * Codes of the traffic lane. The request ones reach clients as `{ "error": { "code", "message" } }`, with the status
+ * of their entry, and stand in the record's `error`; LISTEN stops the plugin at start-up.
  */
 export const ProxyErrors = defineErrorCodes('PROXY', {
   UPSTREAM_UNREACHABLE: {
-    meaning: 'The upstream refused or dropped the connection, or its name could not be resolved. The client gets 502.',
+    status: 502,
+    meaning: 'The upstream refused or dropped the connection, or its name could not be resolved.',
     action: 'Check that service.upstream is right and the API is up; the gateway log names the address and the cause.',
   },
   UPSTREAM_TIMEOUT: {
-    meaning: 'The upstream did not answer within service.timeout, or could not be connected to within service.connect_timeout. The client gets 504.',
+    status: 504,
+    meaning: 'The upstream did not answer within service.timeout, or could not be connected to within service.connect_timeout.',
     action: 'Look at the upstream\'s own latency; raise service.timeout only if such slow answers are expected.',
   },
   UPSTREAM_BAD_RESPONSE: {
-    meaning: 'The upstream answered something that is not a valid HTTP response (a parse error, a body longer or shorter than its Content-Length). The client gets 502.',
+    status: 502,
+    meaning: 'The upstream answered something that is not a valid HTTP response (a parse error, a body longer or shorter than its Content-Length).',
     action: 'Fix the upstream\'s response; the log line carries the parser\'s code.',
   },
   BAD_REQUEST: {
-    meaning: 'The request cannot be forwarded as received (an asterisk-form target, a duplicate Host, a header the upstream client refuses). The client gets 400.',
+    status: 400,
+    meaning: 'The request cannot be forwarded as received (an asterisk-form target, a duplicate Host, a header the upstream client refuses).',
     action: 'Send an origin-form request-target and well-formed headers.',
   },
   INTERNAL: {
-    meaning: 'Something else went wrong inside the gateway while proxying. The client gets 502.',
+    status: 502,
+    meaning: 'Something else went wrong inside the gateway while proxying.',
     action: 'A bug: report it with the log line (counted in vigil_plugin_errors_total{plugin="proxy"}).',
   },
   CLIENT_TIMEOUT: {
-    meaning: 'The client sent its request body too slowly (nothing, or less than service.client_min_rate, over a service.client_body_timeout window, or not its buffered part within service.request_buffer_timeout), or read the response too slowly over a service.send_timeout window. It gets 408 and the connection is closed; after the response started, the connection is cut.',
+    status: 408,
+    meaning: 'The client sent its request body too slowly (nothing, or less than service.client_min_rate, over a service.client_body_timeout window, or not its buffered part within service.request_buffer_timeout), or read the response too slowly over a service.send_timeout window. The connection is closed after the answer; once the response started, it is cut instead.',
     action: 'A client on a slow link: raise client_min_rate\'s window (client_body_timeout, send_timeout) or lower client_min_rate; a client holding connections on purpose is what these bounds stop.',
   },
   QUEUE_TIMEOUT: {
-    meaning: 'Every upstream connection (service.max_connections) stayed busy for service.queue_timeout, so the request was never sent. The client gets 503 with Retry-After.',
+    status: 503,
+    meaning: 'Every upstream connection (service.max_connections) stayed busy for service.queue_timeout, so the request was never sent. Retry-After says when to retry.',
     action: 'The upstream is saturated or slow: raise max_connections if it can take more, or look at its latency.',
   },
   BUFFERS_FULL: {
-    meaning: 'The request buffers already hold service.request_buffer_memory bytes, so a new request body could not be buffered. The client gets 503 with Retry-After.',
+    status: 503,
+    meaning: 'The request buffers already hold service.request_buffer_memory bytes, so a new request body could not be buffered. Retry-After says when to retry.',
     action: 'Many slow or large uploads at once: raise request_buffer_memory if memory allows, or lower request_buffer.',
   },
   LISTEN: {
@@ -55,11 +63,17 @@ export class ProxyError extends VigilError {
 
 /** What the client gets when the exchange fails before the upstream answered. */
 export interface UpstreamFailure {
-  status: 400 | 408 | 502 | 503 | 504;
+  /** The status of the code's entry. */
+  status: number;
   code: ProxyErrorCode;
   message: string;
   /** Seconds, for a `Retry-After` field (the failure is the gateway's load, not the request's fault). */
   retryAfter?: number;
+}
+
+/** The failure `code` stands for, answered with the status its entry gives it. */
+export function upstreamFailure(code: ProxyErrorCode & HttpErrorCode, message: string): UpstreamFailure {
+  return { status: statusOf(code) ?? 502, code, message };
 }
 
 const undiciTimeouts = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT']);
@@ -77,19 +91,19 @@ export function describeUpstreamError(err: unknown): UpstreamFailure {
   const code = String((err as { code?: unknown } | null)?.code ?? '');
   if (undiciTimeouts.has(code) || timeouts.has(code)) {
     const what = code === 'UND_ERR_CONNECT_TIMEOUT' ? 'connect to the upstream' : 'receive the upstream\'s response';
-    return { status: 504, code: ProxyErrors.UPSTREAM_TIMEOUT, message: `timed out waiting to ${what} (${code})` };
+    return upstreamFailure(ProxyErrors.UPSTREAM_TIMEOUT, `timed out waiting to ${what} (${code})`);
   }
   if (unreachable.has(code)) {
-    return { status: 502, code: ProxyErrors.UPSTREAM_UNREACHABLE, message: `the upstream could not be reached (${code})` };
+    return upstreamFailure(ProxyErrors.UPSTREAM_UNREACHABLE, `the upstream could not be reached (${code})`);
   }
   if (code === 'UND_ERR_INVALID_ARG' || code === 'UND_ERR_NOT_SUPPORTED') {
-    return { status: 400, code: ProxyErrors.BAD_REQUEST, message: `the request cannot be forwarded: ${(err as Error).message}` };
+    return upstreamFailure(ProxyErrors.BAD_REQUEST, `the request cannot be forwarded: ${(err as Error).message}`);
   }
   if (code.startsWith('HPE_') || code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH' || code === 'UND_ERR_RES_EXCEEDED_MAX_SIZE' ||
     code === 'UND_ERR_HEADERS_OVERFLOW') {
-    return { status: 502, code: ProxyErrors.UPSTREAM_BAD_RESPONSE, message: `the upstream sent an invalid response (${code})` };
+    return upstreamFailure(ProxyErrors.UPSTREAM_BAD_RESPONSE, `the upstream sent an invalid response (${code})`);
   }
-  return { status: 502, code: ProxyErrors.INTERNAL, message: `the request could not be proxied${code ? ` (${code})` : ''}` };
+  return upstreamFailure(ProxyErrors.INTERNAL, `the request could not be proxied${code ? ` (${code})` : ''}`);
 }
 
 /** The JSON body of an error response: `{ "error": { "code", "message" } }`, as the control plane answers too. */
@@ -115,7 +129,7 @@ export function clientTimeoutFailure(why: SlowBody, bounds: ClientBodyBounds): U
     : why === 'rate'
       ? `the request body arrived at less than ${bounds.clientMinRate} bytes per second over ${seconds(bounds.clientBodyTimeoutMs)}`
       : `the first ${bounds.requestBuffer} bytes of the request body (all of it when shorter) did not arrive within ${seconds(bounds.requestBufferTimeoutMs)}`;
-  return { status: 408, code: ProxyErrors.CLIENT_TIMEOUT, message };
+  return upstreamFailure(ProxyErrors.CLIENT_TIMEOUT, message);
 }
 
 /** 408 (or a cut, once the response started): the client read the response too slowly. */
@@ -123,21 +137,15 @@ export function slowReaderFailure(why: SlowBody, bounds: ClientBodyBounds): Upst
   const message = why === 'idle'
     ? `the client read nothing of the response for ${seconds(bounds.sendTimeoutMs)}`
     : `the client read the response at less than ${bounds.clientMinRate} bytes per second over ${seconds(bounds.sendTimeoutMs)}`;
-  return { status: 408, code: ProxyErrors.CLIENT_TIMEOUT, message };
+  return upstreamFailure(ProxyErrors.CLIENT_TIMEOUT, message);
 }
 
 /** 503: no upstream connection came free in time. */
 export function queueTimeoutFailure(queueTimeoutMs: number): UpstreamFailure {
-  return {
-    status: 503, code: ProxyErrors.QUEUE_TIMEOUT, retryAfter: 1,
-    message: `every upstream connection stayed busy for ${seconds(queueTimeoutMs)}; retry later`,
-  };
+  return { ...upstreamFailure(ProxyErrors.QUEUE_TIMEOUT, `every upstream connection stayed busy for ${seconds(queueTimeoutMs)}; retry later`), retryAfter: 1 };
 }
 
 /** 503: the request buffers are full. */
 export function buffersFullFailure(): UpstreamFailure {
-  return {
-    status: 503, code: ProxyErrors.BUFFERS_FULL, retryAfter: 1,
-    message: 'the gateway is holding as many request bodies as it may; retry later',
-  };
+  return { ...upstreamFailure(ProxyErrors.BUFFERS_FULL, 'the gateway is holding as many request bodies as it may; retry later'), retryAfter: 1 };
 }

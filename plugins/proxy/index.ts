@@ -1,5 +1,5 @@
 import { definePlugin } from '@vigil/plugin-sdk';
-import type { GatewayPolicy } from '../../policies/policy-service.js';
+import type { GatewayPolicy } from '../../gateway/govern/policy-service.js';
 import { checkServiceBounds, proxyServiceSchema, resolveProxyOptions, type ProxyServiceConfig } from './config.js';
 import { LabelDimensions } from './label-dimensions.js';
 import { registerStatusRoute } from './status-route.js';

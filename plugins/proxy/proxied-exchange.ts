@@ -4,18 +4,18 @@ import { lingeringClose, type Bus, type LingerLimits, type LingerOutcome } from 
 import type { Dispatcher } from 'undici';
 import type { RouteDecision } from '../../policies/merge.js';
 import { extractLabels } from '../../policies/extract-labels.js';
-import { BoundedCopy, type CopyBudget } from './bounded-copy.js';
-import { rawExchange } from './raw-exchange.js';
+import { BoundedCopy, type CopyBudget } from '../../gateway/exchange/bounded-copy.js';
+import { rawExchange } from '../../gateway/exchange/raw-exchange.js';
 import type { BodyPace, SlowBody } from './body-pace.js';
 import { ClientBody, type ClientBodyEvents, type ClientBodyLimits } from './client-body.js';
 import { ClientReading } from './client-reading.js';
 import {
   buffersFullFailure, clientTimeoutFailure, describeUpstreamError, errorBody, ProxyErrors, queueTimeoutFailure,
-  slowReaderFailure, type ClientBodyBounds, type UpstreamFailure,
+  slowReaderFailure, upstreamFailure, type ClientBodyBounds, type UpstreamFailure,
 } from './errors.js';
 import type { LabelDimensions } from './label-dimensions.js';
-import type { UpstreamRequestHead } from './request-headers.js';
-import { downstreamResponseHead, mayHaveBody, reasonPhrase } from './response-headers.js';
+import type { UpstreamRequestHead } from '../../gateway/exchange/request-headers.js';
+import { downstreamResponseHead, mayHaveBody, reasonPhrase } from '../../gateway/exchange/response-headers.js';
 import type { TrafficMetrics } from './traffic-metrics.js';
 import { UpstreamBody } from './upstream-body.js';
 import type { SlotTicket, SlotWaiter, UpstreamSlots } from './upstream-slots.js';
@@ -118,7 +118,7 @@ export class ProxiedExchange implements Dispatcher.DispatchHandler, SlotWaiter, 
     this.head = head;
     res.on('close', () => this.clientClosed());
     if (target === null) {
-      this.fail({ status: 400, code: ProxyErrors.BAD_REQUEST, message: `request-target ${JSON.stringify(req.url)} cannot be forwarded to an origin server` }, null);
+      this.fail(upstreamFailure(ProxyErrors.BAD_REQUEST, `request-target ${JSON.stringify(req.url)} cannot be forwarded to an origin server`), null);
       return;
     }
     this.target = target;

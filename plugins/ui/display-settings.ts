@@ -11,6 +11,7 @@ export interface DisplaySettings {
 export const DEFAULT_SETTINGS: DisplaySettings = Object.freeze({ theme: 'system', simple_mode: false, reduce_effects: false });
 
 export const displaySettingsSchema: JsonSchema = {
+  title: 'DisplaySettings',
   type: 'object',
   required: ['theme', 'simple_mode', 'reduce_effects'],
   additionalProperties: false,

@@ -1,4 +1,4 @@
-import { defineErrorCodes, HttpError, VigilError } from '@vigil/plugin-sdk';
+import { defineErrorCodes, HttpError, httpError, VigilError } from '@vigil/plugin-sdk';
 
 /** Codes of the ui plugin. */
 export const UiErrors = defineErrorCodes('UI', {
@@ -7,11 +7,13 @@ export const UiErrors = defineErrorCodes('UI', {
     action: 'Run npm run build (npm install runs it), then start vigil again.',
   },
   ASSET_NOT_FOUND: {
-    meaning: 'No built asset has that name: a page of an older build asks for a file this build no longer has. 404.',
+    status: 404,
+    meaning: 'No built asset has that name: a page of an older build asks for a file this build no longer has.',
     action: 'Reload the page in the browser.',
   },
   STREAMS_FULL: {
-    meaning: 'ui.max_streams live streams are open already, so another page cannot follow live data. 503.',
+    status: 503,
+    meaning: 'ui.max_streams live streams are open already, so another page cannot follow live data.',
     action: 'Close dashboard tabs you do not use, or raise ui.max_streams.',
   },
 });
@@ -22,11 +24,11 @@ export function notBuilt(dir: string, problem: string): VigilError {
 }
 
 export function assetNotFound(name: string): HttpError {
-  return new HttpError(404, UiErrors.ASSET_NOT_FOUND,
+  return httpError(UiErrors.ASSET_NOT_FOUND,
     `no asset named ${JSON.stringify(name)}; the dashboard was probably updated since this page loaded: reload it`);
 }
 
 export function streamsFull(max: number): HttpError {
-  return new HttpError(503, UiErrors.STREAMS_FULL,
+  return httpError(UiErrors.STREAMS_FULL,
     `${max} live streams are open already (ui.max_streams); close a dashboard tab, or raise ui.max_streams`);
 }

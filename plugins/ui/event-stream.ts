@@ -24,10 +24,15 @@ export interface EventStreamOptions {
 interface Client {
   topics: ReadonlySet<string>;
   body: Readable;
+  /** Forgets the page (once): its stream ended or the plugin stops. */
+  remove(): void;
 }
 
 export class EventStream {
   private readonly clients = new Set<Client>();
+  /** Open pages per topic, and who wants to know when a topic gains its first page or loses its last. */
+  private readonly watchers = new Map<string, number>();
+  private readonly watchListeners = new Map<string, Set<(watched: boolean) => void>>();
   private readonly sent;
   private readonly dropped;
   private readonly invalid;
@@ -59,6 +64,36 @@ export class EventStream {
     }
   }
 
+  /**
+   * Calls `listener(true)` when the first open page subscribes to `topic` and `listener(false)` when the last one
+   * leaves, so a publisher collects only while someone watches; once at once with the current state. The listener
+   * must not throw (the ui plugin wraps it in ctx.contain). Returns a function that stops the calls.
+   */
+  watch(topic: string, listener: (watched: boolean) => void): () => void {
+    let set = this.watchListeners.get(topic);
+    if (!set) this.watchListeners.set(topic, (set = new Set()));
+    set.add(listener);
+    listener((this.watchers.get(topic) ?? 0) > 0);
+    return () => { set.delete(listener); };
+  }
+
+  /** Open pages subscribed to `topic`. */
+  watching(topic: string): number {
+    return this.watchers.get(topic) ?? 0;
+  }
+
+  private countWatchers(topics: ReadonlySet<string>, step: 1 | -1): void {
+    for (const topic of topics) {
+      const n = (this.watchers.get(topic) ?? 0) + step;
+      if (n > 0) this.watchers.set(topic, n);
+      else this.watchers.delete(topic);
+      // Only the edges matter: 0 -> 1 starts a publisher, 1 -> 0 stops it.
+      if ((step === 1 && n === 1) || (step === -1 && n === 0)) {
+        for (const listener of this.watchListeners.get(topic) ?? []) listener(n > 0);
+      }
+    }
+  }
+
   get full(): boolean {
     return this.clients.size >= this.o.maxStreams;
   }
@@ -69,7 +104,7 @@ export class EventStream {
    */
   open(topics: ReadonlySet<string>, gone: (listener: () => void) => void): Readable {
     const body = new Readable({ read() {} });
-    const client: Client = { topics, body };
+    const client: Client = { topics, body, remove: () => {} };
     if (this.closed) {
       body.push(null);
       return body;
@@ -84,11 +119,14 @@ export class EventStream {
       done = true;
       this.clients.delete(client);
       this.o.open.set(this.clients.size);
+      this.countWatchers(topics, -1);
       if (this.clients.size === 0) this.o.onLast();
     };
+    client.remove = remove;
     gone(remove);
     body.once('close', remove);
     if (this.clients.size === 1) this.o.onFirst();
+    this.countWatchers(topics, 1);
     this.heartbeat ??= setInterval(() => this.ping(), this.o.heartbeatMs).unref();
     return body;
   }
@@ -136,6 +174,10 @@ export class EventStream {
     this.closed = true;
     if (this.heartbeat) clearInterval(this.heartbeat);
     this.heartbeat = undefined;
-    for (const client of [...this.clients]) client.body.push(null);
+    for (const client of [...this.clients]) {
+      client.body.push(null);
+      // Counted out now, not when the response finishes: watchers of a topic learn at once that nobody watches.
+      client.remove();
+    }
   }
 }

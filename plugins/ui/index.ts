@@ -5,6 +5,7 @@ import { DEFAULT_UI_DIR, loadBuiltUi } from './built-ui.js';
 import { uiConfigSchema, type UiConfig } from './config-schema.js';
 import { SettingsStore } from './display-settings.js';
 import { EventStream } from './event-stream.js';
+import { HomeLayoutStore } from './home-layout.js';
 import { uiMigrations } from './migrations.js';
 import { registerPageRoutes } from './page-routes.js';
 
@@ -17,6 +18,7 @@ export default definePlugin<UiConfig>({
   version: '0.1.0',
   configSchema: uiConfigSchema,
   needs: ['http', 'store'],
+  provides: ['ui'],
   async setup(ctx, config) {
     const ui = await loadBuiltUi(fileURLToPath(DEFAULT_UI_DIR));
     await ctx.store.migrate(uiMigrations);
@@ -45,8 +47,11 @@ export default definePlugin<UiConfig>({
       }),
     });
 
+    // Publishers of live topics (the host's 2 s sample) collect only while a page watches their topic.
+    ctx.services.provide('ui', { watch: (topic, listener) => stream.watch(topic, ctx.contain(`ui.watch ${topic}`, listener)) });
+
     registerPageRoutes(ctx.http, ui, settings);
-    registerApiRoutes(ctx.http, { runtime: ctx.runtime, manifest: ui.manifest, settings, stream });
+    registerApiRoutes(ctx.http, { runtime: ctx.runtime, manifest: ui.manifest, settings, layouts: new HomeLayoutStore(ctx.store), stream });
     ctx.http.pageStylesheet(ui.manifest.loginStylesheet);
 
     return {

@@ -1,6 +1,6 @@
 // The dashboard's files: `/assets/<name>` (hashed, immutable, public) and index.html at `/` and at every page of
 // the front end (history routing), behind the session: a visitor without one is sent to the login form.
-import type { HttpRoutes, RouteContext } from '@vigil/plugin-sdk';
+import { BINARY_BODY, HTML_BODY, NO_BODY, nonJsonBody, type HttpRoutes, type RouteContext } from '@vigil/plugin-sdk';
 import type { BuiltUi } from './built-ui.js';
 import { chooseEncoding, type Encoding } from './content-encoding.js';
 import type { SettingsStore } from './display-settings.js';
@@ -27,6 +27,7 @@ export function registerPageRoutes(http: HttpRoutes, ui: BuiltUi, settings: Sett
     method: 'GET', path: '/assets/:file', auth: 'none', tags: ['ui'],
     summary: 'A file of the web UI (content-hashed name; cached for a year)',
     description: 'Public: the login form needs its stylesheet before any session exists, and no file holds data. br or gzip when the client accepts them.',
+    response: BINARY_BODY,
     handler(ctx) {
       const asset = ui.assets.get(ctx.params.file);
       if (!asset) throw assetNotFound(ctx.params.file);
@@ -44,6 +45,7 @@ export function registerPageRoutes(http: HttpRoutes, ui: BuiltUi, settings: Sett
     http.route({
       method: 'GET', path: '/favicon.ico', auth: 'none', tags: ['ui'],
       summary: 'The dashboard\'s icon (SVG)',
+      response: nonJsonBody('image/svg+xml', 'The icon.'),
       handler(ctx) {
         setPageHeaders(ctx);
         ctx.set('Cache-Control', 'public, max-age=86400');
@@ -72,9 +74,12 @@ export function registerPageRoutes(http: HttpRoutes, ui: BuiltUi, settings: Sett
   const paths = ['/', ...ui.manifest.segments.flatMap((s) => [`/${s}`, `/${s}/*rest`])];
   for (const path of paths) {
     http.route({
-      method: 'GET', path, tags: ['ui'], loginRedirect: true,
+      // Any signed-in user gets the page, also one with roles in some projects only: each read it makes checks its own.
+      method: 'GET', path, tags: ['ui'], loginRedirect: true, role: 'signed-in',
       summary: path === '/' ? 'The dashboard (HTML)' : `The dashboard's pages under /${path.split('/')[1]} (HTML)`,
-      description: 'Needs the session cookie; without one the browser is sent to /login, which brings it back here.',
+      description: 'Needs the session cookie; without one the browser is sent to /login, which brings it back here. 304 when ' +
+        'If-None-Match names the current page.',
+      responses: { 200: HTML_BODY, 304: NO_BODY },
       handler: page,
     });
   }

@@ -44,9 +44,13 @@ export function luhnValid(digits: string): boolean {
 // Not preceded or followed by a digit: a card number is never a slice of a longer number.
 const CANDIDATE = /(?<![0-9])[0-9](?:[ -]?[0-9]){12,18}(?![0-9])/g;
 
+/** Thirteen digits anywhere in the text: every card number has them (one regex pass, cheaper than the candidates'). */
+const THIRTEEN_DIGITS = /[0-9](?:[^0-9]*[0-9]){12}/;
+
 /** Spans of card numbers in `text`. */
 export function findCardNumbers(text: string): { start: number; end: number }[] {
   const out: { start: number; end: number }[] = [];
+  if (!THIRTEEN_DIGITS.test(text)) return out;
   for (const m of text.matchAll(CANDIDATE)) {
     const digits = m[0].replace(/[ -]/g, '');
     // Grouping must be consistent: one separator kind, never doubled (rules out "1 2 3 …" lists of numbers).

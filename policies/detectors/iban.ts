@@ -23,12 +23,15 @@ export function ibanChecksumValid(iban: string): boolean {
   return remainder === 1;
 }
 
+const COUNTRY_AND_CHECK = /[A-Z]{2}[0-9]{2}/;
 // Bounded repetition keeps the scan linear on long inputs.
 const CANDIDATE = /(?<![A-Za-z0-9])[A-Z]{2}[0-9]{2}(?: ?[A-Z0-9]){11,30}/g;
 
 /** Spans of IBANs (compact or in groups of four) whose country length and checksum are right. */
 export function findIbans(text: string): { start: number; end: number }[] {
   const out: { start: number; end: number }[] = [];
+  // The country and check digits without the candidate's lookbehind: most text has no such four characters at all.
+  if (!COUNTRY_AND_CHECK.test(text)) return out;
   for (const m of text.matchAll(CANDIDATE)) {
     const expected = IBAN_LENGTHS[m[0].slice(0, 2)];
     if (expected === undefined) continue;

@@ -73,9 +73,17 @@ export function maskSample(value: string): string {
   return out.length > SAMPLE_MAX ? `${out.slice(0, SAMPLE_MAX)}…` : out;
 }
 
+/** The kinds as a set, made once per list (rules keep theirs): redaction asks for it once per string. */
+const kindSets = new WeakMap<readonly DetectorKind[], ReadonlySet<DetectorKind>>();
+function kindSet(kinds: readonly DetectorKind[]): ReadonlySet<DetectorKind> {
+  let set = kindSets.get(kinds);
+  if (!set) kindSets.set(kinds, (set = new Set(kinds)));
+  return set;
+}
+
 /** `text` with detected spans of `kinds` (default: every kind) replaced by the marker. */
 export function redactText(text: string, kinds?: readonly DetectorKind[]): string {
-  const wanted = kinds ? new Set(kinds) : null;
+  const wanted = kinds ? kindSet(kinds) : null;
   let out = '';
   let at = 0;
   for (const s of detect(text)) {

@@ -7,17 +7,18 @@ import { runCommand } from './commands/run.js';
 import { validateCommand } from './commands/validate.js';
 import { schemaCommand } from './commands/schema.js';
 import { versionCommand } from './commands/version.js';
+import { tokenCommand } from './commands/token.js';
 
 /** The core's commands and those of the composition's parts that are not plugins: none of them loads a plugin. */
 function directCommands(composition: Composition): CommandDefinition[] {
-  return [runCommand(composition), validateCommand(composition), schemaCommand(composition), versionCommand, ...composition.commands ?? []];
+  return [runCommand(composition), validateCommand(composition), schemaCommand(composition), versionCommand, tokenCommand(composition), ...composition.commands ?? []];
 }
 
 /** Every command: the core's, then those of built-in plugins and other parts, each living beside its owner. */
 async function allCommands(composition: Composition): Promise<CommandDefinition[]> {
   const fromPlugins = (await composition.builtins()).flatMap((p) => p.commands ?? []);
   const direct = directCommands(composition);
-  return [...direct.slice(0, 4), ...fromPlugins, ...direct.slice(4)];
+  return [...direct.slice(0, 5), ...fromPlugins, ...direct.slice(5)];
 }
 
 function helpText(commands: readonly CommandDefinition[]): string {
@@ -41,7 +42,9 @@ function commandHelp(c: CommandDefinition): string {
 
 /** Runs one command line and resolves to the exit code. An unknown command or flag prints help and gives 2. */
 export async function main(argv: readonly string[], composition: Composition, io: CommandIo = defaultIo(composition)): Promise<number> {
-  const [name, ...rest] = argv;
+  const [given, ...rest] = argv;
+  // `vigil --version` and `-v`, as most tools take them.
+  const name = given === '--version' || given === '-v' || given === '-V' ? 'version' : given;
   // Core and sandbox commands dispatch without importing the built-in plugins (`vigil fn run` must start fast).
   const direct = directCommands(composition).find((c) => c.name === name);
   const commands = direct ? [direct] : await allCommands(composition);

@@ -50,6 +50,52 @@ export const coreConfigSchema: JsonSchema = {
             window: duration('The window over which failures are counted, and the lockout time.', '10m'),
           },
         },
+        session: {
+          type: 'object', additionalProperties: false, default: {},
+          description: 'Dashboard sessions (the cookie a login gives), recorded on the server: a logout, a token change or ' +
+            'DELETE /api/sessions ends them; see docs/security.md.',
+          properties: {
+            lifetime: {
+              ...duration('How long a session lasts after the login, however it is used.', '7d'), formatMinimum: '1s',
+            },
+            idle_timeout: {
+              ...duration('A session not used for this long ends (checked to within a minute, or a tenth of it when shorter).', '1d'),
+              formatMinimum: '1s',
+            },
+          },
+        },
+        oidc: {
+          type: 'object', additionalProperties: false, required: ['issuer', 'client_id', 'redirect_url'],
+          description: 'Single sign-on for the dashboard with an OpenID Connect provider (authorisation code flow with PKCE); the ' +
+            'login page then offers "Sign in with <provider_name>" beside the token. See "Single sign-on" in docs/security.md.',
+          properties: {
+            issuer: { type: 'string', format: 'uri', description: 'The issuer URL; its /.well-known/openid-configuration is read at the first sign-in.' },
+            client_id: { type: 'string', minLength: 1, description: 'The client id registered at the provider.' },
+            client_secret_env: {
+              type: 'string', pattern: '^[A-Za-z_][A-Za-z0-9_]*$',
+              description: 'The name of the environment variable that holds the client secret (never the secret itself). Absent: a public client (PKCE only).',
+            },
+            redirect_url: {
+              type: 'string', format: 'uri',
+              description: 'The control plane\'s public URL followed by /auth/oidc/callback; register exactly this at the provider.',
+            },
+            provider_name: { type: 'string', minLength: 1, maxLength: 60, default: 'single sign-on', description: 'Shown on the button: "Sign in with <provider_name>".' },
+            scopes: { type: 'array', items: { type: 'string', pattern: '^[\\x21\\x23-\\x5b\\x5d-\\x7e]+$' }, default: ['openid', 'email', 'profile'], description: 'Scopes asked for; openid is always added.' },
+            allowed_domains: {
+              type: 'array', items: { type: 'string', minLength: 1 }, default: [],
+              description: 'Email domains that may sign in (example.com); empty: any. A user must pass this and allowed_groups.',
+            },
+            allowed_groups: { type: 'array', items: { type: 'string', minLength: 1 }, default: [], description: 'Groups (in groups_claim) of which a user must be in one; empty: any.' },
+            groups_claim: { type: 'string', minLength: 1, default: 'groups', description: 'The ID token claim that lists the user\'s groups.' },
+            role_claim: { type: 'string', minLength: 1, description: 'The claim whose values give roles (through role_map). Default: groups_claim.' },
+            role_map: {
+              type: 'object', default: {}, additionalProperties: { type: 'string', pattern: '^(?:[^:]+:)?(viewer|member|admin|owner)$' },
+              description: 'Claim value to role: "owner", "admin", "member" or "viewer" on the instance, or "<project>:<role>" in one ' +
+                'project. Empty: claim values that are role names are taken as they are. Applied at every sign-in.',
+            },
+            default_role: { enum: ['viewer', 'member', 'admin', 'none'], default: 'viewer', description: 'The instance role of a new user whom role_map gives none.' },
+          },
+        },
         // No `default`: absent means the listen host and the loopback names, which are always allowed anyway.
         allowed_hosts: {
           type: 'array', items: { type: 'string', format: 'allowed-host' },

@@ -1,21 +1,25 @@
-import { HttpError, VigilError, type AuthPrincipal, type CounterChild, type Counter, type RouteContext } from '@vigil/plugin-sdk';
+import { HttpError, httpError, VigilError, type AuthPrincipal, type CounterChild, type Counter, type RouteContext } from '@vigil/plugin-sdk';
 import { tokenMatches } from './dashboard-token.js';
 import {
   crossSite, HttpErrors, LockedOutError, PluginFailure, sameOriginRequired, UnauthorizedError, unauthorized,
 } from './errors.js';
 import type { FailureLockout } from './lockout.js';
+import { TOKEN_USER, type UserDirectory } from '../auth/user-directory.js';
 import { isNavigation, isSafeMethod, type RequestSite } from './request-site.js';
 import type { RouteTable } from './route-table.js';
-import { readCookies, SESSION_COOKIE, type SessionSigner } from './session-cookie.js';
+import type { DashboardSessions } from './dashboard-sessions.js';
+import { readCookies, SESSION_COOKIE } from './session-cookie.js';
 
 export interface AuthenticatorOptions {
   tokenHash: string;
-  sessions: SessionSigner;
+  sessions: DashboardSessions;
   /** Failures of what a page on another site cannot send: bearer tokens, the login form, plugin schemes' headers. */
   lockout: FailureLockout;
   /** Failures of `GET /?token=`, which an old browser's `<img>` can send: they lock that exchange and nothing else. */
   urlLockout: FailureLockout;
   table: RouteTable;
+  /** Who a user's session belongs to; absent without a store (then only the token logs in). */
+  users?: UserDirectory;
   /** `vigil_auth_failures_total{scheme}` */
   failures: Counter;
   /** `vigil_auth_lockouts_total` */
@@ -23,7 +27,7 @@ export interface AuthenticatorOptions {
 }
 
 const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
-const TOKEN_PRINCIPAL: AuthPrincipal = Object.freeze({ scheme: 'dashboard', subject: 'token' });
+const TOKEN_PRINCIPAL: AuthPrincipal = Object.freeze({ scheme: 'dashboard', subject: 'token', user: TOKEN_USER });
 
 /**
  * Decides who a request is, for every scheme, and keeps the lockout's books. The rules (docs/security.md):
@@ -31,8 +35,8 @@ const TOKEN_PRINCIPAL: AuthPrincipal = Object.freeze({ scheme: 'dashboard', subj
  *   counts and never logs in; only a GET navigation (a link) may still be recognised by its session cookie.
  * - Only a wrong secret that a brute force would guess counts: a bearer token, the login form's token, a plugin
  *   scheme's credentials. The `/?token=` URL counts in a lockout of its own, since old browsers let any page send it.
- * - A forged session cookie is refused but never counted: the HMAC cannot be guessed, and a sibling site on the same
- *   host can plant cookies in the operator's browser.
+ * - A session cookie that names no session is refused but never counted towards the lockout: 256 random bits cannot
+ *   be guessed, and a sibling site on the same host can plant cookies in the operator's browser.
  * - A locked address still gets in with a valid session cookie (it cannot be guessed either); the token, which can,
  *   is refused until the lock lifts.
  */
@@ -72,7 +76,7 @@ export class Authenticator {
   checkFormToken(tokens: string[], address: string | undefined): void {
     this.assertNotLocked(address);
     if (tokens.length === 0 || (tokens.length === 1 && tokens[0] === '')) {
-      throw new HttpError(400, HttpErrors.BAD_REQUEST, 'enter the dashboard token');
+      throw httpError(HttpErrors.BAD_REQUEST, 'enter the dashboard token');
     }
     if (tokens.length > 1 || !this.tokenIsValid(tokens[0])) {
       this.recordFailure('dashboard', address);
@@ -122,25 +126,46 @@ export class Authenticator {
     return principal.scheme ? principal : { ...principal, scheme: auth };
   }
 
-  /** The session cookie: a browser may send several (different paths, or one planted by a sibling site); one valid wins. */
-  private session(ctx: RouteContext, site: RequestSite): AuthPrincipal {
-    let forged = false;
+  /**
+   * The session cookie: a browser may send several (different paths, or one planted by a sibling site); one open
+   * session wins. Each is looked up on the server (dashboard-sessions.ts), so a session that was ended is refused.
+   */
+  private async session(ctx: RouteContext, site: RequestSite): Promise<AuthPrincipal> {
+    let unknown = false;
+    let over = false;
     for (const value of readCookies(ctx.headers.cookie, SESSION_COOKIE)) {
-      const check = this.options.sessions.verify(value);
-      if (check.state === 'valid') {
+      const check = await this.options.sessions.check(value);
+      if (check.state === 'open') {
         // The cookie rides along on whatever the browser sends; only our own page may use it to change something.
         if (!isSafeMethod(ctx.method) && site !== 'same-origin') throw sameOriginRequired(`${ctx.method} ${ctx.path} with the session cookie`);
-        return { scheme: 'dashboard', subject: `session:${check.id}` };
+        const user = check.userId === null ? TOKEN_USER : await this.options.users?.get(check.userId) ?? null;
+        // A disabled or deleted user's session is over, whatever its row says (disabling also ends the rows).
+        if (user === null) {
+          over = true;
+          continue;
+        }
+        return { scheme: 'dashboard', subject: `${SESSION_SUBJECT}${check.handle}`, user };
       }
-      // An expired session is a browser left open: answered 401 like no credentials.
-      if (check.state === 'invalid') forged = true;
+      if (check.state === 'unknown') unknown = true;
+      else over = true;
     }
     this.assertNotLocked(ctx.ip);
-    if (forged) {
-      this.options.failures.labels('dashboard').inc();
-      // Cleared, so a stale cookie (signed before a token change) is sent once, not on every request.
-      throw new UnauthorizedError('the dashboard session is not valid; open the dashboard link again or log in at /login', true);
+    // A cookie that names no session is counted in the failures metric (not the lockout); one that ended or expired
+    // is a browser left open, or logged out elsewhere. Both are cleared, so the browser sends them once.
+    if (unknown) this.options.failures.labels('dashboard').inc();
+    if (unknown || over) {
+      throw new UnauthorizedError(`the dashboard session ${over && !unknown ? 'has ended (logged out, ended by an admin, expired, or the token changed)' : 'is not valid'}; ` +
+        'open the dashboard link again or log in at /login', true);
     }
     throw unauthorized();
   }
+}
+
+/** A session principal's subject: this prefix and the session's handle (what `GET /api/sessions` lists it as). */
+const SESSION_SUBJECT = 'session:';
+
+/** The handle of the session a request was authenticated by, or null (the bearer token, another scheme, none). */
+export function sessionHandleOf(principal: AuthPrincipal | undefined): string | null {
+  return principal?.scheme === 'dashboard' && typeof principal.subject === 'string' && principal.subject.startsWith(SESSION_SUBJECT)
+    ? principal.subject.slice(SESSION_SUBJECT.length) : null;
 }

@@ -4,13 +4,14 @@ import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
 import Router from '@koa/router';
-import { DEFAULT_LINGER, settledWithin, type HttpRoutes, type LingerLimits, type Logger } from '@vigil/plugin-sdk';
+import { DEFAULT_LINGER, settledWithin, type HttpRoutes, type PluginAuditEntry, type LingerLimits, type Logger } from '@vigil/plugin-sdk';
 import type { MetricsRegistry } from '../metrics/index.js';
 import { canonicalHost, HostAllowList } from './allowed-hosts.js';
-import { Authenticator } from './authentication.js';
+import { Authenticator, sessionHandleOf } from './authentication.js';
 import { registerBuiltinRoutes } from './builtin-routes.js';
 import { controlPlaneMetrics } from './control-plane-metrics.js';
 import { registerLoginRoutes } from './dashboard-login.js';
+import { DashboardSessions, type SessionPolicy } from './dashboard-sessions.js';
 import { controlPlaneError, HttpErrors } from './errors.js';
 import { baseUrl, parseListen } from './listen-address.js';
 import { FailureLockout } from './lockout.js';
@@ -18,8 +19,20 @@ import { SiteClassifier } from './request-site.js';
 import { errorBoundary, hostGuard, routeMiddleware, tokenExchange, unmatched, type PipelineOptions } from './request-pipeline.js';
 import { CONTROL_PLANE_OWNER, RouteTable } from './route-table.js';
 import { createSchemaCompiler } from './schema-validation.js';
-import { SessionSigner } from './session-cookie.js';
+import type { SessionBackend } from './session-backend.js';
+import { MemorySessionBackend } from './session-memory.js';
+import { registerSessionRoutes } from './session-routes.js';
+import { StoreSessionBackend } from './session-table.js';
+import type { StoreBackend } from '../store/index.js';
 import { WebSocketGateway } from './websocket-upgrades.js';
+import { AuditLog } from '../auth/audit-log.js';
+import { OidcRelyingParty, type OidcSettings } from '../auth/oidc-client.js';
+import type { SignInPolicy } from '../auth/oidc-sign-in.js';
+import { UserDirectory } from '../auth/user-directory.js';
+import { UserTable } from '../auth/user-table.js';
+import { registerAuditRoutes } from './audit-routes.js';
+import { registerOidcRoutes } from './oidc-routes.js';
+import { registerUserRoutes } from './user-routes.js';
 
 export interface ControlPlaneOptions {
   /** `'127.0.0.1:9095'`, `':9095'` (every interface) or `9095` (loopback). */
@@ -27,8 +40,18 @@ export interface ControlPlaneOptions {
   tls?: { certFile: string; keyFile: string };
   /** SHA-256 hex of the dashboard token. */
   tokenHash: string;
-  /** Signs session cookies; persisted by the runtime in data_dir. */
-  sessionSecret: Buffer;
+  /**
+   * Where dashboard sessions are recorded: the core store (`vigil_sessions`, shared by every process on the same
+   * database), or, without one, this process's memory.
+   */
+  sessionStore?: StoreBackend;
+  /**
+   * Single sign-on (`control_plane.oidc`, resolved): needs `sessionStore`, which also keeps the users, their roles and
+   * the audit log. Without a store only the dashboard token logs in.
+   */
+  oidc?: { settings: OidcSettings; policy: SignInPolicy };
+  /** Instead of `sessionStore`, a session backend of the caller's (tests). */
+  sessionBackend?: SessionBackend;
   /** Default request body limit, in bytes. */
   bodyLimit: number;
   lockout: { maxFailures: number; windowMs: number };
@@ -45,8 +68,10 @@ export interface ControlPlaneOptions {
   /** A route handler or auth scheme of `plugin` threw something other than an HttpError. */
   onPluginError?(plugin: string, err: unknown): void;
   health(): { status: 'ok' | 'starting' | 'stopping'; [k: string]: unknown };
-  /** Lifetime of a dashboard session, in ms. Default 7 days. */
-  sessionTtlMs?: number;
+  /** Absolute lifetime (default 7 days), idle timeout (default 1 day) and recheck bound (2 s) of sessions, in ms. */
+  sessionPolicy?: Partial<SessionPolicy>;
+  /** The clock of session expiry, epoch ms (tests). */
+  now?: () => number;
   /** How long `close()` waits for requests and websockets before cutting them, in ms. Default 3,000. */
   closeTimeoutMs?: number;
   /**
@@ -54,6 +79,11 @@ export interface ControlPlaneOptions {
    * bytes the rest is read and discarded before the connection closes. Default 5 s, 32 MiB.
    */
   linger?: LingerLimits;
+  /**
+   * Check every JSON answer against the route's declared response, answering 500 on a mismatch. For test runs; off by
+   * default (then it costs nothing). Default: VIGIL_VALIDATE_RESPONSES=1 in the environment.
+   */
+  validateResponses?: boolean;
 }
 
 export interface ControlPlane {
@@ -73,7 +103,9 @@ function optionsError(problem: string): Error {
 
 function checkOptions(o: ControlPlaneOptions): void {
   if (typeof o.tokenHash !== 'string' || !/^[0-9a-f]{64}$/.test(o.tokenHash)) throw optionsError('tokenHash must be a SHA-256 hex digest');
-  if (!Buffer.isBuffer(o.sessionSecret) || o.sessionSecret.length < 16) throw optionsError('sessionSecret must be a Buffer of at least 16 bytes');
+  for (const [name, value] of Object.entries(o.sessionPolicy ?? {})) {
+    if (value !== undefined && !(Number.isFinite(value) && value > 0)) throw optionsError(`sessionPolicy.${name} must be a positive number of ms`);
+  }
   if (!Number.isInteger(o.bodyLimit) || o.bodyLimit < 0) throw optionsError(`bodyLimit must be a whole number of bytes, got ${String(o.bodyLimit)}`);
   if (!Number.isInteger(o.lockout?.maxFailures) || o.lockout.maxFailures < 1) throw optionsError('lockout.maxFailures must be a positive integer');
   if (!(o.lockout.windowMs > 0)) throw optionsError('lockout.windowMs must be positive');
@@ -115,18 +147,29 @@ export async function createControlPlane(options: ControlPlaneOptions): Promise<
   const tls = options.tls ? await readTls(options.tls) : undefined;
   const protocol = tls ? 'https' : 'http';
   const metrics = controlPlaneMetrics(options.registry);
-  const sessions = new SessionSigner(options.sessionSecret, options.tokenHash, options.sessionTtlMs);
+  const backend = options.sessionBackend ?? (options.sessionStore ? new StoreSessionBackend(options.sessionStore) : new MemorySessionBackend());
+  const sessions = new DashboardSessions(backend, options.tokenHash, options.sessionPolicy, { log: options.log, now: options.now });
+  await sessions.prepare();
+  // Users, roles and the audit log live in the core store; without one, only the token (the owner) logs in.
+  const store = options.sessionStore;
+  if (options.oidc && !store) throw optionsError('single sign-on (control_plane.oidc) needs the store');
+  const users = store ? new UserTable(store, options.now) : undefined;
+  await users?.prepare();
+  const directory = users ? new UserDirectory(users, options.sessionPolicy?.recheckMs ?? 2000, options.now) : undefined;
+  const audit = store ? new AuditLog(store, { log: options.log, now: options.now }) : undefined;
+  const rp = options.oidc && store ? new OidcRelyingParty(options.oidc.settings, store, { log: options.log, now: options.now }) : undefined;
   const router = new Router({ sensitive: true });
   let pipeline: PipelineOptions | undefined;
   const table = new RouteTable(createSchemaCompiler(), options.bodyLimit, (route) => {
     router.register(route.path, [route.method], routeMiddleware(route, pipeline!));
-  });
+  }, options.validateResponses ?? process.env.VIGIL_VALIDATE_RESPONSES === '1');
   const authenticator = new Authenticator({
     tokenHash: options.tokenHash,
     sessions,
     lockout: new FailureLockout(options.lockout),
     urlLockout: new FailureLockout(options.lockout),
     table,
+    users: directory,
     failures: metrics.authFailures,
     lockouts: metrics.lockouts,
   });
@@ -141,11 +184,18 @@ export async function createControlPlane(options: ControlPlaneOptions): Promise<
   const allowedHosts = new HostAllowList(options.allowedHosts ?? [], address.host);
   const sites = new SiteClassifier(protocol, () => url);
   pipeline = {
-    authenticator, sessions, allowedHosts, sites, secure: Boolean(tls), log: options.log, metrics, linger: options.linger ?? DEFAULT_LINGER, onPluginError,
+    authenticator, sessions, allowedHosts, sites, secure: Boolean(tls), log: options.log, metrics, linger: options.linger ?? DEFAULT_LINGER, audit, onPluginError,
   };
   registerBuiltinRoutes(table, options);
   let stylesheet: string | undefined;
-  registerLoginRoutes(table, { authenticator, sessions, sites, secure: Boolean(tls), stylesheet: () => stylesheet });
+  const login = { authenticator, sessions, sites, secure: Boolean(tls), stylesheet: () => stylesheet, users, audit, oidc: rp };
+  registerLoginRoutes(table, login);
+  registerSessionRoutes(table, { sessions, secure: Boolean(tls) });
+  if (users && directory && audit) {
+    registerUserRoutes(table, { users, directory, sessions, audit });
+    registerAuditRoutes(table, audit);
+    if (rp) registerOidcRoutes(table, { rp, policy: options.oidc!.policy, users, directory, sessions, audit, secure: Boolean(tls), login });
+  }
 
   const app = new Koa({ proxy: false });
   app.silent = true;
@@ -165,6 +215,7 @@ export async function createControlPlane(options: ControlPlaneOptions): Promise<
   const gateway = new WebSocketGateway({
     table,
     authenticator,
+    sessions,
     allowedHosts,
     sites,
     maxPayload: Math.max(options.bodyLimit, 64 * 1024),
@@ -187,6 +238,11 @@ export async function createControlPlane(options: ControlPlaneOptions): Promise<
         route: (definition) => { table.addRoute(plugin, definition); },
         authScheme: (name, scheme) => table.addScheme(plugin, name, scheme),
         websocket: (definition) => table.addSocket(plugin, definition),
+        audit: (entry) => auditForPlugin(audit, entry),
+        whenSessionEnds(principal, onEnd) {
+          const handle = sessionHandleOf(principal);
+          return handle === null ? () => {} : sessions.hold(handle, onEnd);
+        },
         pageStylesheet(href) {
           // A path on this server: the login page's CSP allows nothing else, and the value lands in an attribute.
           if (typeof href !== 'string' || !/^\/(?![/\\])[\w\-./]+$/.test(href)) {
@@ -230,8 +286,20 @@ export async function createControlPlane(options: ControlPlaneOptions): Promise<
         await settledWithin(stopped, closeTimeoutMs, { unref: true });
         server.closeAllConnections();
         await stopped;
+        sessions.close();
       })();
       return closing;
     },
   };
+}
+
+/** A plugin's entry for the audit log: the principal's user is the actor, as for the changes the pipeline records. */
+async function auditForPlugin(audit: AuditLog | undefined, entry: PluginAuditEntry): Promise<void> {
+  if (!audit) return;
+  const user = entry.principal?.user;
+  await audit.write({
+    actorId: user?.id ?? null,
+    actor: user ? user.email ?? 'dashboard token' : entry.principal ? `${entry.principal.scheme}${entry.principal.subject ? ` ${entry.principal.subject}` : ''}` : 'vigil',
+    action: entry.action, target: entry.target, project: null, status: entry.status, address: entry.address ?? null, detail: entry.detail ?? null,
+  });
 }

@@ -1,23 +1,36 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { HttpError, type RouteContext } from '@vigil/plugin-sdk';
+import { HttpError, httpError, type RouteContext } from '@vigil/plugin-sdk';
+import { HTML_BODY, NO_BODY } from '@vigil/plugin-sdk';
 import type { Authenticator } from './authentication.js';
-import { crossSite, HttpErrors, LockedOutError, sameOriginRequired } from './errors.js';
+import { crossSite, HttpErrors, LockedOutError, sameOriginRequired, unauthorized } from './errors.js';
 import type { SiteClassifier } from './request-site.js';
 import { CONTROL_PLANE_OWNER, type RouteTable } from './route-table.js';
-import { clearSessionCookie, sessionSetCookie, type SessionSigner } from './session-cookie.js';
+import type { DashboardSessions } from './dashboard-sessions.js';
+import { clearSessionCookie, readCookies, SESSION_COOKIE, sessionSetCookie } from './session-cookie.js';
+import { loginPage, signingOutPage } from './login-page.js';
+import { LOGIN_FORM_PATH, LOGOUT_FORM_PATH } from './login-paths.js';
+import { verifyPassword, hashPassword } from '../auth/password-kdf.js';
+import type { UserTable } from '../auth/user-table.js';
+import type { AuditLog } from '../auth/audit-log.js';
+import type { OidcRelyingParty } from '../auth/oidc-client.js';
 
 export interface LoginRouteOptions {
   authenticator: Authenticator;
-  sessions: SessionSigner;
+  sessions: DashboardSessions;
   sites: SiteClassifier;
   /** Served over TLS: the session cookie gets `Secure`. */
   secure: boolean;
   /** The stylesheet a plugin gave the control plane's pages (`HttpRoutes.pageStylesheet`), read on every request. */
   stylesheet(): string | undefined;
+  /** Local users (email and password); absent without a store. */
+  users?: UserTable;
+  audit?: AuditLog;
+  /** Single sign-on, when `control_plane.oidc` is set: its button, and the provider's logout. */
+  oidc?: OidcRelyingParty;
 }
 
-export const LOGIN_PATH = '/login';
-export const LOGOUT_PATH = '/logout';
+export const LOGIN_PATH = LOGIN_FORM_PATH;
+export const LOGOUT_PATH = LOGOUT_FORM_PATH;
 /** Bytes: a token and a `next` path, with room to spare. */
 const FORM_LIMIT = 4096;
 
@@ -49,43 +62,42 @@ export function sameSiteTarget(next: unknown): string {
   return url.pathname + url.search;
 }
 
-const escapeHtml = (text: string): string =>
-  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-
 /**
- * The form, plain server-rendered HTML that works without script. The classes are the hooks of the stylesheet a
- * plugin may give (`HttpRoutes.pageStylesheet`, the web UI's `login.css`); without it the page is plain HTML.
+ * The login form with this status, and what went wrong. The email and password form shows once an owner has made a
+ * local user; until then an install has only the token, and the form is the one it always was.
  */
-function loginPage(next: string, stylesheet: string | undefined, problem?: string): Buffer {
-  return Buffer.from(`<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Log in · Vigil</title>
-${stylesheet ? `<link rel="stylesheet" href="${escapeHtml(stylesheet)}">\n` : ''}</head>
-<body class="login-page">
-<main class="login">
-<p class="login-brand">Vigil</p>
-<h1>Log in to the dashboard</h1>
-${problem ? `<p class="login-problem" role="alert">${escapeHtml(problem)}</p>\n` : ''}<form method="post" action="${LOGIN_PATH}" class="login-form">
-<label for="token">Dashboard token</label>
-<input id="token" name="token" type="password" autocomplete="current-password" required autofocus>
-<input type="hidden" name="next" value="${escapeHtml(next)}">
-<button type="submit">Log in</button>
-</form>
-<p class="login-hint">The token is <code>control_plane.token</code> in the config file, or the one Vigil printed with the dashboard link when it first started.</p>
-</main>
-</body>
-</html>
-`, 'utf8');
-}
-
-function page(ctx: RouteContext, status: number, next: string, stylesheet: string | undefined, problem?: string): Buffer {
+export async function page(ctx: RouteContext, status: number, next: string, o: LoginRouteOptions, problem?: string): Promise<Buffer> {
+  const localUsers = o.users ? await o.users.hasLocalUsers().catch(() => true) : false;
   for (const [name, value] of Object.entries(PAGE_HEADERS)) ctx.set(name, value);
   ctx.type = 'text/html; charset=utf-8';
   ctx.status = status;
-  return loginPage(next, stylesheet, problem);
+  return loginPage({ next, stylesheet: o.stylesheet(), problem, provider: o.oidc?.settings.providerName, localUsers });
+}
+
+/** A scrypt hash of nothing anyone knows: an unknown email costs the same time as a wrong password. */
+let decoy: Promise<string> | undefined;
+
+/**
+ * A local user's email and password: resolves with the user's id; throws 401 (counted towards the lockout) for an
+ * unknown email, a wrong password or a disabled user, without saying which.
+ */
+async function checkLocalUser(o: LoginRouteOptions, form: URLSearchParams, address: string): Promise<{ id: string; email: string }> {
+  o.authenticator.assertNotLocked(address);
+  const email = form.get('email') ?? '';
+  const password = form.get('password') ?? '';
+  if (!o.users) throw httpError(HttpErrors.BAD_REQUEST, 'this instance has no local users (it keeps no store); log in with the dashboard token');
+  if (email === '' || password === '') throw httpError(HttpErrors.BAD_REQUEST, 'enter your email and password');
+  const user = await o.users.byEmail(email);
+  const ok = user?.source === 'local' && user.passwordHash
+    ? await verifyPassword(password, user.passwordHash)
+    : (await verifyPassword(password, await (decoy ??= hashPassword('vigil decoy password'))), false);
+  if (!ok || !user || user.disabled) {
+    o.authenticator.recordFailure('local', address);
+    await o.audit?.write({ actorId: user?.id ?? null, actor: email.slice(0, 200), action: 'sign-in refused', target: 'password', project: null, status: 401, address, detail: user?.disabled ? 'the user is disabled' : 'wrong email or password' });
+    throw unauthorized('wrong email or password');
+  }
+  await o.users.recordSignIn(user.id, {});
+  return { id: user.id, email: user.email };
 }
 
 const prefersHtml = (headers: IncomingHttpHeaders): boolean => typeof headers.accept === 'string' && /\btext\/html\b/i.test(headers.accept);
@@ -115,7 +127,8 @@ export function registerLoginRoutes(table: RouteTable, o: LoginRouteOptions): vo
     summary: 'The dashboard login form (HTML)',
     tags: ['auth'],
     query: { type: 'object', properties: { next: { type: 'string', maxLength: 2048, description: 'Path to open after logging in.' } } },
-    handler: (ctx) => page(ctx, 200, sameSiteTarget(ctx.query.next), o.stylesheet()),
+    response: HTML_BODY,
+    handler: (ctx) => page(ctx, 200, sameSiteTarget(ctx.query.next), o),
   });
 
   table.addRoute(CONTROL_PLANE_OWNER, {
@@ -127,38 +140,47 @@ export function registerLoginRoutes(table: RouteTable, o: LoginRouteOptions): vo
       'Only from the dashboard\'s own page, or from a client that sends neither Origin nor Sec-Fetch-Site. ' +
       'Answers 303 to `next` (default /) with the session cookie. Wrong tokens count towards the lockout.',
     tags: ['auth'],
-    status: 303,
+    // The form again, with what went wrong, for a person whose browser prefers HTML.
+    responses: { 303: NO_BODY, 400: HTML_BODY, 401: HTML_BODY, 429: HTML_BODY },
     rawBody: true,
     bodyLimit: FORM_LIMIT,
-    handler(ctx) {
+    async handler(ctx) {
       const site = o.sites.classify(ctx.headers);
       let next = '/';
+      let userId: string | null = null;
+      let actor = 'dashboard token';
       try {
         if (site === 'cross-site') throw crossSite('a login posted by a page on another site');
         // Sec-Fetch-Site: none is a typed address or a bookmark, never a form post.
         if (site === 'user') throw sameOriginRequired('the login form');
         if (!isForm(ctx.headers['content-type'])) {
-          throw new HttpError(415, HttpErrors.UNSUPPORTED_MEDIA_TYPE, 'the login form is sent as application/x-www-form-urlencoded');
+          throw httpError(HttpErrors.UNSUPPORTED_MEDIA_TYPE, 'the login form is sent as application/x-www-form-urlencoded');
         }
         let text: string;
         try {
           text = utf8.decode(ctx.request.body as Buffer);
         } catch {
-          throw new HttpError(400, HttpErrors.BAD_REQUEST, 'the login form is not valid UTF-8');
+          throw httpError(HttpErrors.BAD_REQUEST, 'the login form is not valid UTF-8');
         }
         const form = new URLSearchParams(text);
         next = sameSiteTarget(form.get('next'));
-        o.authenticator.checkFormToken(form.getAll('token'), ctx.ip);
+        if (form.has('email')) {
+          userId = (await checkLocalUser(o, form, ctx.ip)).id;
+          actor = form.get('email')!.trim().toLowerCase();
+        } else {
+          o.authenticator.checkFormToken(form.getAll('token'), ctx.ip);
+        }
       } catch (err) {
         // A person at the form gets the form back; a script gets the JSON error every route answers with.
         if (err instanceof HttpError && [400, 401, 429].includes(err.status) && prefersHtml(ctx.headers)) {
           if (err instanceof LockedOutError) ctx.set('Retry-After', String(err.retryAfterSeconds));
-          return page(ctx, err.status, next, o.stylesheet(), err.message);
+          return page(ctx, err.status, next, o, err.message);
         }
         throw err;
       }
-      const session = o.sessions.issue();
-      ctx.set('Set-Cookie', sessionSetCookie(session.value, Math.floor(o.sessions.ttlMs / 1000), o.secure));
+      const value = await o.sessions.start({ userAgent: ctx.headers['user-agent'], address: ctx.ip }, userId);
+      await o.audit?.write({ actorId: userId, actor, action: 'sign-in', target: userId ? 'password' : 'token', project: null, status: 303, address: ctx.ip, detail: null });
+      ctx.set('Set-Cookie', sessionSetCookie(value, o.sessions.cookieMaxAgeSeconds, o.secure));
       return redirect(ctx, next);
     },
   });
@@ -167,18 +189,47 @@ export function registerLoginRoutes(table: RouteTable, o: LoginRouteOptions): vo
     method: 'POST',
     path: LOGOUT_PATH,
     auth: 'none',
-    summary: 'Ends the dashboard session in this browser (clears the session cookie)',
-    description: 'Only from the dashboard\'s own page. Answers 303 to /login.',
+    summary: 'Ends the dashboard session of this browser on the server, and clears its cookie',
+    description: 'Only from the dashboard\'s own page. The session ends for every copy of the cookie, in every process ' +
+      'sharing the store (docs/security.md, "Sessions"). Answers 303 to /login.',
     tags: ['auth'],
-    status: 303,
+    responses: { 303: NO_BODY, 200: HTML_BODY },
     rawBody: true,
     bodyLimit: FORM_LIMIT,
-    handler(ctx) {
+    async handler(ctx) {
       const site = o.sites.classify(ctx.headers);
       if (site === 'cross-site') throw crossSite('a logout posted by a page on another site');
       if (site !== 'same-origin') throw sameOriginRequired('logging out');
+      const cookies = readCookies(ctx.headers.cookie, SESSION_COOKIE);
+      const who = await signedInUser(o, cookies);
+      await o.sessions.endByCookie(cookies);
       ctx.set('Set-Cookie', clearSessionCookie(o.secure));
+      if (who) {
+        await o.audit?.write({ actorId: who.id, actor: who.email, action: 'sign-out', target: who.source, project: null, status: 303, address: ctx.ip, detail: null });
+        // An OIDC user is signed out at the provider too, which sends the browser back to the login form.
+        const provider = who.source === 'oidc' && o.oidc ? await o.oidc.endSessionUrl(new URL(LOGIN_PATH, o.oidc.settings.redirectUrl).href) : null;
+        // A page, not a redirect: the dashboard's CSP (form-action 'self') would block a form post redirected to
+        // the provider, and a refresh from a page of ours is a navigation of its own.
+        if (provider) {
+          for (const [name, value] of Object.entries(PAGE_HEADERS)) ctx.set(name, value);
+          ctx.type = 'text/html; charset=utf-8';
+          ctx.status = 200;
+          return signingOutPage(provider.href, o.oidc!.settings.providerName, o.stylesheet());
+        }
+      }
       return redirect(ctx, LOGIN_PATH);
     },
   });
+}
+
+/** The user whose open session one of `cookies` is, or null (the token's session, or none). */
+async function signedInUser(o: LoginRouteOptions, cookies: readonly string[]): Promise<{ id: string; email: string; source: string } | null> {
+  if (!o.users) return null;
+  for (const value of cookies) {
+    const check = await o.sessions.check(value);
+    if (check.state !== 'open' || check.userId === null) continue;
+    const user = await o.users.byId(check.userId);
+    if (user) return { id: user.id, email: user.email, source: user.source };
+  }
+  return null;
 }

@@ -1,11 +1,9 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { chmod, link, mkdir, readFile, stat, unlink, writeFile } from 'node:fs/promises';
+import { link, mkdir, readFile, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { controlPlaneError, HttpErrors } from './errors.js';
 
 const TOKEN_FILE = 'token.sha256';
-const SECRET_FILE = 'session.key';
-const SECRET_BYTES = 32;
 
 /** SHA-256 of the token, hex. The only form in which the dashboard token is kept. */
 export function hashToken(token: string): string {
@@ -47,29 +45,6 @@ async function readIfExists(path: string): Promise<Buffer | undefined> {
   }
 }
 
-/** Session secrets sign cookies: a copy readable by other users would let them forge a session. */
-async function keepPrivate(path: string): Promise<void> {
-  const { mode } = await stat(path);
-  if ((mode & 0o077) !== 0) await chmod(path, 0o600);
-}
-
-async function loadOrCreateSecret(dir: string): Promise<Buffer> {
-  const path = join(dir, SECRET_FILE);
-  for (let attempt = 0; attempt < 2; attempt++) {
-    const existing = await readIfExists(path);
-    if (existing && existing.length >= SECRET_BYTES) {
-      await keepPrivate(path);
-      return existing;
-    }
-    if (existing) {
-      throw controlPlaneError(HttpErrors.TOKEN_FILE,
-        `${path} holds ${existing.length} bytes, fewer than the ${SECRET_BYTES} of a session secret; delete it and restart (open dashboard sessions end)`);
-    }
-    if (await createExclusive(path, randomBytes(SECRET_BYTES))) return (await readFile(path));
-  }
-  throw controlPlaneError(HttpErrors.TOKEN_FILE, `cannot create ${path}`);
-}
-
 async function loadOrCreateTokenHash(dir: string): Promise<{ hash: string; generated?: string }> {
   const path = join(dir, TOKEN_FILE);
   for (let attempt = 0; attempt < 2; attempt++) {
@@ -90,21 +65,33 @@ async function loadOrCreateTokenHash(dir: string): Promise<{ hash: string; gener
 }
 
 /**
- * The dashboard token's hash and the session secret. A configured token is hashed and never written anywhere.
- * Without one, the hash in `<dataDir>/control-plane/token.sha256` is used, or a new random token is made, only its
- * hash persisted (0600), and the token returned once as `generated` so the runtime can print the dashboard link.
+ * Replaces the generated token of `dataDir` with a new one and returns it (`vigil token reset`): the old hash is
+ * removed first, so the next start of any instance on this data directory takes the new one.
  */
-export async function loadOrCreateDashboardToken(options: { configured?: string; dataDir: string }):
-Promise<{ hash: string; generated?: string; sessionSecret: Buffer }> {
-  const dir = join(options.dataDir, 'control-plane');
+export async function resetDashboardToken(dataDir: string): Promise<string> {
+  const dir = join(dataDir, 'control-plane');
   await mkdir(dir, { recursive: true, mode: 0o700 });
-  const sessionSecret = await loadOrCreateSecret(dir);
+  await unlink(join(dir, TOKEN_FILE)).catch((err: NodeJS.ErrnoException) => { if (err.code !== 'ENOENT') throw err; });
+  const { generated } = await loadOrCreateTokenHash(dir);
+  if (generated === undefined) throw controlPlaneError(HttpErrors.TOKEN_FILE, `another process made a token in ${dir} at the same moment; run the command again`);
+  return generated;
+}
+
+/**
+ * The dashboard token's hash. A configured token is hashed and never written anywhere. Without one, the hash in
+ * `<dataDir>/control-plane/token.sha256` is used, or a new random token is made, only its hash persisted (0600), and
+ * the token returned once as `generated` so the runtime can print the dashboard link. Sessions are recorded on the
+ * server (dashboard-sessions.ts), so no signing secret is kept.
+ */
+export async function loadOrCreateDashboardToken(options: { configured?: string; dataDir: string }): Promise<{ hash: string; generated?: string }> {
   if (options.configured !== undefined) {
     if (options.configured.trim() === '') {
       throw controlPlaneError(HttpErrors.TOKEN_EMPTY,
         'control_plane.token is empty; set a token, or remove the key to have one generated on first run');
     }
-    return { hash: hashToken(options.configured), sessionSecret };
+    return { hash: hashToken(options.configured) };
   }
-  return { ...(await loadOrCreateTokenHash(dir)), sessionSecret };
+  const dir = join(options.dataDir, 'control-plane');
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  return loadOrCreateTokenHash(dir);
 }

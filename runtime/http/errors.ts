@@ -1,93 +1,111 @@
-import { defineErrorCodes, HttpError, VigilError, type ErrorCodeOf } from '@vigil/plugin-sdk';
+import { defineErrorCodes, HttpError, httpError, statusOf, VigilError, type ErrorCodeOf } from '@vigil/plugin-sdk';
 
 /**
- * Codes of the control plane: request errors, answered as `{ "error": { "code", "message" } }` with the status in
- * brackets, and start-up errors, thrown while plugins register routes or the server starts.
+ * Codes of the control plane: request errors, answered as `{ "error": { "code", "message" } }` with the status of
+ * their entry, and start-up errors, thrown while plugins register routes or the server starts.
  */
 export const HttpErrors = defineErrorCodes('HTTP', {
   NOT_FOUND: {
-    meaning: '(404) No route answers this method and path, or no websocket is at this path.',
+    status: 404,
+    meaning: 'No route answers this method and path, or no websocket is at this path.',
     action: 'Check the URL; `GET /api` lists every route (OpenAPI). A plugin\'s routes exist only while its section is in ' +
       'the config.',
   },
   METHOD_NOT_ALLOWED: {
-    meaning: '(405) The path exists, but not for this method.',
+    status: 405,
+    meaning: 'The path exists, but not for this method.',
     action: 'Use one of the methods in the Allow header.',
   },
   UNAUTHORIZED: {
-    meaning: '(401) The route needs credentials and the request has none, or wrong ones: a wrong dashboard token, a session ' +
-      'cookie that expired or no longer verifies (the token changed), a wrong key of a plugin\'s scheme.',
+    status: 401,
+    meaning: 'The route needs credentials and the request has none, or wrong ones: a wrong dashboard token, a session ' +
+      'cookie whose session ended (logged out, ended by an admin, the token changed) or expired, a wrong key of a plugin\'s ' +
+      'scheme.',
     action: 'Send `Authorization: Bearer <token>` (the token printed at first start, or control_plane.token), open the ' +
       'dashboard link, or log in at /login. Wrong credentials count towards the lockout; see docs/security.md.',
   },
   FORBIDDEN_ORIGIN: {
-    meaning: '(403) A state-changing request authenticated by the session cookie, or a websocket upgrade, has no proof it ' +
+    status: 403,
+    meaning: 'A state-changing request authenticated by the session cookie, or a websocket upgrade, has no proof it ' +
       'comes from the dashboard\'s own page (an Origin equal to the control plane\'s, or Sec-Fetch-Site: same-origin).',
     action: 'Scripts: send `Authorization: Bearer <token>` instead of the cookie. Behind a proxy that changes the scheme or ' +
       'host, see "Known limits" in docs/security.md.',
   },
   CROSS_SITE: {
-    meaning: '(403) A request that needs credentials says it comes from another site (Sec-Fetch-Site, Origin or Referer), ' +
+    status: 403,
+    meaning: 'A request that needs credentials says it comes from another site (Sec-Fetch-Site, Origin or Referer), ' +
       'so its credentials were not read and it does not count towards the lockout.',
     action: 'Open the dashboard by typing its address or from a bookmark, not from a link on another site; scripts send ' +
       '`Authorization: Bearer <token>`. See docs/security.md.',
   },
   HOST_NOT_ALLOWED: {
-    meaning: '(421) The request\'s Host names a host this control plane does not answer to (protection against DNS ' +
+    status: 421,
+    meaning: 'The request\'s Host names a host this control plane does not answer to (protection against DNS ' +
       'rebinding), or is repeated or malformed.',
     action: 'Add the name you reach the dashboard by to `control_plane.allowed_hosts`; see docs/security.md.',
   },
   LOCKED_OUT: {
-    meaning: '(429) Too many wrong credentials from this address within `control_plane.lockout.window` (default: 20 in 10 ' +
+    status: 429,
+    meaning: 'Too many wrong credentials from this address within `control_plane.lockout.window` (default: 20 in 10 ' +
       'minutes).',
     action: 'Wait the Retry-After seconds, then use the right token; an open dashboard session keeps working. See ' +
       'docs/security.md.',
   },
   BODY_TOO_LARGE: {
-    meaning: '(413) The request body is larger than `control_plane.body_limit`.',
+    status: 413,
+    meaning: 'The request body is larger than `control_plane.body_limit`.',
     action: 'Send a smaller body, or raise `control_plane.body_limit`.',
   },
   BODY_ABORTED: {
-    meaning: '(400) The request body ended before it was complete: the client or a proxy closed the connection.',
+    status: 400,
+    meaning: 'The request body ended before it was complete: the client or a proxy closed the connection.',
     action: 'Send the request again; if it repeats, look at what cuts the upload (a proxy\'s limit or timeout).',
   },
   UNSUPPORTED_MEDIA_TYPE: {
-    meaning: '(415) The body\'s Content-Type is not what the route takes: JSON for the API, ' +
+    status: 415,
+    meaning: 'The body\'s Content-Type is not what the route takes: JSON for the API, ' +
       'application/x-www-form-urlencoded for the login form.',
     action: 'Send the body with `Content-Type: application/json` (UTF-8).',
   },
   INVALID_JSON: {
-    meaning: '(400) The request body is not UTF-8, or not valid JSON.',
+    status: 400,
+    meaning: 'The request body is not UTF-8, or not valid JSON.',
     action: 'Fix the body; the message carries the parser\'s complaint.',
   },
   INVALID_BODY: {
-    meaning: '(400) The JSON body does not match the route\'s schema (a missing field, a wrong type, an unknown key); the ' +
+    status: 400,
+    meaning: 'The JSON body does not match the route\'s schema (a missing field, a wrong type, an unknown key); the ' +
       'message names the key path.',
     action: 'Fix the field named in the message; `GET /api` shows each route\'s body schema.',
   },
   INVALID_QUERY: {
-    meaning: '(400) A query parameter does not match the route\'s schema; the message names it.',
+    status: 400,
+    meaning: 'A query parameter does not match the route\'s schema; the message names it.',
     action: 'Fix the parameter named in the message; `GET /api` shows each route\'s parameters.',
   },
   TOKEN_IN_QUERY: {
-    meaning: '(400) The dashboard token was sent in a URL (?token=) anywhere but `GET /`; it is refused unread and never ' +
+    status: 400,
+    meaning: 'The dashboard token was sent in a URL (?token=) anywhere but `GET /`; it is refused unread and never ' +
       'counts as a failure.',
     action: 'Scripts: send `Authorization: Bearer <token>`; people: open the dashboard link (`/?token=…`) or log in at ' +
       '/login.',
   },
   BAD_REQUEST: {
-    meaning: '(400) The request is malformed: an empty token on the login form, a form that is not UTF-8, or a request the ' +
+    status: 400,
+    meaning: 'The request is malformed: an empty token on the login form, a form that is not UTF-8, or a request the ' +
       'HTTP layer refused.',
     action: 'Fix the request as the message says.',
   },
   INTERNAL: {
-    meaning: '(500) Something failed inside Vigil or a plugin while answering; the client gets a generic message, the log ' +
+    status: 500,
+    meaning: 'Something failed inside Vigil or a plugin while answering; the client gets a generic message, the log ' +
       'gets the details under a request id.',
     action: 'Find the request id in the log: the entry names the plugin that failed and the cause. Report a bug with those ' +
       'lines.',
   },
   UNAVAILABLE: {
-    meaning: '(503) The control plane is shutting down and takes no new websocket connections.',
+    status: 503,
+    meaning: 'The control plane is shutting down and takes no new websocket connections.',
     action: 'Reconnect once Vigil is running again.',
   },
   ROUTE_CONFLICT: {
@@ -121,10 +139,59 @@ export const HttpErrors = defineErrorCodes('HTTP', {
     action: 'Point `cert_file` and `key_file` at readable PEM files, the key matching the certificate.',
   },
   TOKEN_FILE: {
-    meaning: 'A file in data_dir that the control plane keeps (token.sha256, the dashboard token\'s hash; session.key, the ' +
-      'session secret) is malformed or cannot be created.',
-    action: 'Check that data_dir is writable; delete the file the message names to have a new one made (a new token is ' +
-      'printed; open sessions end), or set `control_plane.token`.',
+    meaning: 'A file in data_dir that the control plane keeps (token.sha256, the dashboard token\'s hash) is malformed or ' +
+      'cannot be created.',
+    action: 'Check that data_dir is writable; delete the file the message names to have a new token made and printed (open ' +
+      'sessions end), or set `control_plane.token`.',
+  },
+  ROLE_REQUIRED: {
+    status: 403,
+    meaning: 'The signed-in user\'s role is below what the route needs: `viewer` reads, `member` also runs evals and ' +
+      'reruns, `admin` changes a project\'s keys, settings and members, `owner` changes instance-wide settings and users.',
+    action: 'Ask an owner to raise your role (Settings > Users), in the project the message names or on the instance. ' +
+      'See "Roles" in docs/security.md.',
+  },
+  USER_NOT_FOUND: {
+    status: 404,
+    meaning: 'No dashboard user has this id.',
+    action: 'List the users with `GET /api/users` and use an `id` from there.',
+  },
+  USER_EXISTS: {
+    status: 409,
+    meaning: 'A dashboard user with this email exists already.',
+    action: 'Change the existing user\'s roles instead (`PATCH /api/users/{id}`), or use another email.',
+  },
+  USER_NOT_LOCAL: {
+    status: 409,
+    meaning: 'A password was asked for a user who signs in with single sign-on (OIDC).',
+    action: 'Passwords are for local users only; an OIDC user\'s password is kept by the identity provider.',
+  },
+  SIGN_IN_REFUSED: {
+    status: 403,
+    meaning: 'A single sign-on (OIDC) sign-in did not complete: the identity provider answered with an error, the answer ' +
+      'failed a check (state, PKCE, audience, nonce, expiry, signature), the sign-in was not started in this browser or ' +
+      'was used already, or the user is outside the allowed email domains and groups, or disabled.',
+    action: 'Start the sign-in again from /login. If it repeats, the message names the check; see "Single sign-on" in ' +
+      'docs/security.md.',
+  },
+  OIDC_UNAVAILABLE: {
+    status: 503,
+    meaning: 'The identity provider of `control_plane.oidc.issuer` could not be reached, or its discovery document is not ' +
+      'usable.',
+    action: 'Check that the issuer URL is right and reachable from the Vigil host; meanwhile log in with the dashboard ' +
+      'token.',
+  },
+  OIDC_CONFIG: {
+    meaning: 'At start-up, `control_plane.oidc` cannot work: the environment variable named by `client_secret_env` is ' +
+      'unset, or the redirect URL does not end in /auth/oidc/callback.',
+    action: 'Set the variable in the environment Vigil runs in (the secret never goes in the file), and make `redirect_url` ' +
+      'the control plane\'s public URL followed by /auth/oidc/callback.',
+  },
+  SESSION_NOT_FOUND: {
+    status: 404,
+    meaning: '`DELETE /api/sessions/{id}` names no open dashboard session: it ended already (logged out, ended, ' +
+      'expired) or the id is not one `GET /api/sessions` lists.',
+    action: 'List the open sessions with `GET /api/sessions` and use an `id` from there.',
   },
   TOKEN_EMPTY: {
     meaning: '`control_plane.token` holds only white space (an empty or absent token means: generate one).',
@@ -139,11 +206,14 @@ export const HttpErrors = defineErrorCodes('HTTP', {
   },
 });
 
+// The subclasses below carry more than httpError makes; their status too comes from the entry above (statusOf), and
+// the `!` holds because every code they use has one.
+
 /** A 400 from schema validation; `path` is the key path of the offending value, e.g. `body.rules[2].name`. */
 export class ValidationError extends HttpError {
   readonly path: string;
   constructor(code: typeof HttpErrors.INVALID_BODY | typeof HttpErrors.INVALID_QUERY, message: string, path: string) {
-    super(400, code, message);
+    super(statusOf(code)!, code, message);
     this.path = path;
   }
 }
@@ -152,7 +222,7 @@ export class ValidationError extends HttpError {
 export class LockedOutError extends HttpError {
   readonly retryAfterSeconds: number;
   constructor(retryAfterSeconds: number) {
-    super(429, HttpErrors.LOCKED_OUT,
+    super(statusOf(HttpErrors.LOCKED_OUT)!, HttpErrors.LOCKED_OUT,
       `too many failed authentication attempts from this address; retry in ${retryAfterSeconds} s`);
     this.retryAfterSeconds = retryAfterSeconds;
   }
@@ -162,7 +232,7 @@ export class LockedOutError extends HttpError {
 export class MethodNotAllowedError extends HttpError {
   readonly allow: string[];
   constructor(method: string, path: string, allow: string[]) {
-    super(405, HttpErrors.METHOD_NOT_ALLOWED, `${method} is not allowed on ${path}; allowed: ${allow.join(', ')}`);
+    super(statusOf(HttpErrors.METHOD_NOT_ALLOWED)!, HttpErrors.METHOD_NOT_ALLOWED, `${method} is not allowed on ${path}; allowed: ${allow.join(', ')}`);
     this.allow = allow;
   }
 }
@@ -178,7 +248,7 @@ export class PluginFailure extends Error {
 /** A 401. `clearSession` asks the browser to drop a session cookie that no longer verifies (e.g. after a token change). */
 export class UnauthorizedError extends HttpError {
   constructor(message: string, readonly clearSession = false) {
-    super(401, HttpErrors.UNAUTHORIZED, message);
+    super(statusOf(HttpErrors.UNAUTHORIZED)!, HttpErrors.UNAUTHORIZED, message);
   }
 }
 
@@ -187,24 +257,24 @@ export const unauthorized = (message = 'authentication required: send "Authoriza
 
 /** A 403 for a request a page on another site could have sent: its credentials are not even looked at. */
 export const crossSite = (what: string): HttpError =>
-  new HttpError(403, HttpErrors.CROSS_SITE,
+  httpError(HttpErrors.CROSS_SITE,
     `${what} is refused: the request says it comes from another site (Sec-Fetch-Site or Origin), and a page there must not ` +
     'act with your credentials; open the dashboard by typing its address, or send "Authorization: Bearer <token>" from a script');
 
 /** A 403 for a request that needs proof of coming from the dashboard's own pages and has none. */
 export const sameOriginRequired = (what: string): HttpError =>
-  new HttpError(403, HttpErrors.FORBIDDEN_ORIGIN,
+  httpError(HttpErrors.FORBIDDEN_ORIGIN,
     `${what} needs proof that it comes from the dashboard's own page (an Origin header equal to the control plane's, or ` +
     '"Sec-Fetch-Site: same-origin"); scripts send "Authorization: Bearer <token>" instead of the session cookie');
 
 /** A 421 for a Host this control plane does not answer to, refused before anything else (DNS rebinding). */
-export const hostNotAllowed = (message: string): HttpError => new HttpError(421, HttpErrors.HOST_NOT_ALLOWED, message);
+export const hostNotAllowed = (message: string): HttpError => httpError(HttpErrors.HOST_NOT_ALLOWED, message);
 
 export const notFound = (method: string, path: string): HttpError =>
-  new HttpError(404, HttpErrors.NOT_FOUND, `no route for ${method} ${path}; GET /api lists the routes`);
+  httpError(HttpErrors.NOT_FOUND, `no route for ${method} ${path}; GET /api lists the routes`);
 
 export const bodyTooLarge = (limit: number): HttpError =>
-  new HttpError(413, HttpErrors.BODY_TOO_LARGE, `request body exceeds the limit of ${limit} bytes`);
+  httpError(HttpErrors.BODY_TOO_LARGE, `request body exceeds the limit of ${limit} bytes`);
 
 export function controlPlaneError(code: ErrorCodeOf<typeof HttpErrors>, message: string, cause?: unknown): VigilError {
   return new VigilError(code, message, cause === undefined ? undefined : { cause });

@@ -1,25 +1,11 @@
-import type { JsonSchema } from '@vigil/plugin-sdk';
+import { isNonJsonBody, type JsonSchema, type ResponseBody } from '@vigil/plugin-sdk';
+import { ERROR_BODY } from './error-body.js';
+import { referenceNamed } from './named-schemas.js';
 import { pathParamNames, type RegisteredRoute, type RouteTable } from './route-table.js';
 import { querySchemaOf } from './schema-validation.js';
 import { SESSION_COOKIE } from './session-cookie.js';
 
 type Json = Record<string, unknown>;
-
-const ERROR_SCHEMA: JsonSchema = {
-  type: 'object',
-  required: ['error'],
-  properties: {
-    error: {
-      type: 'object',
-      required: ['code', 'message'],
-      properties: {
-        code: { type: 'string', description: 'Stable code, e.g. VIGIL_ERR_HTTP_UNAUTHORIZED.' },
-        message: { type: 'string' },
-        path: { type: 'string', description: 'Key path of the invalid value, for validation errors.' },
-      },
-    },
-  },
-};
 
 const DASHBOARD_SECURITY = [{ dashboard: [] }, { dashboardCookie: [] }];
 
@@ -47,9 +33,31 @@ function queryParameters(schema: JsonSchema | undefined): Json[] {
   }));
 }
 
-function operation(route: RegisteredRoute): Json {
+/** Named shapes go to `components/schemas`; the operation refers to them. */
+type Components = Record<string, JsonSchema>;
+
+const ERROR_REF = { $ref: '#/components/schemas/ErrorAnswer' };
+/** Every operation can answer these, in the one error shape: auth, validation, not found, a failed handler. */
+const ERROR_RESPONSES = {
+  '4XX': { description: 'The request was refused; `error.code` says why (docs/errors.md).', content: { 'application/json': { schema: ERROR_REF } } },
+  '5XX': { description: 'The server failed or is unavailable; the log has the details.', content: { 'application/json': { schema: ERROR_REF } } },
+};
+
+function responseObject(body: ResponseBody, summary: string, components: Components): Json {
+  if (isNonJsonBody(body)) {
+    if (body.mediaType === null) return { description: `${summary}. ${body.description}` };
+    const content: Json = { [body.mediaType]: { schema: { type: 'string', description: body.description } } };
+    if (body.json) content['application/json'] = { schema: referenceNamed(body.json, (title, named) => { components[title] = named; }) };
+    return { description: summary, content };
+  }
+  const schema = referenceNamed(body, (title, named) => { components[title] = named; });
+  return { description: summary, content: { 'application/json': { schema } } };
+}
+
+function operation(route: RegisteredRoute, components: Components): Json {
   const d = route.definition;
-  const status = String(d.status ?? 200);
+  const responses: Json = {};
+  for (const [status, body] of route.responses) responses[String(status)] = responseObject(body, d.summary, components);
   const parameters = [
     ...pathParamNames(route.path).map((name) => ({ name, in: 'path', required: true, schema: { type: 'string' } })),
     ...queryParameters(d.query),
@@ -60,16 +68,15 @@ function operation(route: RegisteredRoute): Json {
     ...(d.description ? { description: d.description } : {}),
     tags: [route.plugin, ...(d.tags ?? [])],
     security: security(route.auth),
-    responses: {
-      [status]: {
-        description: d.summary,
-        ...(d.response ? { content: { 'application/json': { schema: d.response } } } : {}),
-      },
-      default: { description: 'Error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
-    },
+    // The role a dashboard user needs, and the path parameter naming the project it is checked in (docs/security.md).
+    ...(route.auth === 'dashboard' ? { 'x-vigil-role': route.access.role, 'x-vigil-project-param': route.access.projectParam } : {}),
+    responses: { ...ERROR_RESPONSES, ...responses },
   };
   if (parameters.length) op.parameters = parameters;
-  if (d.body) op.requestBody = { required: true, content: { 'application/json': { schema: d.body } } };
+  if (d.body) {
+    const schema = referenceNamed(d.body, (title, named) => { components[title] = named; });
+    op.requestBody = { required: true, content: { 'application/json': { schema } } };
+  }
   else if (d.rawBody) {
     op.requestBody = { required: true, content: { 'application/octet-stream': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } } };
   }
@@ -80,13 +87,15 @@ function operation(route: RegisteredRoute): Json {
 export function buildOpenApi(table: RouteTable, info: { title: string; version: string }): Json {
   const paths: Record<string, Json> = {};
   const tags = new Set<string>();
+  const components: Components = {};
+  referenceNamed(ERROR_BODY, (title, named) => { components[title] = named; });
   for (const route of table.routes) {
     const path = openApiPath(route.path);
     paths[path] ??= {};
-    paths[path][route.method.toLowerCase()] = operation(route);
+    paths[path][route.method.toLowerCase()] = operation(route, components);
     tags.add(route.plugin);
   }
-  for (const { plugin, definition, auth } of table.sockets.values()) {
+  for (const { plugin, definition, auth, role } of table.sockets.values()) {
     const path = openApiPath(definition.path);
     paths[path] ??= {};
     if (paths[path].get) continue;
@@ -97,7 +106,8 @@ export function buildOpenApi(table: RouteTable, info: { title: string; version: 
       tags: [plugin],
       security: security(auth),
       'x-websocket': true,
-      responses: { 101: { description: 'Switching Protocols' } },
+      ...(auth === 'dashboard' ? { 'x-vigil-role': role } : {}),
+      responses: { 101: { description: 'Switching Protocols' }, ...ERROR_RESPONSES },
     };
     tags.add(plugin);
   }
@@ -112,6 +122,9 @@ export function buildOpenApi(table: RouteTable, info: { title: string; version: 
     tags: [...tags].sort().map((name) => ({ name })),
     security: DASHBOARD_SECURITY,
     paths,
-    components: { securitySchemes, schemas: { Error: ERROR_SCHEMA } },
+    components: {
+      securitySchemes,
+      schemas: Object.fromEntries(Object.entries(components).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))),
+    },
   };
 }

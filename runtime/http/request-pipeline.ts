@@ -2,9 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { Context as KoaContext, Middleware, Next } from 'koa';
 import type Router from '@koa/router';
-import { bodyUnread, HttpError, lingeringClose, VigilError, type LingerLimits, type Logger } from '@vigil/plugin-sdk';
+import { bodyUnread, HttpError, httpError, lingeringClose, VigilError, type AuthPrincipal, type LingerLimits, type Logger } from '@vigil/plugin-sdk';
 import { assertAllowedHost, type HostAllowList } from './allowed-hosts.js';
-import type { Authenticator } from './authentication.js';
+import { sessionHandleOf, type Authenticator } from './authentication.js';
 import type { ControlPlaneMetrics } from './control-plane-metrics.js';
 import {
   crossSite, HttpErrors, LockedOutError, MethodNotAllowedError, notFound, PluginFailure, UnauthorizedError, ValidationError,
@@ -12,13 +12,18 @@ import {
 import { LOGIN_PATH } from './dashboard-login.js';
 import { hasBody, parseJsonBody, readBody } from './request-body.js';
 import type { RequestSite, SiteClassifier } from './request-site.js';
+import { assertDeclaredResponse } from './response-check.js';
 import { KoaRouteContext } from './route-context.js';
 import { CONTROL_PLANE_OWNER, type RegisteredRoute } from './route-table.js';
-import { clearSessionCookie, sessionSetCookie, type SessionSigner } from './session-cookie.js';
+import type { DashboardSessions } from './dashboard-sessions.js';
+import { clearSessionCookie, sessionSetCookie } from './session-cookie.js';
+import { requestAccess, userAllows } from './route-access.js';
+import { roleIn, type Access } from '../auth/roles.js';
+import type { AuditLog } from '../auth/audit-log.js';
 
 export interface PipelineOptions {
   authenticator: Authenticator;
-  sessions: SessionSigner;
+  sessions: DashboardSessions;
   allowedHosts: HostAllowList;
   sites: SiteClassifier;
   /** Served over TLS: the session cookie gets `Secure`. */
@@ -27,6 +32,8 @@ export interface PipelineOptions {
   metrics: ControlPlaneMetrics;
   /** Bounds of the read-and-discard after an answer given before the request body was read (lingering-close.ts). */
   linger: LingerLimits;
+  /** Where every change made with the dashboard auth is recorded; absent without a store. */
+  audit?: AuditLog;
   onPluginError?(plugin: string, err: unknown): void;
 }
 
@@ -157,7 +164,7 @@ export function tokenExchange(options: PipelineOptions): Middleware {
     if (!params.has('token')) return next();
     (ctx.state as Record<symbol, unknown>)[ROUTE] = TOKEN_EXCHANGE;
     if (ctx.path !== '/' || (ctx.method !== 'GET' && ctx.method !== 'HEAD')) {
-      throw new HttpError(400, HttpErrors.TOKEN_IN_QUERY,
+      throw httpError(HttpErrors.TOKEN_IN_QUERY,
         'the dashboard token is accepted in a URL only by GET / (the dashboard link); scripts send ' +
         '"Authorization: Bearer <token>", and people can log in at /login');
     }
@@ -165,9 +172,10 @@ export function tokenExchange(options: PipelineOptions): Middleware {
     const { authenticator, sessions } = options;
     authenticator.checkUrlToken(params.getAll('token'), ctx.ip);
     params.delete('token');
-    const session = sessions.issue();
+    const value = await sessions.start({ userAgent: ctx.get('User-Agent') || undefined, address: ctx.ip });
+    await options.audit?.write({ actorId: null, actor: 'dashboard token', action: 'sign-in', target: 'token link', project: null, status: 302, address: ctx.ip || null, detail: null });
     const rest = params.toString();
-    ctx.set('Set-Cookie', sessionSetCookie(session.value, Math.floor(sessions.ttlMs / 1000), options.secure));
+    ctx.set('Set-Cookie', sessionSetCookie(value, sessions.cookieMaxAgeSeconds, options.secure));
     ctx.set('Cache-Control', 'no-store');
     ctx.set('Location', rest ? `/?${rest}` : '/');
     ctx.body = '';
@@ -179,14 +187,16 @@ function isRawBody(value: unknown): boolean {
   return Buffer.isBuffer(value) || value instanceof Uint8Array || value instanceof Readable;
 }
 
-/** The Koa middleware of one registered route: auth, query, body, handler, response. */
+/**
+ * The Koa middleware of one registered route: auth, the role (route-access.ts), query, body, handler, response; and
+ * for a change made with the dashboard auth, an audit entry with the answer's status, whatever it was.
+ */
 export function routeMiddleware(route: RegisteredRoute, options: PipelineOptions): Middleware {
   const { definition } = route;
-  const where = `route ${route.method} ${route.path}`;
   return async (ctx: KoaContext) => {
     (ctx.state as Record<symbol, unknown>)[ROUTE] = route;
     const rc = new KoaRouteContext(ctx, { ...((ctx as { params?: Record<string, string> }).params ?? {}) }, { ...ctx.query });
-    let principal;
+    let principal: AuthPrincipal | undefined;
     try {
       principal = await options.authenticator.authenticate(route.auth, rc, siteOf(ctx, options));
     } catch (err) {
@@ -197,41 +207,90 @@ export function routeMiddleware(route: RegisteredRoute, options: PipelineOptions
       throw err;
     }
     if (principal) (ctx.state as Record<string, unknown>).auth = principal;
-    route.validateQuery?.(rc.query);
-    // Bodies are read only after authentication: an anonymous client cannot make the server buffer anything.
-    if (hasBody(ctx.req)) {
-      const raw = await readBody(ctx.req, route.bodyLimit);
-      rc.request.body = definition.rawBody ? raw : raw.length === 0 ? undefined : parseJsonBody(raw, ctx.get('Content-Type') || undefined);
-    } else if (definition.rawBody) {
-      rc.request.body = Buffer.alloc(0);
-    }
-    route.validateBody?.(rc.request.body);
-
-    let result: unknown;
+    const user = route.auth === 'dashboard' ? principal?.user : undefined;
+    if (!user) return serveRoute(ctx, rc, route, options);
+    const need = requestAccess(route.access, rc.params);
+    // Reads are not audited: the log is of changes (and sign-ins), so it stays readable.
+    const audited = options.audit !== undefined && ctx.method !== 'GET' && ctx.method !== 'HEAD';
+    let status = 500;
     try {
-      result = await definition.handler(rc);
-      if (result !== undefined) {
-        if (isRawBody(result)) ctx.body = result;
-        else {
-          ctx.type = 'application/json';
-          ctx.body = JSON.stringify(result);
-        }
-      }
+      if (need && !userAllows(user, need)) throw roleRequired(need, roleIn({ instance: user.instanceRole, projects: user.projects }, need.project));
+      await serveRoute(ctx, rc, route, options);
+      status = ctx.status;
     } catch (err) {
-      if (err instanceof VigilError && (err instanceof HttpError || (err.status >= 400 && err.status < 500))) throw err;
-      if (route.plugin === CONTROL_PLANE_OWNER) throw err;
-      throw new PluginFailure(route.plugin, where, err);
-    }
-    if (!rc.statusSet) {
-      if (ctx.body === undefined || ctx.body === null) {
-        const status = definition.status ?? 204;
-        ctx.body = '';
-        ctx.status = status;
-      } else {
-        ctx.status = definition.status ?? 200;
+      status = err instanceof VigilError && err.status >= 400 && err.status < 600 ? err.status : 500;
+      throw err;
+    } finally {
+      if (audited) {
+        await options.audit!.write({
+          actorId: user.id, actor: user.email ?? 'dashboard token', action: `${ctx.method} ${route.path}`, target: ctx.path,
+          project: need?.project ?? null, status, address: ctx.ip || null,
+          detail: typeof (ctx.state as Record<string, unknown>).audit_detail === 'string' ? (ctx.state as Record<string, string>).audit_detail : null,
+        });
       }
     }
   };
+}
+
+/** A 403 that says which role the route needs, where, and what the caller holds there. */
+function roleRequired(need: Access, held: string | null): HttpError {
+  const where = need.project === null ? 'on this instance' : `in project ${JSON.stringify(need.project)}`;
+  return httpError(HttpErrors.ROLE_REQUIRED,
+    `this needs the ${need.role} role ${where}; you ${held === null ? 'have no role there' : `are ${held} there`}. An owner can change roles in Settings > Users`);
+}
+
+/** Query, body, handler and response of a route, once its caller is known and allowed. */
+async function serveRoute(ctx: KoaContext, rc: KoaRouteContext, route: RegisteredRoute, options: PipelineOptions): Promise<void> {
+  const { definition } = route;
+  const where = `route ${route.method} ${route.path}`;
+  const principal = (ctx.state as Record<string, unknown>).auth as AuthPrincipal | undefined;
+  route.validateQuery?.(rc.query);
+  // Bodies are read only after authentication: an anonymous client cannot make the server buffer anything.
+  if (hasBody(ctx.req)) {
+    const raw = await readBody(ctx.req, route.bodyLimit);
+    rc.request.body = definition.rawBody ? raw : raw.length === 0 ? undefined : parseJsonBody(raw, ctx.get('Content-Type') || undefined);
+  } else if (definition.rawBody) {
+    rc.request.body = Buffer.alloc(0);
+  }
+  route.validateBody?.(rc.request.body);
+
+  let result: unknown;
+  try {
+    result = await definition.handler(rc);
+    if (result !== undefined) {
+      if (result instanceof Readable) holdWhileSessionLasts(ctx, principal, options.sessions);
+      if (isRawBody(result)) ctx.body = result;
+      else {
+        ctx.type = 'application/json';
+        ctx.body = JSON.stringify(result);
+      }
+    }
+  } catch (err) {
+    if (err instanceof VigilError && (err instanceof HttpError || (err.status >= 400 && err.status < 500))) throw err;
+    if (route.plugin === CONTROL_PLANE_OWNER) throw err;
+    throw new PluginFailure(route.plugin, where, err);
+  }
+  if (!rc.statusSet) {
+    if (ctx.body === undefined || ctx.body === null) {
+      const status = definition.status ?? 204;
+      ctx.body = '';
+      ctx.status = status;
+    } else {
+      ctx.status = definition.status ?? 200;
+    }
+  }
+  if (route.checkResponse) assertDeclaredResponse(ctx, route, result, options.log);
+}
+
+/**
+ * A stream (the live events, a download) answered to a session lasts only as long as the session: a logout, an
+ * admin or a token change cuts it, instead of it carrying data to a browser that is logged out.
+ */
+function holdWhileSessionLasts(ctx: KoaContext, principal: AuthPrincipal | undefined, sessions: DashboardSessions): void {
+  const handle = sessionHandleOf(principal);
+  if (handle === null) return;
+  const release = sessions.hold(handle, () => ctx.res.destroy());
+  ctx.res.once('close', release);
 }
 
 /** A page (`loginRedirect`) opened without a valid session: to the login form, which brings the person back here. */

@@ -1,6 +1,9 @@
-import type { AuthScheme, HttpMethod, RouteDefinition, WebSocketRoute } from '@vigil/plugin-sdk';
+import { isNonJsonBody, type AuthScheme, type HttpMethod, type JsonSchema, type ResponseBody, type RouteDefinition, type WebSocketRoute } from '@vigil/plugin-sdk';
 import { controlPlaneError, HttpErrors } from './errors.js';
-import type { SchemaCompiler, Validator } from './schema-validation.js';
+import { namedShapes } from './named-schemas.js';
+import { routeAccess, type RouteAccess } from './route-access.js';
+import { isRole, type Role } from '../auth/roles.js';
+import type { ResponseCheck, SchemaCompiler, Validator } from './schema-validation.js';
 
 /** Owner of the endpoints the control plane itself serves (health, metrics, the API listing). */
 export const CONTROL_PLANE_OWNER = 'control-plane';
@@ -17,9 +20,15 @@ export interface RegisteredRoute {
   readonly method: HttpMethod;
   readonly path: string;
   readonly auth: string;
+  /** With the dashboard auth: the role the caller needs, and where (route-access.ts). */
+  readonly access: RouteAccess;
   readonly bodyLimit: number;
   readonly validateQuery?: Validator;
   readonly validateBody?: Validator;
+  /** The declared answers, by status: `response` under `status` (default 200), or `responses`. */
+  readonly responses: ReadonlyMap<number, ResponseBody>;
+  /** Checks of the JSON answers by status, when the table validates answers (test runs). */
+  readonly checkResponse?: ReadonlyMap<number, ResponseCheck>;
 }
 
 export interface RegisteredScheme {
@@ -32,6 +41,8 @@ export interface RegisteredSocket {
   readonly plugin: string;
   readonly definition: WebSocketRoute;
   readonly auth: string;
+  /** With the dashboard auth: the instance role the caller needs (default owner). */
+  readonly role: Role;
 }
 
 /** What two paths that would match the same requests have in common: parameter names and a trailing slash erased. */
@@ -46,7 +57,33 @@ export function pathParamNames(path: string): string[] {
     .map((m) => (m[1] ?? m[2]).replace(/^"|"$/g, ''));
 }
 
-const describeOwner = (plugin: string): string => (plugin === CONTROL_PLANE_OWNER ? 'the control plane' : `plugin "${plugin}"`);
+export const describeOwner = (plugin: string): string => (plugin === CONTROL_PLANE_OWNER ? 'the control plane' : `plugin "${plugin}"`);
+
+const NO_RESPONSE = 'declares no response: set `response` (a JSON Schema, or a marker such as HTML_BODY or NO_BODY from ' +
+  '@vigil/plugin-sdk for an answer that is not JSON), or `responses` with one per success status';
+
+/** The declared answers by status, or a sentence saying what is wrong with them. */
+function declaredResponses(d: RouteDefinition): Map<number, ResponseBody> | string {
+  const several = (d as { responses?: unknown }).responses;
+  const one = (d as { response?: unknown }).response;
+  if (several !== undefined && one !== undefined) return '`response` and `responses` exclude each other';
+  if (several === undefined) {
+    if (typeof one !== 'object' || one === null) return NO_RESPONSE;
+    // A route that declares no body answers 204 unless it says otherwise, as the pipeline does.
+    const noBody = isNonJsonBody(one) && one.mediaType === null;
+    return new Map([[d.status ?? (noBody ? 204 : 200), one as ResponseBody]]);
+  }
+  if (typeof several !== 'object' || several === null || Object.keys(several).length === 0) return NO_RESPONSE;
+  if (d.status !== undefined) return '`status` goes with `response`; with `responses`, the statuses are its keys';
+  const out = new Map<number, ResponseBody>();
+  for (const [key, body] of Object.entries(several)) {
+    const status = Number(key);
+    if (!Number.isInteger(status) || status < 100 || status > 599) return `responses: ${JSON.stringify(key)} is not an HTTP status`;
+    if (typeof body !== 'object' || body === null) return `responses[${key}] must be a JSON Schema or a marker such as NO_BODY`;
+    out.set(status, body as ResponseBody);
+  }
+  return out;
+}
 
 /**
  * Every route, auth scheme and websocket registered on the control plane, with the checks that make a bad
@@ -59,11 +96,15 @@ export class RouteTable {
   /** Bumped on every registration, so derived documents know when to rebuild. */
   version = 0;
   private readonly byShape = new Map<string, RegisteredRoute>();
+  /** Named shapes (PascalCase `title`) seen so far: one name, one shape, across every plugin. */
+  private readonly shapes = new Map<string, { text: string; where: string }>();
 
   constructor(
     private readonly compiler: SchemaCompiler,
     private readonly defaultBodyLimit: number,
     private readonly mount: (route: RegisteredRoute) => void,
+    /** Check every JSON answer against its declared schema (VIGIL_VALIDATE_RESPONSES=1, the test runs). */
+    private readonly validateResponses = false,
   ) {}
 
   addRoute(plugin: string, definition: RouteDefinition): RegisteredRoute {
@@ -84,6 +125,11 @@ export class RouteTable {
       throw invalid('loginRedirect is for pages: a GET route with the dashboard auth');
     }
 
+    const responses = declaredResponses(definition);
+    if (typeof responses === 'string') throw invalid(responses);
+    const access = routeAccess(definition, pathParamNames(definition.path));
+    if (typeof access === 'string') throw invalid(access);
+
     const key = `${definition.method} ${routeShape(definition.path)}`;
     const existing = this.byShape.get(key);
     if (existing) {
@@ -103,8 +149,22 @@ export class RouteTable {
     } catch (err) {
       throw invalid(`body schema does not compile: ${(err as Error).message}`, err);
     }
+    const checkResponse = new Map<number, ResponseCheck>();
+    const jsonSchemas = [...responses].map(([status, body]) => [status, isNonJsonBody(body) ? body.json : body] as const);
+    for (const [status, schema] of jsonSchemas) {
+      if (schema === undefined) continue;
+      try {
+        const check = this.compiler.response(schema);
+        if (this.validateResponses) checkResponse.set(status, check);
+      } catch (err) {
+        throw invalid(`response schema of status ${status} does not compile: ${(err as Error).message}`, err);
+      }
+    }
+    const named = this.checkNamedShapes(what, [definition.body, ...jsonSchemas.map(([, schema]) => schema)]);
+    if (named) throw invalid(named);
     const route: RegisteredRoute = {
-      plugin, definition, method: definition.method, path: definition.path, auth, bodyLimit, validateQuery, validateBody,
+      plugin, definition, method: definition.method, path: definition.path, auth, access, bodyLimit, validateQuery, validateBody,
+      responses, ...(this.validateResponses ? { checkResponse } : {}),
     };
     try {
       this.mount(route);
@@ -115,6 +175,27 @@ export class RouteTable {
     this.routes.push(route);
     this.version++;
     return route;
+  }
+
+  /**
+   * A name of the listing's `components/schemas` stands for one shape: a second, different shape under a name already
+   * taken is refused (and the first route's shapes are kept). Returns the problem, or null.
+   */
+  private checkNamedShapes(where: string, schemas: readonly (JsonSchema | undefined)[]): string | null {
+    const fresh = new Map<string, string>();
+    for (const schema of schemas) {
+      for (const [title, shape] of namedShapes(schema)) {
+        const text = JSON.stringify(shape);
+        const known = this.shapes.get(title)?.text ?? fresh.get(title);
+        if (known !== undefined && known !== text) {
+          const first = this.shapes.get(title)?.where ?? 'this route';
+          return `the schema named "${title}" differs from the one of that name declared by ${first}; give one of them another title`;
+        }
+        fresh.set(title, text);
+      }
+    }
+    for (const [title, text] of fresh) if (!this.shapes.has(title)) this.shapes.set(title, { text, where });
+    return null;
   }
 
   addScheme(plugin: string, name: string, scheme: AuthScheme): void {
@@ -150,7 +231,10 @@ export class RouteTable {
       throw controlPlaneError(HttpErrors.ROUTE_CONFLICT,
         `${what} conflicts with the websocket of ${describeOwner(existing.plugin)} on the same path`);
     }
-    this.sockets.set(definition.path, { plugin, definition, auth: definition.auth ?? 'dashboard' });
+    if (definition.role !== undefined && !isRole(definition.role)) {
+      throw controlPlaneError(HttpErrors.ROUTE_INVALID, `${what}: role must be one of viewer, member, admin, owner`);
+    }
+    this.sockets.set(definition.path, { plugin, definition, auth: definition.auth ?? 'dashboard', role: definition.role ?? 'owner' });
     this.version++;
   }
 

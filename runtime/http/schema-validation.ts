@@ -11,11 +11,11 @@ const FORMATS: Record<string, RegExp> = {
   uri: /^[a-z][a-z0-9+.-]*:[^\s]*$/i,
 };
 
-function createAjv(coerce: boolean): Ajv2020 {
+function createAjv(coerce: boolean, useDefaults = true): Ajv2020 {
   const ajv = new Ajv2020({
     strict: false,
     allErrors: false,
-    useDefaults: true,
+    useDefaults,
     coerceTypes: coerce ? 'array' : false,
     logger: false,
   });
@@ -67,7 +67,12 @@ export function querySchemaOf(schema: JsonSchema): JsonSchema {
   return { ...schema, type: 'object', additionalProperties: schema.additionalProperties ?? false };
 }
 
+/** Where an answer departs from its schema: null when it matches. */
+export type ResponseCheck = (value: unknown) => { path: string; message: string } | null;
+
 export interface SchemaCompiler {
+  /** Checks that `schema` is a JSON Schema (at registration), and returns its check, compiled on first use. */
+  response(schema: JsonSchema): ResponseCheck;
   /** The returned function throws a 400 naming the key path of the first error; an absent body is an error. */
   body(schema: JsonSchema): Validator;
   /** The returned function coerces the query object in place (numbers, booleans, arrays, defaults). */
@@ -101,7 +106,17 @@ export function createSchemaCompiler(): SchemaCompiler {
   const bodyAjv = createAjv(false);
   // Query strings carry only strings: numbers and booleans are coerced, and a single value becomes a one-item array.
   const queryAjv = createAjv(true);
+  // Answers are checked as they are: defaults must not be written into them.
+  let responseAjv: Ajv2020 | undefined;
   return {
+    response(schema) {
+      assertJsonSchema(schema);
+      let fn: ValidateFunction | undefined;
+      return (value) => {
+        fn ??= (responseAjv ??= createAjv(false, false)).compile(schema);
+        return fn(value) ? null : describe('body', fn.errors![0]);
+      };
+    },
     body(schema) {
       const check = lazily(bodyAjv, schema, (fn) => validator(fn, 'body', HttpErrors.INVALID_BODY, 'request body'));
       return (value) => {

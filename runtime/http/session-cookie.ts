@@ -1,47 +1,32 @@
-import { createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 
 export const SESSION_COOKIE = 'vigil_session';
-/** Default lifetime of a dashboard session, in ms. */
-export const DEFAULT_SESSION_TTL_MS = 7 * 24 * 3600 * 1000;
 
-const FORMAT = /^v1\.([A-Za-z0-9_-]{22})\.([0-9a-z]{1,12})\.([A-Za-z0-9_-]{43})$/;
+/** `v2.` and 256 random bits in base64url: the session's secret, which only the browser holds in full. */
+const FORMAT = /^v2\.([A-Za-z0-9_-]{43})$/;
+const SECRET_BYTES = 32;
 
-export type SessionCheck = { state: 'valid'; id: string; expiresAt: number } | { state: 'expired' } | { state: 'invalid' };
+/** A new session's cookie value. The server keeps only its `sessionKey`. */
+export function newSessionCookieValue(): string {
+  return `v2.${randomBytes(SECRET_BYTES).toString('base64url')}`;
+}
 
 /**
- * Signed, expiring session cookies: `v1.<id>.<expiry, base36 ms>.<HMAC-SHA256>`. The cookie holds no token. The key
- * is derived from the session secret and the token hash together, so rotating the token voids every session.
+ * The key a cookie value is stored under (SHA-256 hex), or undefined when the value is not one we issue. Only the
+ * canonical spelling is accepted (the 43rd character carries 2 unused bits), so a session has one cookie value.
  */
-export class SessionSigner {
-  private readonly key: Buffer;
+export function sessionKey(value: string): string | undefined {
+  const m = FORMAT.exec(value);
+  if (!m || Buffer.from(m[1], 'base64url').toString('base64url') !== m[1]) return undefined;
+  return createHash('sha256').update(value, 'utf8').digest('hex');
+}
 
-  constructor(sessionSecret: Buffer, tokenHash: string, readonly ttlMs: number = DEFAULT_SESSION_TTL_MS) {
-    this.key = Buffer.from(hkdfSync('sha256', sessionSecret, Buffer.from(tokenHash, 'hex'), 'vigil dashboard session v1', 32));
-  }
-
-  private mac(payload: string): Buffer {
-    return createHmac('sha256', this.key).update(payload).digest();
-  }
-
-  issue(now = Date.now()): { value: string; expiresAt: number } {
-    const expiresAt = now + this.ttlMs;
-    const payload = `v1.${randomBytes(16).toString('base64url')}.${expiresAt.toString(36)}`;
-    return { value: `${payload}.${this.mac(payload).toString('base64url')}`, expiresAt };
-  }
-
-  verify(value: string, now = Date.now()): SessionCheck {
-    const m = FORMAT.exec(value);
-    if (!m) return { state: 'invalid' };
-    const presented = Buffer.from(m[3], 'base64url');
-    // The 43rd character carries 2 unused bits; only the canonical spelling is accepted, so a cookie has one form.
-    if (presented.toString('base64url') !== m[3]) return { state: 'invalid' };
-    const expected = this.mac(value.slice(0, value.length - m[3].length - 1));
-    if (presented.length !== expected.length || !timingSafeEqual(presented, expected)) return { state: 'invalid' };
-    const expiresAt = parseInt(m[2], 36);
-    // A genuine but expired cookie is a browser left open, not an attack: it is not counted towards the lockout.
-    if (!(expiresAt > now)) return { state: 'expired' };
-    return { state: 'valid', id: m[1], expiresAt };
-  }
+/**
+ * The name a session is listed and ended by (`GET /api/sessions`): 16 hex characters of a hash of the key under
+ * its own label, so neither the cookie nor the stored key can be read back from it.
+ */
+export function sessionHandle(key: string): string {
+  return createHash('sha256').update(`vigil session handle\0${key}`, 'utf8').digest('hex').slice(0, 16);
 }
 
 /** Every value of cookie `name` in a Cookie header (a browser may send several with different paths). */

@@ -3,15 +3,19 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { settledWithin, VigilError, type Counter, type Gauge, type Logger } from '@vigil/plugin-sdk';
 import { assertAllowedHost, type HostAllowList } from './allowed-hosts.js';
-import type { Authenticator } from './authentication.js';
+import { sessionHandleOf, type Authenticator } from './authentication.js';
+import type { DashboardSessions } from './dashboard-sessions.js';
 import { HttpErrors, LockedOutError, PluginFailure, UnauthorizedError } from './errors.js';
 import type { SiteClassifier } from './request-site.js';
+import { userAllows } from './route-access.js';
 import { UpgradeRouteContext } from './route-context.js';
 import type { RouteTable } from './route-table.js';
 
 export interface WebSocketGatewayOptions {
   table: RouteTable;
   authenticator: Authenticator;
+  /** A socket opened with a session is closed (1008) when the session ends. */
+  sessions: DashboardSessions;
   allowedHosts: HostAllowList;
   sites: SiteClassifier;
   /** Largest message accepted, in bytes. */
@@ -105,13 +109,21 @@ export class WebSocketGateway {
       }
       throw err;
     }
+    const user = registered.auth === 'dashboard' ? principal?.user : undefined;
+    if (user && !userAllows(user, { role: registered.role, project: null })) {
+      count(403);
+      return refuse(socket, 403, HttpErrors.ROLE_REQUIRED, `this websocket needs the ${registered.role} role on this instance`);
+    }
     this.wss.handleUpgrade(req, socket, head, (ws) => {
       count(101);
       const route = registered.definition.path;
       this.sockets.add(ws);
       this.options.open.labels(route).inc();
       ws.on('error', (err) => this.options.log.debug('websocket error', { plugin: registered.plugin, path: route, err }));
+      const handle = sessionHandleOf(principal);
+      const release = handle === null ? undefined : this.options.sessions.hold(handle, () => ws.close(1008, 'the dashboard session ended'));
       ws.on('close', () => {
+        release?.();
         this.sockets.delete(ws);
         this.options.open.labels(route).dec();
       });

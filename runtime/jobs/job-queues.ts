@@ -33,6 +33,8 @@ export interface JobQueues {
 }
 
 const queueName = /^[A-Za-z0-9_][A-Za-z0-9_.:-]{0,199}$/;
+/** Characters of a fairness group: a project id or name fits many times over; the index stays small. */
+const maxGroupLength = 200;
 const day = 86_400_000;
 
 /** Durable queues in `vigil_jobs`, worked by this process and by every other process sharing the store. */
@@ -48,8 +50,11 @@ export function createJobQueues(store: StoreBackend, options: JobQueuesOptions):
 
   const settingsFor = (name: string, o: QueueOptions): WorkerSettings => {
     const opt = (key: keyof QueueOptions, fallback: number) => positive(o[key], `${key} of queue "${name}"`, fallback);
+    const concurrency = Math.floor(opt('concurrency', 1));
     const settings: WorkerSettings = {
-      concurrency: Math.floor(opt('concurrency', 1)),
+      concurrency,
+      // A share above concurrency is no share; below 1 is refused.
+      groupConcurrency: Math.min(concurrency, Math.floor(opt('groupConcurrency', concurrency))),
       maxAttempts: Math.floor(opt('maxAttempts', 5)),
       backoffMs: opt('backoffMs', 1000),
       maxBackoffMs: opt('maxBackoffMs', 5 * 60_000),
@@ -60,8 +65,8 @@ export function createJobQueues(store: StoreBackend, options: JobQueuesOptions):
       dropPayloadWhenDone: o.dropPayloadWhenDone === true,
       drainOnStop: o.drainOnStop === true,
     };
-    if (settings.concurrency < 1 || settings.maxAttempts < 1) {
-      throw new JobsError(JobsErrors.OPTION, `jobs: queue "${name}" needs concurrency and maxAttempts of at least 1`);
+    if (settings.concurrency < 1 || settings.groupConcurrency < 1 || settings.maxAttempts < 1) {
+      throw new JobsError(JobsErrors.OPTION, `jobs: queue "${name}" needs concurrency, groupConcurrency and maxAttempts of at least 1`);
     }
     return settings;
   };
@@ -84,20 +89,28 @@ export function createJobQueues(store: StoreBackend, options: JobQueuesOptions):
         if (eo.dedupeKey !== undefined && typeof eo.dedupeKey !== 'string') {
           throw new JobsError(JobsErrors.OPTION, `jobs: dedupeKey of a job for queue "${name}" must be a string`);
         }
+        if (eo.group !== undefined && (typeof eo.group !== 'string' || eo.group.length > maxGroupLength)) {
+          throw new JobsError(JobsErrors.OPTION, `jobs: group of a job for queue "${name}" must be a string of at most ${maxGroupLength} characters, got ${typeof eo.group === 'string' ? `${eo.group.length} characters` : typeof eo.group}`);
+        }
       };
       return {
         async enqueue(payload: P, eo: EnqueueOptions = {}) {
           const text = serialise(name, payload);
           check(eo);
           await ensureJobTables(store);
-          const id = await table.enqueue(name, text, settings.maxAttempts, eo.runAt === undefined ? undefined : Math.round(eo.runAt), eo.dedupeKey);
+          const id = await table.enqueue(name, text, settings.maxAttempts, eo.runAt === undefined ? undefined : Math.round(eo.runAt), eo.dedupeKey, eo.group);
           if (id !== null && (eo.runAt === undefined || eo.runAt <= Date.now())) worker.wake();
           return id;
         },
         async enqueueMany(jobs) {
           const rows = jobs.map(({ payload, options = {} }) => {
             check(options);
-            return { payload: serialise(name, payload), ...(options.runAt !== undefined ? { runAt: Math.round(options.runAt) } : {}), ...(options.dedupeKey !== undefined ? { dedupeKey: options.dedupeKey } : {}) };
+            return {
+              payload: serialise(name, payload),
+              ...(options.runAt !== undefined ? { runAt: Math.round(options.runAt) } : {}),
+              ...(options.dedupeKey !== undefined ? { dedupeKey: options.dedupeKey } : {}),
+              ...(options.group !== undefined ? { group: options.group } : {}),
+            };
           });
           if (!rows.length) return 0;
           await ensureJobTables(store);

@@ -1,5 +1,6 @@
 import type { JobState } from '@vigil/plugin-sdk';
 import type { StoreBackend } from '../store/types.js';
+import { RoundRobinClaim } from './round-robin-claim.js';
 
 export const jobStates: readonly JobState[] = ['pending', 'running', 'done', 'failed', 'dead'];
 
@@ -10,44 +11,48 @@ export interface ClaimedJob {
   payload: string;
   attempt: number;
   maxAttempts: number;
+  /** Its fairness group; '' for a job enqueued without one. */
+  group: string;
 }
 
-type ClaimedRow = { id: number; queue: string; payload: string; attempt: number; max_attempts: number; run_at: number };
+type ClaimedRow = { id: number; queue: string; payload: string; attempt: number; max_attempts: number; run_at: number; fair_group: string };
 
 /** The statements of the durable queue on `vigil_jobs`. Times are the database clock (`store.nowSql`). */
 export class JobTable {
   private readonly now: string;
+  private readonly rounds: RoundRobinClaim;
 
   constructor(private readonly store: StoreBackend) {
     this.now = store.nowSql;
+    this.rounds = new RoundRobinClaim(store);
   }
 
   /** Resolves to the new id, or null when an open job of this queue holds `dedupeKey`. */
-  async enqueue(queue: string, payload: string, maxAttempts: number, runAt: number | undefined, dedupeKey: string | undefined): Promise<number | null> {
+  async enqueue(queue: string, payload: string, maxAttempts: number, runAt: number | undefined, dedupeKey: string | undefined, group = ''): Promise<number | null> {
     const runAtSql = runAt === undefined ? this.now : '?';
     const params = runAt === undefined
-      ? [queue, payload, maxAttempts, dedupeKey ?? null]
-      : [queue, payload, maxAttempts, runAt, dedupeKey ?? null];
+      ? [queue, payload, maxAttempts, dedupeKey ?? null, group]
+      : [queue, payload, maxAttempts, runAt, dedupeKey ?? null, group];
     // ON CONFLICT without a target covers the partial unique index on open dedupe keys, on both backends.
     const rows = await this.store.query<{ id: number }>(
-      `INSERT INTO vigil_jobs (queue, payload, state, attempt, max_attempts, run_at, dedupe_key, created_at, updated_at)
-       VALUES (?, ?, 'pending', 0, ?, ${runAtSql}, ?, ${this.now}, ${this.now}) ON CONFLICT DO NOTHING RETURNING id`,
+      `INSERT INTO vigil_jobs (queue, payload, state, attempt, max_attempts, run_at, dedupe_key, fair_group, created_at, updated_at)
+       VALUES (?, ?, 'pending', 0, ?, ${runAtSql}, ?, ?, ${this.now}, ${this.now}) ON CONFLICT DO NOTHING RETURNING id`,
       params,
     );
     return rows.length ? Number(rows[0].id) : null;
   }
 
   /** Inserts several jobs of one queue; `runAt` undefined is now. Resolves to how many were inserted. */
-  async enqueueMany(queue: string, jobs: readonly { payload: string; runAt?: number; dedupeKey?: string }[], maxAttempts: number): Promise<number> {
+  async enqueueMany(queue: string, jobs: readonly { payload: string; runAt?: number; dedupeKey?: string; group?: string }[], maxAttempts: number): Promise<number> {
     let inserted = 0;
-    // Five parameters a row: 400 rows stay well under both backends' parameter limits.
+    // Six parameters a row: 400 rows stay well under both backends' parameter limits.
     for (let i = 0; i < jobs.length; i += 400) {
       const chunk = jobs.slice(i, i + 400);
-      const row = `(?, ?, 'pending', 0, ?, COALESCE(?, ${this.now}), ?, ${this.now}, ${this.now})`;
+      const row = `(?, ?, 'pending', 0, ?, COALESCE(?, ${this.now}), ?, ?, ${this.now}, ${this.now})`;
       const rows = await this.store.query<{ id: number }>(
-        `INSERT INTO vigil_jobs (queue, payload, state, attempt, max_attempts, run_at, dedupe_key, created_at, updated_at)
+        `INSERT INTO vigil_jobs (queue, payload, state, attempt, max_attempts, run_at, dedupe_key, fair_group, created_at, updated_at)
          VALUES ${chunk.map(() => row).join(', ')} ON CONFLICT DO NOTHING RETURNING id`,
-        chunk.flatMap((j) => [queue, j.payload, maxAttempts, j.runAt ?? null, j.dedupeKey ?? null]),
+        chunk.flatMap((j) => [queue, j.payload, maxAttempts, j.runAt ?? null, j.dedupeKey ?? null, j.group ?? '']),
       );
       inserted += rows.length;
     }
@@ -55,32 +60,34 @@ export class JobTable {
   }
 
   /**
-   * Moves up to `limit` due jobs to `running` for `owner` until `timeoutMs` from now. PostgreSQL locks the chosen rows
-   * with SKIP LOCKED so concurrent workers take different jobs; SQLite picks and updates them in one statement,
-   * which its single writer makes atomic.
+   * Moves up to `limit` due jobs to `running` for `owner` until `timeoutMs` from now, taking due groups in turn
+   * (round-robin-claim.ts); `room` says how many more jobs of a group this worker may run now (0: none). PostgreSQL
+   * locks the chosen rows with SKIP LOCKED so concurrent workers take different jobs; SQLite picks and updates them in
+   * one statement, which its single writer makes atomic.
    */
-  async claim(queue: string, owner: string, limit: number, timeoutMs: number): Promise<ClaimedJob[]> {
+  async claim(queue: string, owner: string, limit: number, timeoutMs: number, room: (group: string) => number = () => limit): Promise<ClaimedJob[]> {
+    // An idle poll stays one read (on SQLite, on the reader connection instead of behind bulk writes for the writer).
+    const turn = await this.rounds.dueGroups(queue, limit + Math.min(limit, 16), room);
+    if (turn.length === 0) return [];
     const set = `state = 'running', attempt = attempt + 1, locked_by = ?, locked_until = ${this.now} + ?, updated_at = ${this.now}`;
-    const due = `queue = ? AND state = 'pending' AND run_at <= ${this.now} ORDER BY run_at, id LIMIT ?`;
-    const returning = 'RETURNING id, queue, payload, attempt, max_attempts, run_at';
+    const returning = 'RETURNING id, queue, payload, attempt, max_attempts, run_at, fair_group';
     let rows: ClaimedRow[];
     if (this.store.dialect === 'postgres') {
+      const pick = this.rounds.pickStatement(queue, turn, limit, true);
       rows = await this.store.transaction(async (tx) => {
-        const picked = await tx.query<{ id: number }>(`SELECT id FROM vigil_jobs WHERE ${due} FOR UPDATE SKIP LOCKED`, [queue, limit]);
+        const picked = await tx.query<{ id: number }>(pick.sql, pick.params);
         if (picked.length === 0) return [];
         const ids = picked.map((r) => Number(r.id));
         return tx.query<ClaimedRow>(`UPDATE vigil_jobs SET ${set} WHERE id IN (${ids.map(() => '?').join(', ')}) ${returning}`, [owner, timeoutMs, ...ids]);
       });
     } else {
-      // An idle poll stays a read on the reader connection instead of queueing behind bulk writes for the writer.
-      const any = await this.store.query(`SELECT 1 AS due FROM vigil_jobs WHERE queue = ? AND state = 'pending' AND run_at <= ${this.now} LIMIT 1`, [queue]);
-      if (any.length === 0) return [];
-      rows = await this.store.query<ClaimedRow>(`UPDATE vigil_jobs SET ${set} WHERE id IN (SELECT id FROM vigil_jobs WHERE ${due}) ${returning}`,
-        [owner, timeoutMs, queue, limit]);
+      const pick = this.rounds.pickStatement(queue, turn, limit, false);
+      rows = await this.store.query<ClaimedRow>(`UPDATE vigil_jobs SET ${set} WHERE id IN (${pick.sql}) ${returning}`, [owner, timeoutMs, ...pick.params]);
     }
+    this.rounds.served(queue, turn, new Set(rows.map((r) => r.fair_group)));
     return rows
       .sort((a, b) => Number(a.run_at) - Number(b.run_at) || Number(a.id) - Number(b.id))
-      .map((r) => ({ id: Number(r.id), queue: r.queue, payload: r.payload, attempt: Number(r.attempt), maxAttempts: Number(r.max_attempts) }));
+      .map((r) => ({ id: Number(r.id), queue: r.queue, payload: r.payload, attempt: Number(r.attempt), maxAttempts: Number(r.max_attempts), group: r.fair_group }));
   }
 
   // The guard on owner and attempt keeps a worker whose lease expired from overwriting the run that took over.

@@ -26,6 +26,17 @@ export const jobsMigrations: readonly Migration[] = [
       postgres: jobsTable('id BIGSERIAL PRIMARY KEY'),
     },
   },
+  {
+    version: 3,
+    name: 'fair claims between groups',
+    // '' is the group of every job enqueued without one (and of those already queued), so comparisons and MIN-style
+    // seeks need no NULL case. The index serves the round-robin claim: the next group after a cursor, a group's oldest
+    // due job, and its next ones, each a seek, whatever one group holds (round-robin-claim.ts). Its (queue, state)
+    // prefix also serves what vigil_jobs_due did, so that index goes.
+    up: `ALTER TABLE vigil_jobs ADD COLUMN fair_group TEXT NOT NULL DEFAULT '';
+    CREATE INDEX vigil_jobs_fair ON vigil_jobs (queue, state, fair_group, run_at, id);
+    DROP INDEX vigil_jobs_due`,
+  },
 ];
 
 function jobsTable(idColumn: string): string {

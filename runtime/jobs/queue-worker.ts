@@ -5,6 +5,8 @@ import type { ClaimedJob, JobTable } from './job-table.js';
 
 export interface WorkerSettings {
   concurrency: number;
+  /** Handlers of one group at once; `concurrency` when the queue sets no share. */
+  groupConcurrency: number;
   maxAttempts: number;
   backoffMs: number;
   maxBackoffMs: number;
@@ -29,6 +31,8 @@ export interface WorkerContext {
 
 /** Least time between two looks for jobs whose worker stopped responding. */
 const reclaimEveryMs = 1000;
+/** An idle worker's wait between looks doubles this many times at most (500 ms → 2 s by default). */
+const MAX_IDLE_DOUBLINGS = 2;
 /** How often each worker deletes finished jobs past their retention. */
 const pruneEveryMs = 60_000;
 
@@ -39,12 +43,16 @@ const pruneEveryMs = 60_000;
 export class QueueWorker<P> {
   private running = false;
   private active = 0;
+  /** Running handlers per group, for the group's share of the slots. */
+  private readonly activeByGroup = new Map<string, number>();
   private readonly inflight = new Set<Promise<void>>();
   private timer: NodeJS.Timeout | null = null;
   private pumping: Promise<void> | null = null;
   private again = false;
   private lastReclaim = 0;
   private lastPrune = 0;
+  /** Looks in a row that found nothing to claim while nothing ran: each doubles the wait before the next, up to 4×. */
+  private idleLooks = 0;
 
   constructor(
     private readonly table: JobTable,
@@ -94,7 +102,9 @@ export class QueueWorker<P> {
 
   private arm(): void {
     if (!this.running) return;
-    this.timer = setTimeout(() => { this.timer = null; this.wake(); }, this.settings.pollMs);
+    // Idle queues are the most of an idle installation's CPU: back off to 4 × pollMs while nothing is found.
+    const delay = this.settings.pollMs * 2 ** Math.min(this.idleLooks, MAX_IDLE_DOUBLINGS);
+    this.timer = setTimeout(() => { this.timer = null; this.wake(); }, delay);
     this.timer.unref();
   }
 
@@ -105,7 +115,8 @@ export class QueueWorker<P> {
         await this.housekeeping();
         while (this.running && this.active < this.settings.concurrency) {
           const wanted = this.settings.concurrency - this.active;
-          const jobs = await this.table.claim(this.name, this.ctx.owner, wanted, this.settings.timeoutMs);
+          const jobs = await this.table.claim(this.name, this.ctx.owner, wanted, this.settings.timeoutMs, this.room);
+          this.idleLooks = jobs.length > 0 || this.active > 0 ? 0 : this.idleLooks + 1;
           // Claimed jobs run even if stop() came meanwhile: they are ours until they finish or their lease ends.
           for (const job of jobs) this.launch(job);
           if (jobs.length < wanted) break;
@@ -130,10 +141,16 @@ export class QueueWorker<P> {
     }
   }
 
+  /** How many more jobs of `group` may run here now. */
+  private readonly room = (group: string): number => this.settings.groupConcurrency - (this.activeByGroup.get(group) ?? 0);
+
   private launch(job: ClaimedJob): void {
     this.active++;
+    this.activeByGroup.set(job.group, (this.activeByGroup.get(job.group) ?? 0) + 1);
     const p: Promise<void> = this.execute(job).finally(() => {
       this.active--;
+      const left = this.activeByGroup.get(job.group)! - 1;
+      if (left) this.activeByGroup.set(job.group, left); else this.activeByGroup.delete(job.group);
       this.inflight.delete(p);
       this.wake();
     });

@@ -51,7 +51,7 @@ export class MetricsRegistry {
     }, 'the runtime') as CounterFamily;
   }
 
-  /** Metrics of one plugin: a name not starting with `vigil_` becomes `vigil_<plugin>_<name>` (dashes as underscores). */
+  /** Metrics of one plugin: a name not starting with `vigil_` or `node_` becomes `vigil_<plugin>_<name>` (dashes as underscores). */
   forPlugin(plugin: string): Metrics {
     let scope = this.scopes.get(plugin);
     if (!scope) {
@@ -95,7 +95,9 @@ export class MetricsRegistry {
   }
 
   private scope(owner: string, prefix: string): Metrics {
-    const fullName = (name: string): string => (name.startsWith('vigil_') || !prefix ? name : prefix + name);
+    // node-exporter's names (`node_cpu_seconds_total`) are kept as they are, for the host probes: Grafana's node
+    // dashboards and recording rules query them by name.
+    const fullName = (name: string): string => (name.startsWith('vigil_') || name.startsWith('node_') || !prefix ? name : prefix + name);
     return {
       counter: (name, options) => this.register('counter', fullName(name), options, owner) as CounterFamily,
       gauge: (name, options) => this.register('gauge', fullName(name), options, owner) as GaugeFamily,

@@ -77,7 +77,8 @@ export async function applyMigrations(target: MigrationTarget, plugin: string, m
     });
     if (ran) {
       count++;
-      log?.info('store: applied migration', { plugin, version: m.version, name: m.name });
+      // Debug: a first start applies a dozen, and they buried the dashboard link a newcomer looks for.
+      log?.debug('store: applied migration', { plugin, version: m.version, name: m.name });
     }
   }
   return count;

@@ -6,6 +6,11 @@ import { StoreError, StoreErrors, queryError } from './errors.js';
 const MAX_CACHED_STATEMENTS = 32;
 /** Statements that may yield rows: `run` prepares them afresh each time. */
 const RETURNS_ROWS = /\breturning\b|^\s*(?:select|with|pragma)\b/i;
+/**
+ * Writes that return rows (`INSERT … RETURNING`): `query` reuses their statements. `all` steps a statement to its end
+ * and resets it, so none is left holding its transaction; reads stay unprepared (their texts vary more).
+ */
+const WRITE_RETURNING = /^\s*(?:insert|update|delete)\b[\s\S]*\breturning\b/i;
 
 /** One node-sqlite3 connection behind promises. Callers serialise what must not interleave. */
 export class SqliteConnection {
@@ -24,12 +29,15 @@ export class SqliteConnection {
     });
   }
 
-  query(sql: string, params: readonly SqlValue[]): Promise<Row[]> {
+  async query(sql: string, params: readonly SqlValue[]): Promise<Row[]> {
+    const statement = this.statements.get(sql) ?? (WRITE_RETURNING.test(sql) ? await this.prepare(sql) : null);
     return new Promise((resolve, reject) => {
-      this.db.all(sql, params as SqlValue[], (err: Error | null, rows: Row[]) => {
+      const done = (err: Error | null, rows: Row[]) => {
         if (err) reject(queryError(err, sql));
         else resolve(rows);
-      });
+      };
+      if (statement) statement.all(params as SqlValue[], done);
+      else this.db.all(sql, params as SqlValue[], done);
     });
   }
 

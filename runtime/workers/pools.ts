@@ -79,6 +79,8 @@ export class WorkerPoolRegistry {
       maxThreads,
       maxQueue: options.maxQueue ?? maxThreads * 4,
       workerData: options.workerData,
+      ...(options.resourceLimits ? { resourceLimits: options.resourceLimits } : {}),
+      ...(options.tasksPerThread ? { concurrentTasksPerWorker: options.tasksPerThread } : {}),
       // Workers must not keep a stopping process alive.
       idleTimeout: 30_000,
     });

@@ -72,6 +72,8 @@ if (chromiumAvailable('e2e llm evals')) {
     await page.click('button:has-text("New definition")');
     await page.fill('label:text-is("Name") + input', 'Answer length');
     await page.fill('textarea', FUNCTION);
+    // Failed calls are scored too, so that the function's throw on them shows as failures with their reason.
+    await page.selectOption('label:text-is("Traces without output") + select', 'score');
     await page.click('button:text-is("Test")');
     const trial = page.locator('[aria-label="Test result"]');
     await trial.waitFor();
@@ -96,6 +98,7 @@ if (chromiumAvailable('e2e llm evals')) {
     const figure = async (name: string) => (await page.locator(`[data-figure="${name}"]`).textContent())?.trim();
     assert.is(await figure('scored'), String(scored.length));
     assert.is(await figure('failed'), String(failed.length));
+    assert.is(await figure('skipped'), '0', 'on_missing_output: score skips nothing');
     assert.is(await figure('average'), (scored.reduce((a, r) => a + (r.score ?? 0), 0) / scored.length).toFixed(2));
     const bins = new Array(10).fill(0);
     for (const r of scored) bins[Math.min(9, Math.floor((r.score ?? 0) * 10))]++;
@@ -120,7 +123,13 @@ if (chromiumAvailable('e2e llm evals')) {
     await page.click('button:has-text("New definition")');
     await page.fill('label:text-is("Name") + input', 'Helpful');
     await page.selectOption('label:text-is("Type") + select', 'llm_judge');
-    await page.fill('label:text-is("Prompt template (optional)") + input', 'support-reply');
+    // The template is chosen from the project's templates, as the public API lists them, not typed.
+    const template = page.locator('label:text-is("Prompt template") + select');
+    const listed = await publicApi<{ data: { name: string }[] }>(ctx.d.url, ctx.key, '/api/v1/prompt-templates');
+    await page.waitForFunction((n) => document.querySelectorAll('select option[value=""]').length > 0
+      && [...document.querySelectorAll('label')].some((l) => l.textContent === 'Prompt template' && (l.nextElementSibling as HTMLSelectElement | null)?.options.length === n), listed.data.length + 1);
+    assert.equal(await template.locator('option').allTextContents(), ['Every template', ...listed.data.map((t) => t.name).sort()]);
+    await template.selectOption('support-reply');
     await page.waitForSelector('text=key from env E2E_JUDGE_KEY');
     await page.click('button:text-is("Test")');
     await page.locator('[aria-label="Test result"]:has-text("score 0.80")').waitFor();

@@ -12,7 +12,7 @@ import type { Browser, Page } from 'playwright-core';
 import { assertCardList, axeViolations, checkFinishedPage, chromiumAvailable, launchChromium, openLoggedIn, type Watched } from './browser.js';
 import { startDashboard, type Dashboard } from '../support/dashboard.js';
 import { llmTraffic, publicApi, sendTraces, waitForTraces, type LlmTraffic } from '../support/llm-traffic.js';
-import { vigilBin } from '../support/paths.js';
+import { repoRoot } from '../support/paths.js';
 
 const SHOTS = '/tmp/vigil-shots';
 const PROJECT = 'checkout-bot';
@@ -30,9 +30,9 @@ const statValue = async (page: Page, label: string): Promise<string> =>
   (await page.locator(`.stat:has(dt:text-is("${label}")) dd.stat-value`).textContent())?.trim() ?? '';
 
 /** Runs a command line in a POSIX shell, as a CI step does. */
-function runShell(command: string, env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function runShell(command: string, env: Record<string, string>, cwd = repoRoot): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn('sh', ['-c', command], { env: { ...process.env, NO_COLOR: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('sh', ['-c', command], { cwd, env: { ...process.env, NO_COLOR: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => { stdout += d; });
@@ -51,7 +51,13 @@ if (chromiumAvailable('e2e llm pages')) {
     mkdirSync(SHOTS, { recursive: true });
     ctx.key = await ctx.d.createProject(PROJECT);
     // A second project with a trace of its own: never on checkout-bot's pages.
-    await sendTraces(ctx.d.url, await ctx.d.createProject('other-app'), [{ model: 'gpt-4o-mini', name: 'other-apps-call', prompt_template: { name: 'support-reply', raw: 'other app text' } }]);
+    const other = await ctx.d.createProject('other-app');
+    await sendTraces(ctx.d.url, other, [{ model: 'gpt-4o-mini', name: 'other-apps-call', prompt_template: { name: 'support-reply', raw: 'other app text' } }]);
+    // Two versions of a long template with no line in common: too different to diff inline.
+    await sendTraces(ctx.d.url, other, [1, 2].map((v) => ({
+      model: 'gpt-4o-mini', name: 'long-prompt-call', prompt_template: { name: 'long-prompt', raw: Array.from({ length: 1_200 }, (_, i) => `v${v} rule ${i}`).join('\n') },
+    })));
+    await waitForTraces(ctx.d.url, other, 3);
     ctx.traffic = llmTraffic();
     ctx.ids = await sendTraces(ctx.d.url, ctx.key, ctx.traffic.items);
     await waitForTraces(ctx.d.url, ctx.key, ctx.traffic.counts.total);
@@ -70,7 +76,7 @@ if (chromiumAvailable('e2e llm pages')) {
     assert.match(await page.locator('.pager').textContent() ?? '', /The newest 50/);
     assert.not.match(await page.locator('table.traces-table').textContent() ?? '', /other-apps-call/);
     // The first row is the last item sent: a tool call, no template, priced by its model.
-    assert.equal((await tableRows(page, 'table.traces-table'))[0].slice(1, 9), ['order-lookup', 'ok', 'gpt-4o-2024-08-06', '—', '700 ms', '300 → 22', '$0.00097', '—']);
+    assert.equal((await tableRows(page, 'table.traces-table'))[0].slice(1, 9), ['order-lookup', 'ok', 'gpt-4o-2024-08-06', '—', '700\u00a0ms', '300 → 22', '$0.00097', '—']);
 
     await page.click('button:has-text("Older")');
     await page.waitForURL((u) => u.searchParams.has('before'));
@@ -190,17 +196,45 @@ if (chromiumAvailable('e2e llm pages')) {
     assert.is(await page.locator('section:has(h2:text-is("Input")) mark.redacted').count(), 1);
     assert.match(await page.locator('.page-actions').textContent() ?? '', /1 masked/);
     assert.match(await page.locator('section:has(h2:text-is("Output")) .message-text').textContent() ?? '', /^Thanks for asking!/);
-    const facts = await page.locator('dl.facts').textContent() ?? '';
-    assert.match(facts, /Tokens421 in · 106 out · 527 in all/);
-    assert.match(facts, new RegExp(`Cost\\$${api.cost_usd.toPrecision(2).replace('.', '\\.')}.*priced by Vigil`));
-    assert.match(facts, /Latency813 ms/);
-    assert.match(facts, /Usersession|Useruser-1/);
-    assert.is(await page.locator('a:has-text("version 1")').getAttribute('href'), `/llm/prompts/support-reply?project=${PROJECT}&version=1`);
+    // The call's figures are one strip above the input and output, which come before everything else.
+    const facts = await page.locator('section.call-strip').textContent() ?? '';
+    assert.match(facts, /Statusok/);
+    assert.match(facts, /Tokens421 in · 106 out/);
+    assert.match(facts, new RegExp(`Cost\\$${api.cost_usd.toPrecision(2).replace('.', '\\.')}from Vigil's price table`));
+    assert.match(facts, /Latency813\u00a0ms/);
+    assert.match(facts, /Useruser-1/);
+    const order = await page.locator('main section[aria-label], main section[aria-labelledby]').evaluateAll((ss) => ss.map((x) => x.getAttribute('aria-label') ?? x.querySelector('h2')?.textContent));
+    assert.equal(order.slice(0, 5), ['The call', 'Input', 'Output', 'Template variables', 'Metadata']);
+    const strip = await page.locator('section.call-strip').boundingBox();
+    assert.ok(strip && strip.height < 200, `the call is a strip, not a table of rows: ${strip?.height} px high`);
+    assert.is(await page.locator('section.call-strip a:has-text("v1")').getAttribute('href'), `/llm/prompts/support-reply?project=${PROJECT}&version=1`);
     await page.click('section:has(h2:text-is("Input")) [role="radio"]:has-text("JSON")');
     assert.match(await page.locator('section:has(h2:text-is("Input")) pre.json-view').textContent() ?? '', /"role": "system"/);
     assert.equal(missing, [`/api/gateway/records/${id}`]);
     w.problems.splice(0, w.problems.length, ...w.problems.filter((p) => !/status of 404 \(Not Found\)/.test(p)));
     await finished(w, 'llm-trace');
+    await w.context.close();
+  });
+
+  s('a trace\'s template variables wrap at 375 px: a long URL and a paragraph never push the page sideways', async (ctx) => {
+    const key = await ctx.d.createProject('wide-vars');
+    const url = `https://example.com/${'a-long-path-segment-without-breaks'.repeat(8)}`;
+    const [id] = await sendTraces(ctx.d.url, key, [{
+      model: 'gpt-4o-mini', name: 'wide-vars', input: 'hi', output: 'ok',
+      prompt_template: { name: 'wide', raw: 'Read {{url}} and {{note}}', variables: { url, note: 'word '.repeat(120).trim(), options: { depth: 2, path: url } } },
+    }]);
+    await waitForTraces(ctx.d.url, key, 1);
+    const w = await open(ctx, `/llm/traces/${id}?project=wide-vars`);
+    const { page } = w;
+    await page.setViewportSize({ width: 375, height: 812 });
+    await page.waitForSelector('.template-vars');
+    assert.is(await page.locator('.template-var:has(code:text-is("url")) .template-var-text').textContent(), url);
+    const wider = await page.locator('.template-vars, .template-vars *').evaluateAll((els) => els.filter((e) => e.scrollWidth > e.clientWidth + 1).map((e) => e.className));
+    assert.equal(wider, [], 'no variable scrolls sideways');
+    const box = await page.locator('.template-vars').boundingBox();
+    assert.ok(box && box.x + box.width <= 375, `inside the screen: ${box?.x} + ${box?.width}`);
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await finished(w, 'llm-trace-variables');
     await w.context.close();
   });
 
@@ -213,8 +247,8 @@ if (chromiumAvailable('e2e llm pages')) {
     assert.equal(rows.map((r) => [r[0], r[1], r[2], r[4]]), [['v3latest', '12', 'no evals yet', '0%'], ['v2', '25', 'no evals yet', '20%'], ['v1', '25', 'no evals yet', '4%']]);
     const support = api.data.find((t) => t.name === 'support-reply')!;
     assert.equal(support.versions.map((v) => [v.requests, v.error_rate]), [[25, 0.04], [25, 0.2], [12, 0]]);
-    // v3's cost was sent: 12 × $0.0021; its p95 is its 12th-slowest call but one (nearest rank).
-    assert.equal([rows[0][5], rows[0][6]], ['$0.0252', '$0.0021']);
+    // v3's cost was sent: 12 × $0.0021; a cost column writes every row with the decimals its smallest amount needs.
+    assert.equal([rows[0][5], rows[0][6]], ['$0.0252', '$0.00210']);
     assert.match(await page.locator('section:has(h2:text-is("summarise-ticket"))').textContent() ?? '', /2 versions · 12 calls/);
     await finished(w, 'llm-prompts');
     await w.context.close();
@@ -250,6 +284,25 @@ if (chromiumAvailable('e2e llm pages')) {
     await page.goBack();
     await page.waitForURL((u) => u.searchParams.get('against') === '1');
     await finished(w, 'llm-prompt-diff');
+    await w.context.close();
+  });
+
+  s('a template whose versions are too different to diff inline: the page says so and offers both texts to download', async (ctx) => {
+    const w = await open(ctx, '/llm/prompts/long-prompt?project=other-app&version=2&against=1');
+    const { page } = w;
+    await page.waitForSelector('text=v1 and v2 are too different to show inline');
+    assert.is(await page.locator('table.diff-table').count(), 0);
+    const from = page.locator('a:has-text("Text of v1")');
+    const to = page.locator('a:has-text("Text of v2")');
+    assert.is(await from.getAttribute('href'), '/api/llm/projects/other-app/prompt-templates/long-prompt/versions/1/text');
+    assert.is(await to.getAttribute('href'), '/api/llm/projects/other-app/prompt-templates/long-prompt/versions/2/text');
+    // The links download with the session cookie alone, as a click does.
+    const [download] = await Promise.all([page.waitForEvent('download'), to.click()]);
+    assert.is(download.suggestedFilename(), 'long-prompt-v2.txt');
+    const text = await page.evaluate(async (href) => (await fetch(href!)).text(), await from.getAttribute('href'));
+    assert.is(text.split('\n').length, 1_200);
+    assert.ok(text.startsWith('v1 rule 0\nv1 rule 1\n'));
+    await finished(w, 'llm-prompt-diff-too-large');
     await w.context.close();
   });
 
@@ -318,20 +371,26 @@ if (chromiumAvailable('e2e llm pages')) {
     assert.is(api.pass, false);
     await page.waitForFunction((reason) => document.querySelector('.verdict-reason')?.textContent === reason, api.reason);
     assert.is(await page.locator('.verdict-title').textContent(), 'Fail');
+    // The threshold typed is checked beside the defaults of the others, and the failure is worded with its unit.
+    const labels: Record<string, string> = { max_p95_increase_pct: 'Largest P95 rise', max_error_rate: 'Highest error rate', max_error_rate_increase: 'Largest error-rate rise' };
+    assert.equal(api.checks.map((c) => c.metric), Object.keys(labels));
+    assert.match(api.reason, /(^|; )error rate 20 %, limit 10 %(;|$)/);
     const checks = await tableRows(page, 'table.checks-table');
-    assert.equal(checks.map((r) => [r[0], r[1]]), api.checks.map((c) => [`Highest error rate${c.metric}`, c.pass ? 'pass' : 'fail']));
-    assert.equal(checks[0].slice(2, 6), ['4%', '20%', '20%', '≤ 10%']);
+    assert.equal(checks.map((r) => [r[0], r[1]]), api.checks.map((c) => [`${labels[c.metric]}${c.metric}`, c.pass ? 'pass' : 'fail']));
+    assert.equal(checks[1].slice(2, 6), ['4%', '20%', '20%', '≤ 10%']);
+    assert.is(await page.getByLabel('Largest P95 rise').getAttribute('placeholder'), '20', 'a default stays shown while another threshold is set');
     const command = await page.locator('.code-block pre').textContent() ?? '';
     assert.is(command, [
-      'vigil gate \\', `  --url ${ctx.d.url} \\`, '  --key "$VIGIL_PROJECT_KEY" \\', '  --template support-reply \\',
+      'npx vigil gate \\', `  --url ${ctx.d.url} \\`, '  --key "$VIGIL_PROJECT_KEY" \\', '  --template support-reply \\',
       '  --baseline 1 \\', '  --candidate 2 \\', '  --max-error-rate 0.1 \\', '  --min-samples 20',
     ].join('\n'));
     assert.not.ok((await page.content()).includes(ctx.key), 'no project key on the page');
-    // The command, run as CI would run it (the key in its environment): it fails, as the page says.
-    const cli = await runShell(command.replace(/^vigil /, `"${process.execPath}" "${vigilBin}" `), { VIGIL_PROJECT_KEY: ctx.key });
+    // The command as pasted, in a clone (where `npx vigil` finds this checkout's CLI), the key in its environment as
+    // CI has it: it fails, as the page says.
+    const cli = await runShell(command, { VIGIL_PROJECT_KEY: ctx.key });
     assert.is(cli.code, 1, cli.stdout + cli.stderr);
     assert.match(cli.stdout, /FAIL/);
-    assert.match(cli.stdout, /max_error_rate/);
+    assert.match(cli.stdout, /error rate 20 %, limit 10 %/);
     await finished(w, 'llm-gate');
 
     // The defaults: v3 against v2 passes on the default checks (fewer errors, faster), 12 and 25 calls < 30 → no verdict.

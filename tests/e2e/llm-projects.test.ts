@@ -2,6 +2,7 @@
 // shown once and never again; the empty traces page says how to send the first trace, and one sent with that key
 // appears live; settings, a key rotation with a grace period and a deletion through the dashboard; a project the
 // config file declares is read-only, and says why. Screenshots go to /tmp/vigil-shots/.
+import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -20,6 +21,18 @@ const ingest = (d: Dashboard, key: string, name: string) => fetch(`${d.url}/v1/t
   method: 'POST', headers: { 'content-type': 'application/json', 'x-service-project-key': key },
   body: JSON.stringify({ traces: [{ model: 'gpt-4o-mini', name, latency_ms: 300, tokens: { input: 10, output: 2 } }] }),
 });
+
+/** A command line run by a POSIX shell, as pasted into a terminal. */
+function runShell(command: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn('sh', ['-c', command], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (b) => { stdout += b; });
+    child.stderr.on('data', (b) => { stderr += b; });
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
 
 /** Nothing wider than the screen, axe clean, and a screenshot at 375 px. */
 async function narrow(page: Page, shot: string): Promise<void> {
@@ -66,9 +79,12 @@ if (chromiumAvailable('e2e llm projects')) {
     await page.fill('input[placeholder="checkout-bot"]', 'checkout-bot');
     await page.click('button:has-text("Create project")');
     await page.waitForSelector('.key-once');
-    const key = (await page.locator('.key-once pre').textContent())!.trim();
+    const key = (await page.locator('.key-once pre').first().textContent())!.trim();
     assert.match(key, /^vk_[A-Za-z0-9_-]{43}$/);
     assert.match(await page.locator('.key-once').textContent() ?? '', /Copy this key now: you won't see it again/);
+    // Its first trace, the key already in the command while it is shown anyway.
+    const firstTrace = (await page.locator('.key-once .code-block pre').nth(1).textContent())!;
+    assert.match(firstTrace, new RegExp(`^curl -X POST ${d.url.replace(/\./g, '\\.')}/v1/traces \\\\\n  -H "X-Service-Project-Key: ${key}"`));
     assert.is(await page.evaluate(() => document.activeElement?.classList.contains('key-once')), true, 'focus moves to the key and its warning');
     assert.equal(await axeViolations(page), []);
     await page.screenshot({ path: `${SHOTS}/llm-key-once-1440.png`, fullPage: true });
@@ -86,7 +102,8 @@ if (chromiumAvailable('e2e llm projects')) {
     const blocks = await page.locator('.code-block pre').allTextContents();
     assert.match(blocks[0], new RegExp(`^curl -X POST ${d.url.replace(/\./g, '\\.')}/v1/traces`));
     assert.match(blocks[0], /-H "X-Service-Project-Key: \$VIGIL_PROJECT_KEY"/);
-    assert.match(blocks[1], new RegExp(`createClient\\(\\{\\n  url: '${d.url.replace(/\./g, '\\.')}',\\n  projectKey: process\\.env\\.VIGIL_PROJECT_KEY,\\n\\}\\)`));
+    assert.match(blocks[1], /npm pack \.\/clients\/node[\s\S]*npm install \/path\/to\/vigil\/vigil-llm-client-[\d.]+\.tgz/, 'the client installs from a packed tarball');
+    assert.match(blocks[2], new RegExp(`createClient\\(\\{\\n  url: '${d.url.replace(/\./g, '\\.')}',\\n  projectKey: process\\.env\\.VIGIL_PROJECT_KEY,\\n\\}\\)`));
     assert.equal(await axeViolations(page), []);
     await page.screenshot({ path: `${SHOTS}/llm-no-traces-1440.png`, fullPage: true });
 
@@ -96,6 +113,12 @@ if (chromiumAvailable('e2e llm projects')) {
     assert.is(sent.status, 202);
     await page.waitForSelector('table.traces-table tbody tr', { timeout: 15_000 });
     assert.match(await page.locator('table.traces-table tbody tr').first().textContent() ?? '', /hello.*gpt-4o-mini.*greeting/);
+
+    // The key-once panel's command, pasted in a shell as it was shown: a second trace arrives.
+    const pasted = await runShell(firstTrace);
+    assert.is(pasted.code, 0, pasted.stderr);
+    assert.match(pasted.stdout, /"accepted":1/);
+    await page.waitForFunction(() => document.querySelectorAll('table.traces-table tbody tr').length === 2, undefined, { timeout: 15_000 });
 
     await page.reload();
     await page.waitForSelector('table.traces-table');
@@ -163,13 +186,32 @@ if (chromiumAvailable('e2e llm projects')) {
     await page.goto(d.link);
     await page.goto(`${d.url}/llm/projects/prod-bot`);
     await page.waitForSelector('form.settings-form');
+    // Said once, above the keys and settings it covers, not once a card.
+    assert.is(await page.locator('text=Read-only: the config file owns this project').count(), 1);
     const notice = await page.locator('.notice').first().textContent() ?? '';
     assert.match(notice, /Read-only: the config file owns this project/);
     assert.match(notice, /vigil\.yaml/);
-    assert.is(await page.locator('form.settings-form input:not([disabled])').count(), 0, 'every field is disabled');
+    // The fields are read-only values: the one the file sets, the defaults said as such; none greyed as disabled.
+    assert.is(await page.locator('form.settings-form input:not([readonly]), form.settings-form textarea:not([readonly])').count(), 0, 'every field is read-only');
+    assert.is(await page.locator('form.settings-form :disabled').count(), 0, 'nothing is greyed out as disabled');
+    assert.is(await page.locator('label:has-text("Traces a request") + input').inputValue(), '1000 (default)');
+    const look = await page.locator('label:has-text("Traces a request") + input').evaluate((el) => {
+      const css = getComputedStyle(el);
+      return { border: css.borderTopColor, background: css.backgroundColor, color: css.color, body: getComputedStyle(document.body).color };
+    });
+    assert.is(look.background, 'rgba(0, 0, 0, 0)', 'no input box');
+    assert.is(look.border, 'rgba(0, 0, 0, 0)', 'no input border');
+    assert.is(look.color, look.body, 'the value in the text colour, not greyed');
+    const detectors = await page.locator('.detectors-read').textContent() ?? '';
+    assert.match(detectors, /E-mail addresses/);
+    assert.match(detectors, /Card numbers \(Luhn\)/);
+    assert.is(await page.locator('input[type="checkbox"]').count(), 0);
     assert.is(await page.locator('button:has-text("Save settings")').count(), 0);
     assert.is(await page.locator('button:has-text("Rotate key")').count(), 0);
     assert.is(await page.locator('text=Delete the project').count(), 0);
+    assert.is(await page.locator('text=The same from the CLI').count(), 0, 'no CLI command that would be refused');
+    await page.screenshot({ path: `${SHOTS}/llm-project-config-1440.png`, fullPage: true });
+    await narrow(page, 'llm-project-config');
     // The API refuses as the page says.
     const refused = await fetch(`${d.url}/api/llm/projects/prod-bot/settings`, { method: 'PUT', headers: { authorization: `Bearer ${d.token}`, 'content-type': 'application/json' }, body: '{}' });
     assert.is(refused.status, 409);

@@ -60,6 +60,32 @@ if (chromiumAvailable('e2e login')) {
     assert.is(new URL(page.url()).pathname, '/login');
     await context.close();
   });
+
+  s('Settings lists the other browsers\' sessions and ends one: that browser is logged out at once', async ({ d, browser }) => {
+    const admin = await watchedPage(browser);
+    const other = await watchedPage(browser);
+    await other.page.goto(d.link);
+    await other.page.waitForSelector('h1[data-page-title]');
+    await admin.page.goto(d.link);
+    await admin.page.goto(`${d.url}/settings`);
+    const sessions = admin.page.locator('section:has(h2:text-is("Sessions"))');
+    await sessions.locator('.badge:has-text("this browser")').waitFor();
+    const ends = sessions.locator('button:text-is("End")');
+    await ends.first().waitFor();
+    const before = await ends.count();
+    assert.ok(before >= 1, 'the other browser is not listed');
+    assert.match(await sessions.textContent() ?? '', /Headless Chrome on Linux/);
+    await sessions.locator('button:has-text("End all others")').click();
+    await admin.page.waitForFunction(() => document.querySelectorAll('section button.button-secondary[aria-label^="End the session"]').length === 0);
+    // The other browser's next page needs the login again; the admin's session is untouched.
+    await other.page.goto(`${d.url}/gateway`);
+    assert.is(new URL(other.page.url()).pathname, '/login');
+    await admin.page.goto(`${d.url}/gateway`);
+    assert.is(new URL(admin.page.url()).pathname, '/gateway');
+    assert.equal(admin.problems.filter((p) => !/401|Unauthorized/.test(p)), []);
+    await admin.context.close();
+    await other.context.close();
+  });
 }
 
 s.run();

@@ -46,7 +46,7 @@ if (chromiumAvailable('e2e policy')) {
     mkdirSync(SHOTS, { recursive: true });
     ctx.d = await startDashboard({ rules: RULES });
     ctx.browser = await launchChromium();
-    await ctx.d.traffic(['/api/orders/1', '/api/orders/2', '/api/orders/3'], 6);
+    await ctx.d.traffic(['/api/orders/1', '/api/orders/ord_v2', '/api/orders/3'], 6);
     await ctx.d.traffic(['/admin/users', '/ADMIN/users', '/admin/users'], 3, { method: 'POST', body: '{"password":"hunter2"}', headers: { 'content-type': 'application/json' } });
     await ctx.d.traffic(['/api/payments/charge'], 2, { method: 'POST', body: JSON.stringify({ card: { number: '4111111111111111' } }), headers: { 'content-type': 'application/json' } });
     await ctx.d.traffic(['/api/search'], 1);
@@ -94,6 +94,13 @@ if (chromiumAvailable('e2e policy')) {
     const rows = await admin.locator('.rule-routes tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent?.trim())));
     // The spelling that only the fold made match stays visible.
     assert.equal(rows, [['POST', '/admin/users', '2'], ['POST', '/ADMIN/users', '1']]);
+    // Ids become parameters as vigil spec writes them, a prefixed one (`ord_v2`) too: one route, not one per id.
+    const all = ruleItem(page, 'all-traffic');
+    await all.locator('.rule-toggle').click();
+    await all.locator('.rule-routes tbody tr').first().waitFor();
+    const allRows = await all.locator('.rule-routes tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent?.trim())));
+    assert.ok(allRows.some((r) => r[0] === 'GET' && r[1] === '/api/orders/{id}' && r[2] === '6'), JSON.stringify(allRows));
+    assert.not.ok(allRows.some((r) => r[1]?.includes('ord_v2')));
     const href = await admin.locator('.rule-routes tbody tr a').first().getAttribute('href');
     assert.is(href, `/gateway/requests?route=${encodeURIComponent('/admin/**')}`);
     await admin.locator('.rule-routes tbody tr a').first().click();
@@ -169,6 +176,31 @@ if (chromiumAvailable('e2e policy')) {
     await page.waitForSelector('.try-result');
     assert.equal(await page.locator('li.rule-matched').evaluateAll((lis) => lis.map((li) => li.getAttribute('data-rule'))), ['all-traffic', 'search']);
     assert.match(await page.locator('.explanations').textContent() ?? '', /Sampled: rule search keeps the bodies of 10 % of requests\./);
+    await context.close();
+  });
+
+  s('try: the example is one the policy masks; a sensitive value no rule masks is flagged with the rule that would; times as dates', async ({ d, browser }) => {
+    const { page, context, problems } = await watchedPage(browser);
+    await openPolicy(page, d);
+    await page.click('button:has-text("Fill in an example")');
+    const body = JSON.parse(await page.inputValue('.try-form textarea >> nth=1'));
+    assert.is(body.card.number, CARD, 'the example fills the fields the masking rule names');
+    await page.click('button:has-text("Try it")');
+    await page.waitForSelector('.try-result');
+    assert.equal(await page.locator('li.rule-matched').evaluateAll((lis) => lis.map((li) => li.getAttribute('data-rule'))), ['all-traffic', 'payments']);
+    assert.is(await page.locator('.unmasked').count(), 0, 'everything sensitive in the example is masked');
+    const record = await page.locator('.try-result .json-view').textContent() ?? '';
+    assert.not.match(record, /4111/);
+    assert.match(record, /"time": "\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z"/, 'the time as a date, not epoch ms');
+    // An email in a field no rule names, on a route whose rules detect card numbers only: flagged, with the fix.
+    await page.fill('.try-form textarea >> nth=1', JSON.stringify({ card: { number: CARD }, contact: 'ada@example.com' }));
+    await page.click('button:has-text("Try it")');
+    await page.waitForSelector('.unmasked');
+    const flag = await page.locator('.unmasked').textContent() ?? '';
+    assert.match(flag, /A value looks sensitive and would be stored in clear/);
+    assert.match(flag, /request body field \$\.contact holds a\*\*\*@example\.com, which the email detector recognises \(email address\)\. No rule masks this field\./);
+    assert.match(await page.locator('.unmasked .code-block pre').textContent() ?? '', /redact: \{ json_fields: \["\$\.contact"\] \}/);
+    assert.equal(problems, []);
     await context.close();
   });
 

@@ -70,10 +70,11 @@ if (chromiumAvailable('e2e usage')) {
     assert.match(await page.locator('.stat:has(dt:text-is("Cost (EUR)")) .stat-detail').textContent() ?? '', /€0\.50 per 1k tokens \+ €0\.01 per request/);
 
     assert.equal(await tableRows(page), [
-      ['acme', '12', '0', '€0.12', '44.4%'],
+      // No tokens metered for a tenant is no data: a dash, not 0.
+      ['acme', '12', '—', '€0.12', '44.4%'],
       ['globex', '9', '360', '€0.27', '33.3%'],
-      ['(no tenant label)', '4', '0', '€0.04', '14.8%'],
-      ['initech', '2', '0', '€0.02', '7.41%'],
+      ['(no tenant label)', '4', '—', '€0.04', '14.8%'],
+      ['initech', '2', '—', '€0.02', '7.41%'],
     ]);
     const hint = await page.locator('.usage-hint').textContent();
     assert.match(hint ?? '', /4 requests \(14\.8%\) carried no tenant label/);

@@ -20,15 +20,15 @@ const validate = async (evaluators: string) => {
   return runVigil(['validate', '-config', file], { cwd: work.path });
 };
 
-test('a valid section passes and enables the plugin with llm and governance', async () => {
+test('a valid section passes and enables the plugin with llm', async () => {
   const r = await validate(`  providers:
     judge: { base_url: "http://127.0.0.1:9/v1", model: gpt-4o-mini, api_key_env: OPENAI_API_KEY }
   definitions:
     - { id: helpful, project: shop, name: Helpful, type: llm_judge, sample_rate: 0.5, template: answer, versions: { min: 2 }, settings: { provider: judge, rubric: "Grade {{output}} for {{metadata.tier}}" } }
-    - { id: fn, project: shop, name: Fn, type: custom_function, settings: { source: "export default () => 1" } }
+    - { id: fn, project: shop, name: Fn, type: custom_function, on_missing_output: score, settings: { source: "export default () => 1" } }
 `);
   assert.is(r.code, 0, r.stderr);
-  assert.match(r.stdout, /valid \(plugins: governance, llm, evaluators\)/);
+  assert.match(r.stdout, /valid \(plugins: llm, evaluators\)/);
 });
 
 const cases: [string, string, RegExp][] = [
@@ -50,6 +50,12 @@ const cases: [string, string, RegExp][] = [
   ['a sample rate over 1', `  definitions:
     - { id: a, project: shop, name: A, type: custom_function, sample_rate: 1.5, settings: { source: "export default () => 1" } }
 `, /sample_rate/],
+  ['an unknown on_missing_output', `  definitions:
+    - { id: a, project: shop, name: A, type: custom_function, on_missing_output: ignore, settings: { source: "export default () => 1" } }
+`, /evaluators\.definitions\[0\]\.on_missing_output.*(skip|score)/],
+  ['a misspelt on_missing_output', `  definitions:
+    - { id: a, project: shop, name: A, type: custom_function, on_missing_outputs: skip, settings: { source: "export default () => 1" } }
+`, /on_missing_outputs/],
   ['a version range upside down', `  definitions:
     - { id: a, project: shop, name: A, type: custom_function, template: t, versions: { min: 3, max: 2 }, settings: { source: "export default () => 1" } }
 `, /versions: min \(3\) is above max \(2\)/],

@@ -165,6 +165,31 @@ evaluators:
     assert.is((await ctx.api.get(KEY, '/api/v1/scores')).body.data.length, 2, 'another project\'s scores are in its own retention');
   });
 
+  test('score ids are per project: the same id from two projects is kept for each, and each key and trace page reads its own', async (ctx) => {
+    const id = '5d3e1c0a-7b1f-4c1e-9a55-2f7f0c9e0b01';
+    const send = (secret: string, value: number) => fetch(`${ctx.base}/api/public/ingestion`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Basic ${Buffer.from(`pk:${secret}`).toString('base64')}` },
+      body: JSON.stringify({ batch: [{ id: `ev-${value}`, type: 'score-create', timestamp: new Date().toISOString(),
+        body: { id, traceId: 'lf-shared', observationId: 'obs-shared', name: 'shared', value } }] }),
+    });
+    assert.is((await send(KEY, 1)).status, 207);
+    assert.is((await send(OTHER, 2)).status, 207);
+    const own = async (key: string) => waitFor(async () => {
+      const r = await ctx.api.get(key, '/api/v1/scores?name=shared');
+      return r.body.data.length ? r.body.data as Json[] : null;
+    }, { what: 'the shared id kept' });
+    const shop = (await own(KEY))!;
+    const other = (await own(OTHER))!;
+    assert.equal(shop.map((s) => [s.id, s.value]), [[id, 1]]);
+    assert.equal(other.map((s) => [s.id, s.value]), [[id, 2]]);
+    const item = shop[0].trace_id as string;
+    assert.is(other[0].trace_id, item, 'both name the same observation id');
+    const pageOf = async (project: string) => (await ctx.api.dashboard(TOKEN, `/api/llm/projects/${project}/traces/${item}/scores`)).body.data.map((s: Json) => [s.id, s.value]);
+    assert.equal(await pageOf('shop'), [[id, 1]]);
+    assert.equal(await pageOf('other'), [[id, 2]]);
+  });
+
   return test;
 }
 

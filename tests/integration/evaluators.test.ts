@@ -257,10 +257,14 @@ ${extra}`);
     await waitFor(async () => (await ctx.api.get(KEY, '/api/v1/prompt-templates/gated/versions/2?eval_definition_id=mentions-paris')).body.stats?.eval_samples === 3, { timeoutMs: 20_000, what: 'v2 scored' });
     const gate = await ctx.api.get(KEY, '/api/v1/gate?template=gated&min_samples=3&eval_definition_id=mentions-paris&min_score=0.9&max_score_drop=0.1');
     assert.is(gate.status, 200);
-    assert.equal(gate.body.checks.map((c: Json) => [c.metric, c.baseline, c.candidate, c.pass]), [['min_score', 0, 1, true], ['max_score_drop', 0, 1, true]]);
+    // The score checks asked for, beside the default latency and error-rate checks.
+    const checks = gate.body.checks.map((c: Json) => [c.metric, c.baseline, c.candidate, c.pass]);
+    assert.equal(checks.slice(0, 2), [['min_score', 0, 1, true], ['max_score_drop', 0, 1, true]]);
+    assert.equal(checks.slice(2).map((c: unknown[]) => c[0]), ['max_p95_increase_pct', 'max_error_rate_increase']);
     assert.is(gate.body.pass, true);
     const back = await ctx.api.get(KEY, '/api/v1/gate?template=gated&min_samples=3&eval_definition_id=mentions-paris&baseline=2&candidate=1&max_score_drop=0.1');
     assert.is(back.body.pass, false);
+    assert.is(back.body.reason, 'eval score −1.00, limit −0.10');
     const dashGate = await dash(ctx, '/api/llm/projects/shop/gate?template=gated&min_samples=3&eval_definition_id=mentions-paris&min_score=0.9&max_score_drop=0.1');
     assert.equal(dashGate.body, gate.body);
   });
@@ -313,13 +317,56 @@ ${extra}`);
     assert.match(metrics, /vigil_sandbox_failures_total\{sandbox="js",reason="timeout"\} \d/);
   });
 
+  test('a failed call without output is skipped by default and scored with on_missing_output: score; averages leave skipped results out', async (ctx) => {
+    const source = 'export default (t) => ({ score: JSON.stringify(t.output ?? "").length < 40 ? 1 : 0, reason: "length" })';
+    const skips = await post(ctx, '/api/llm/projects/shop/evals', { id: 'len', name: 'Length', type: 'custom_function', template: 'failing', settings: { source } });
+    const scores = await post(ctx, '/api/llm/projects/shop/evals', { id: 'len-all', name: 'Length, all', type: 'custom_function', template: 'failing', on_missing_output: 'score', settings: { source } });
+    assert.equal([skips.status, skips.body.definition.on_missing_output, scores.status, scores.body.definition.on_missing_output], [201, 'skip', 201, 'score']);
+    const prompt = { name: 'failing', raw: 'Answer {{q}}' };
+    const items = [
+      traceItem({ id: randomUUID(), prompt_template: prompt, output: { role: 'assistant', content: 'short' } }),
+      traceItem({ id: randomUUID(), prompt_template: prompt, output: { role: 'assistant', content: 'a long answer that goes on and on and on' } }),
+      ...[1, 2].map(() => traceItem({ id: randomUUID(), prompt_template: prompt, status: 'error', error: '429 Rate limit reached', output: undefined, tokens: undefined })),
+    ];
+    const res = await ctx.api.ingest(KEY, { traces: items });
+    assert.is(res.status, 202, JSON.stringify(res.body));
+    const failedIds: string[] = res.body.ids.slice(2);
+    const results = async (definition: string): Promise<Json[]> => (await waitFor(async () => {
+      const list = (await ctx.api.get(KEY, `/api/v1/eval-results?eval_definition_id=${definition}`)).body.data as Json[];
+      return list.length === 4 ? list : undefined;
+    }, { timeoutMs: 20_000, what: `4 results of ${definition}` }))!;
+    const skipped = (await results('len')).filter((r) => failedIds.includes(r.trace_id));
+    assert.equal(skipped.map((r) => [r.status, r.score, r.reason, r.details.kind]), [['skipped', null, 'no output', 'no_output'], ['skipped', null, 'no output', 'no_output']]);
+    const scored = (await results('len-all')).filter((r) => failedIds.includes(r.trace_id));
+    assert.equal(scored.map((r) => [r.status, r.score]), [['ok', 1], ['ok', 1]], 'scored, a failed call passes a length check: what skip is for');
+
+    const stats = await ctx.api.get(KEY, '/api/v1/stats?range=1h&eval_definition_id=len');
+    const len = stats.body.eval.by_definition[0];
+    assert.equal([stats.body.eval_score_avg, len.avg_score, len.samples, len.failed, len.skipped], [0.5, 0.5, 2, 0, 2]);
+    assert.is((await ctx.api.get(KEY, '/api/v1/stats?range=1h&eval_definition_id=len-all')).body.eval_score_avg, 0.75);
+    // Prompt versions and the gate read the same summary.
+    const version = await ctx.api.get(KEY, '/api/v1/prompt-templates/failing/versions/1?eval_definition_id=len');
+    assert.equal([version.body.stats.avg_score, version.body.stats.eval_samples], [0.5, 2]);
+    const listed = (await dash(ctx, '/api/llm/projects/shop/evals')).body.data.find((d: Json) => d.id === 'len');
+    assert.equal([listed.stats.results, listed.stats.skipped, listed.stats.failed, listed.stats.avg_score], [4, 2, 0, 0.5]);
+    const onlySkipped = await dash(ctx, '/api/llm/projects/shop/eval-results?eval_definition_id=len&status=skipped');
+    assert.equal(onlySkipped.body.data.map((r: Json) => r.trace_id).sort(), [...failedIds].sort());
+    // A trial on a trace without output says so, and a function saved against it is tried on the sample trace.
+    const tried = await post(ctx, `/api/llm/projects/shop/evals/test?trace_id=${failedIds[0]}`, { name: 't', type: 'custom_function', settings: { source } });
+    assert.equal([tried.body.status, tried.body.score, tried.body.reason], ['skipped', null, 'no output']);
+    const saved = await post(ctx, `/api/llm/projects/shop/evals?trace_id=${failedIds[0]}`, { id: 'len-2', name: 'x', type: 'custom_function', template: 'failing', settings: { source } });
+    assert.equal([saved.status, saved.body.validation.status, saved.body.validation.sample_trace], [201, 'ok', true]);
+    const bad = await post(ctx, '/api/llm/projects/shop/evals', { name: 'x', type: 'custom_function', on_missing_output: 'ignore', settings: { source } });
+    assert.equal([bad.status, bad.body.error.code], [400, 'VIGIL_ERR_HTTP_INVALID_BODY']);
+  });
+
   test('a reload (SIGHUP) applies the file\'s definitions; one the file drops stays, managed by the API', async (ctx) => {
     const listed = async () => new Map<string, Json>((await dash(ctx, '/api/llm/projects/shop/evals')).body.data.map((d: Json) => [d.id, d]));
-    ctx.config(`    - { id: from-reload, project: shop, name: From reload, type: custom_function, sample_rate: 0.5, settings: { source: "export default () => 1" } }
+    ctx.config(`    - { id: from-reload, project: shop, name: From reload, type: custom_function, sample_rate: 0.5, on_missing_output: score, settings: { source: "export default () => 1" } }
 `);
     ctx.vigil.proc.kill('SIGHUP');
     const added = await waitFor(async () => (await listed()).get('from-reload'), { what: 'the reloaded definition' });
-    assert.equal([added!.source, added!.sample_rate], ['config', 0.5]);
+    assert.equal([added!.source, added!.sample_rate, added!.on_missing_output], ['config', 0.5, 'score']);
     assert.is((await dash(ctx, '/api/llm/projects/shop/evals/from-reload', { method: 'DELETE' })).status, 409);
     ctx.config();
     ctx.vigil.proc.kill('SIGHUP');

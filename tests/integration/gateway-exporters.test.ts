@@ -8,7 +8,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import sqlite3 from 'sqlite3';
-import { verifyBodySignature } from '../../plugins/exporters/webhook-signature.js';
+import { verifyBodySignature } from '@vigil/plugin-sdk';
 import { fixture } from '../support/paths.js';
 import { freePort, waitFor } from '../support/net.js';
 import { tempDir } from '../support/tmp.js';

@@ -105,9 +105,10 @@ data_dir: ${work.path}/data
     };
     // Warm: the worker thread, the store, undici, a record stored.
     for (let i = 0; i < 3; i++) await send(`/warm/${i}`);
+    // Counted by the overview: a records page holds at most 8 MB, and each of these records carries 8 MB of bodies.
     await waitFor(async () => {
-      const res = await fetch(`${cp}/api/gateway/records?limit=10`, { headers: { authorization: `Bearer ${TOKEN}` } });
-      return ((await res.json()) as { data: unknown[] }).data.length === 3;
+      const res = await fetch(`${cp}/api/gateway/overview?range=1h`, { headers: { authorization: `Bearer ${TOKEN}` } });
+      return ((await res.json()) as { requests: number }).requests === 3;
     }, { what: 'the warm-up records', timeoutMs: 30_000 });
     const idle = rss(pid).now;
 

@@ -146,4 +146,31 @@ gateway('label filters and usage per tenant see the traffic', async () => {
   assert.ok(data.every((r) => r.labels.tenant === 'acme'));
 });
 
+gateway('text, tenant and method filters narrow the list; bad values get 400', async () => {
+  await send('GET', '/api/Orders/ord_41?status=200', ['X-Tenant-Id', 'umbrella']);
+  await send('DELETE', '/api/orders/ord_42?status=200', ['X-Tenant-Id', 'umbrella']);
+  await send('GET', '/api/100%25_off?status=200', ['X-Tenant-Id', 'initech']);
+  await recordFor('/api/100%25_off');
+  const list = async (query: string) => {
+    const res = await fetch(`${cp}/api/gateway/records?${query}`, { headers: { authorization: `Bearer ${TOKEN}` } });
+    assert.is(res.status, 200, query);
+    return ((await res.json()) as { data: Rec[] }).data;
+  };
+  await waitFor(async () => (await list('tenant=umbrella')).length === 2, { what: 'both umbrella records' });
+  assert.equal((await list('tenant=umbrella')).map((r) => r.path).sort(), ['/api/Orders/ord_41', '/api/orders/ord_42']);
+  assert.equal((await list('tenant=umbrella&method=delete')).map((r) => r.path), ['/api/orders/ord_42'], 'the method in any case');
+  assert.equal((await list('q=ORDERS/ORD_4')).map((r) => r.path).sort(), ['/api/Orders/ord_41', '/api/orders/ord_42'], 'text in the path, any case');
+  assert.equal((await list('q=ord_4&method=GET')).map((r) => r.path), ['/api/Orders/ord_41']);
+  // LIKE's wildcards are literal in the text: `_` matches only an underscore, `%` only a percent sign.
+  assert.equal((await list('q=' + encodeURIComponent('100%25_'))).map((r) => r.path), ['/api/100%25_off']);
+  assert.equal(await list('q=' + encodeURIComponent('ord%4')), []);
+  // Text that only the bodies or headers hold does not match: the filter reads the path.
+  assert.equal(await list('q=resp-body'), []);
+  assert.equal(await list('tenant=nobody'), []);
+  for (const bad of ['method=G3T', `q=${'x'.repeat(201)}`, 'q=', 'tenant=']) {
+    const res = await fetch(`${cp}/api/gateway/records?${bad}`, { headers: { authorization: `Bearer ${TOKEN}` } });
+    assert.is(res.status, 400, bad);
+  }
+});
+
 gateway.run();

@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import { definePlugin } from '@vigil/plugin-sdk';
 import { startTestRuntime, type TestRuntime } from '@vigil/plugin-sdk/testing';
-import type { RawExchange } from '../../plugins/governance/types.js';
+import type { RawExchange } from '../../gateway/govern/types.js';
 import { freePort, waitFor } from '../support/net.js';
 import { parseExposition, samplesOf } from '../support/prometheus-text.js';
 import { tempDir } from '../support/tmp.js';

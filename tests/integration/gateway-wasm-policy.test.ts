@@ -183,9 +183,14 @@ gateway('a module that traps or loops fails its records closed, says why, and is
   await waitFor(async () => await sandboxFailures('trap') > trapsBefore, { what: 'the trap to be counted' });
   await waitFor(async () => await sandboxFailures('timeout') > timeoutsBefore, { what: 'the timeout to be counted' });
 
-  // The looping instance was replaced and the other modules kept serving.
-  await send('/api/orders/after-loop', JSON_TYPE, JSON.stringify({ pan: '4111111111111111' }));
-  assert.equal((await recordFor('/api/orders/after-loop')).request_body, { pan: '[REDACTED]' });
+  // The looping instance was replaced and the other modules kept serving. A module's budget is wall time, so on a
+  // machine loaded past its cores one call can time out too (and fail closed, as above): three tries, one must serve.
+  let served: unknown = null;
+  for (let attempt = 1; attempt <= 3 && served === null; attempt++) {
+    await send(`/api/orders/after-loop/${attempt}`, JSON_TYPE, JSON.stringify({ pan: '4111111111111111' }));
+    served = (await recordFor(`/api/orders/after-loop/${attempt}`)).request_body;
+  }
+  assert.equal(served, { pan: '[REDACTED]' });
 });
 
 gateway('vigil policy test runs the vigil test cases with the module the policy names', async () => {

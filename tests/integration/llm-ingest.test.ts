@@ -342,6 +342,14 @@ llm:
     assert.ok(stats.body.series.length === 60 || stats.body.series.length === 61, `${stats.body.series.length} points`);
     assert.is(stats.body.series.reduce((n: number, p: Json) => n + p.requests, 0), stats.body.requests);
     assert.ok(stats.body.latency_ms.p50 <= stats.body.latency_ms.p95 && stats.body.latency_ms.p95 <= stats.body.latency_ms.p99);
+    // Each step has the P95 and P99 of its own calls (one step: the range's), and input and output tokens apart.
+    const busy = stats.body.series.filter((p: Json) => p.requests > 0);
+    for (const p of busy) assert.ok(p.p95_latency_ms !== null && p.p95_latency_ms <= p.p99_latency_ms, JSON.stringify(p));
+    if (busy.length === 1) assert.equal([busy[0].p95_latency_ms, busy[0].p99_latency_ms], [stats.body.latency_ms.p95, stats.body.latency_ms.p99]);
+    else assert.ok(Math.max(...busy.map((p: Json) => p.p99_latency_ms)) >= stats.body.latency_ms.p95);
+    assert.is(stats.body.series.reduce((n: number, p: Json) => n + p.input_tokens, 0), stats.body.tokens.input);
+    assert.is(stats.body.series.reduce((n: number, p: Json) => n + p.output_tokens, 0), stats.body.tokens.output);
+    assert.ok(stats.body.tokens.input > 0 && stats.body.tokens.output > 0);
     assert.is(stats.body.eval_score_avg, null);
     assert.is((await api.get(alpha, '/api/v1/stats?range=2d')).status, 400);
 
@@ -350,7 +358,12 @@ llm:
     assert.equal([gate.body.pass, gate.body.baseline.version, gate.body.candidate.version, gate.body.candidate.samples], [false, 1, 2, 40]);
     const errorCheck = gate.body.checks.find((c: Json) => c.metric === 'max_error_rate_increase');
     assert.equal([errorCheck.baseline, errorCheck.candidate, errorCheck.pass], [0, 0.2, false]);
-    gate = await api.get(alpha, '/api/v1/gate?template=gated&max_error_rate=0.5&max_p95_increase_pct=5');
+    assert.is(gate.body.reason, 'error rate +20 points, limit +2 points');
+    // One threshold given keeps the defaults of the others: the error-rate rise still fails the gate.
+    gate = await api.get(alpha, '/api/v1/gate?template=gated&max_error_rate=0.5');
+    assert.equal([gate.body.pass, gate.body.reason], [false, 'error rate +20 points, limit +2 points']);
+    assert.equal(gate.body.checks.map((c: Json) => c.metric), ['max_p95_increase_pct', 'max_error_rate', 'max_error_rate_increase']);
+    gate = await api.get(alpha, '/api/v1/gate?template=gated&max_error_rate=0.5&max_error_rate_increase=0.25&max_p95_increase_pct=5');
     assert.is(gate.body.pass, true, gate.body.reason);
     gate = await api.get(alpha, '/api/v1/gate?template=gated&max_error_rate=0.5&min_samples=100');
     assert.is(gate.body.pass, null);
@@ -364,8 +377,12 @@ llm:
     let r = await cli(['--key', alpha]);
     assert.is(r.code, 1, r.stderr);
     assert.match(r.stdout, /FAIL/);
-    assert.match(r.stdout, /max_error_rate_increase/);
+    assert.match(r.stdout, /\nerror rate \+20 points, limit \+2 points\n/);
+    assert.match(r.stdout, /\nP95 latency +\d+ ms +\d+ ms +\+0 % +\+20 % +pass\n/, 'figures with their units');
+    assert.match(r.stdout, /\nerror rate +0 % +20 % +\+20 points +\+2 points +FAIL\n/);
     r = await cli(['--max-error-rate', '0.5'], { VIGIL_PROJECT_KEY: alpha });
+    assert.is(r.code, 1, 'the default error-rate rise is still checked');
+    r = await cli(['--max-error-rate', '0.5', '--max-error-rate-increase', '0.25'], { VIGIL_PROJECT_KEY: alpha });
     assert.is(r.code, 0, r.stderr + r.stdout);
     r = await cli(['--key', alpha, '--max-error-rate', '0.5', '--min-samples', '100', '--markdown']);
     assert.is(r.code, 3);

@@ -325,7 +325,7 @@ test('the ingest route: 401 without or with a wrong token, 400 for a malformed r
   const [stored] = await records(agentUrl);
   const again = await post(agentUrl, json({ records: [stored] }), INGEST);
   assert.is(again.status, 200);
-  assert.equal(await again.json(), { stored: 0, duplicates: 1 });
+  assert.equal(await again.json(), { stored: 0, duplicates: 1, redacted_by_agent: 0, restricted: 0 });
 });
 
 test.run();

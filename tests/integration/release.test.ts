@@ -5,7 +5,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawnSync } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { repoRoot, vigilBin } from '../support/paths.js';
@@ -19,6 +19,8 @@ const keys = (name: string) => {
   return { key: join(work, `${name}.key.pem`), pub: join(work, `${name}.pub.pem`) };
 };
 const signer = keys('signer');
+/** A release made in a git checkout also holds the source archive self-updating checkouts verify a tag against. */
+const inGit = existsSync(join(repoRoot, '.git'));
 const stranger = keys('stranger');
 
 function release(env: NodeJS.ProcessEnv) {
@@ -61,11 +63,18 @@ test('the release writes the archive, a CycloneDX SBOM, SHA256SUMS and its signa
   const r = release({ VIGIL_RELEASE_KEY: signer.key });
   assert.is(r.status, 0, r.stderr);
   const files = readdirSync(out).sort();
-  assert.equal(files, ['SHA256SUMS', 'SHA256SUMS.sig', 'vigil-0.1.0.cdx.json', 'vigil-0.1.0.tgz']);
+  assert.equal(files, ['SHA256SUMS', 'SHA256SUMS.sig', 'vigil-0.1.0.cdx.json', ...(inGit ? ['vigil-0.1.0.src.tar'] : []), 'vigil-0.1.0.tgz']);
   assert.ok(Date.now() - started < 60_000, `the release took ${Date.now() - started} ms`);
 
   const sums = readFileSync(join(out, 'SHA256SUMS'), 'utf8');
-  assert.match(sums, /^[0-9a-f]{64} {2}vigil-0\.1\.0\.tgz\n[0-9a-f]{64} {2}vigil-0\.1\.0\.cdx\.json\n$/);
+  assert.match(sums, inGit
+    ? /^[0-9a-f]{64} {2}vigil-0\.1\.0\.tgz\n[0-9a-f]{64} {2}vigil-0\.1\.0\.cdx\.json\n[0-9a-f]{64} {2}vigil-0\.1\.0\.src\.tar\n$/
+    : /^[0-9a-f]{64} {2}vigil-0\.1\.0\.tgz\n[0-9a-f]{64} {2}vigil-0\.1\.0\.cdx\.json\n$/);
+  if (inGit) {
+    // The same bytes `git archive` makes of HEAD again: what a checkout's self-update computes for the release's tag.
+    const again = spawnSync('git', ['archive', '--format=tar', '--prefix=vigil-0.1.0/', 'HEAD'], { cwd: repoRoot, maxBuffer: 512 * 1024 * 1024 });
+    assert.ok(readFileSync(join(out, 'vigil-0.1.0.src.tar')).equals(again.stdout), 'the source archive is git archive of HEAD');
+  }
   // sha256sum itself agrees with the file (it is the format people check by hand).
   const check = spawnSync('sha256sum', ['-c', 'SHA256SUMS'], { cwd: out, encoding: 'utf8' });
   if (!check.error) assert.is(check.status, 0, check.stdout + check.stderr);
@@ -80,7 +89,7 @@ test('the release writes the archive, a CycloneDX SBOM, SHA256SUMS and its signa
   const listing = spawnSync('tar', ['tzf', join(out, 'vigil-0.1.0.tgz')], { encoding: 'utf8' });
   assert.is(listing.status, 0, listing.stderr);
   const entries = listing.stdout.split('\n').filter(Boolean).map((p) => p.replace(/^package\//, ''));
-  for (const must of ['bin/vigil.js', 'dist/app/cli.js', 'dist/app/release/verify.js', 'node_modules/@vigil/plugin-sdk/dist/index.js']) {
+  for (const must of ['bin/vigil.js', 'dist/app/cli.js', 'dist/app/release/verify-command.js', 'node_modules/@vigil/plugin-sdk/dist/index.js', 'node_modules/@vigil/plugin-sdk/dist/release-verify.js']) {
     assert.ok(entries.includes(must), `the archive holds ${must}`);
   }
   assert.equal(entries.filter((p) => /^(tests|bench|dist\/tests|dist\/bench)\//.test(p)), [], 'no tests or benchmarks');
@@ -180,7 +189,7 @@ test('missing files fail with exit 1 and usage errors exit 2', () => {
   assert.is(json.status, 0, json.stderr);
   const report = JSON.parse(json.stdout) as { verified: boolean; checks: { ok: boolean }[] };
   assert.is(report.verified, true);
-  assert.is(report.checks.length, 3);
+  assert.is(report.checks.length, inGit ? 4 : 3);
 });
 
 test.run();

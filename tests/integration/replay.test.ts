@@ -260,6 +260,31 @@ replay('the live upstream and the gateway are refused without --force, however t
   assert.is(upstream.received.length - before, 8);
 });
 
+replay('the live upstream is refused in every spelling: IPv4-mapped IPv6, trailing dots, loopback forms; it receives nothing', async () => {
+  const before = upstream.received.length;
+  const up = upstream.port;
+  const targets = [
+    `http://[::ffff:127.0.0.1]:${up}`, `http://[::ffff:7f00:1]:${up}/api`, `http://localhost.:${up}`, `http://LOCALHOST.:${up}/`,
+    `http://127.1:${up}`, `http://2130706433:${up}`, `http://0x7f.1:${up}`, `http://0177.0.0.1:${up}`, `http://0.0.0.0:${up}`,
+    `http://[::]:${up}`, `http://[0:0:0:0:0:0:0:1]:${up}`, `http://app.localhost:${up}`, `https://localhost.:${up}`,
+    `http://[::ffff:127.0.0.1]:${proxyPort}`, `http://localhost.:${proxyPort}`,
+  ];
+  for (const target of targets) {
+    const r = await run('--target', target, '--format', 'json', '--rate', '100/s');
+    assert.is(r.code, 2, `${target}: ${r.stdout}${r.stderr}`);
+    assert.match(r.stderr, 'VIGIL_ERR_APITOOLS_REPLAY_LIVE_TARGET', target);
+    assert.match(r.stderr, /service\.upstream|the gateway itself/, target);
+    assert.match(r.stderr, /--force/);
+    assert.is(r.stdout, '');
+  }
+  assert.is(upstream.received.length - before, 0, 'the live upstream received nothing');
+  // Forced, the trailing-dot name goes where the guard resolved it (this machine), though the resolver may not know it.
+  const forced = await run('--target', `http://localhost.:${up}`, '--force', '--format', 'json', '--rate', '100/s');
+  assert.is(forced.code, 0, forced.stdout + forced.stderr);
+  assert.is((JSON.parse(forced.stdout) as Report).same, 8);
+  assert.is(upstream.received.length - before, 8);
+});
+
 replay('exit codes: --max-changed as a count and a percentage, a target that answers nothing, usage errors', async () => {
   const base = ['--target', stagingUrl(), '--rate', '100/s', '--format', 'json', '--diff', 'shape'];
   assert.is((await run(...base, '--max-changed', '2')).code, 1);

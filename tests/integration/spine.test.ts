@@ -37,7 +37,7 @@ cli('validate: a misspelt nested key exits 2 with file, line, key path and sugge
 cli('validate: the example config is valid', async () => {
   const r = await runVigil(['validate', '--config', fromRoot('examples/vigil.yaml')]);
   assert.is(r.code, 0, r.stderr);
-  assert.match(r.stdout, /valid \(plugins: governance, capture, ui, llm, evaluators\)/);
+  assert.match(r.stdout, /valid \(plugins: governance, capture, ui, llm, evaluators, channels, alerts, probes, network, files\)/);
 });
 
 cli('a plugin checkConfig problem (duplicate rule name) is a config error with its line: exit 2', async () => {

@@ -1,7 +1,7 @@
 // A real `vigil run` for the browser suites: the dashboard, the gateway (proxy, governance, capture) in front of a
 // recording upstream, on free ports, with a known token.
 import { join } from 'node:path';
-import { freePort } from './net.js';
+import { freePort, scaledTimeout } from './net.js';
 import { startRecordingUpstream } from './recording-upstream.js';
 import { tempDir } from './tmp.js';
 import { startVigil, writeConfig, type VigilProcess } from './vigil-process.js';
@@ -39,6 +39,10 @@ export interface DashboardOptions {
   extra?: string;
   /** Environment variables of the `vigil run` process (a judge provider's `api_key_env`, say). */
   env?: Record<string, string>;
+  /** The control plane's port (default: a free one), for suites that must name its URL first (an OIDC redirect). */
+  port?: number;
+  /** More keys of `control_plane:`, as YAML indented by two spaces (an `oidc:` section, say). */
+  controlPlane?: string;
 }
 
 /** The policy of the e2e runs: a tenant label, masked credentials and card numbers, metered tokens. */
@@ -61,13 +65,13 @@ export async function startDashboard(options: DashboardOptions = {}): Promise<Da
     '/api/fail': (_q, r) => { r.statusCode = 503; r.end('{"error":"down"}'); },
     '/v1/chat/completions': (_q, r) => { r.setHeader('content-type', 'application/json'); r.end('{"usage":{"total_tokens":120}}'); },
   }, (_q, r) => { r.setHeader('content-type', 'application/json'); r.end('{"ok":true}'); });
-  const [cp, gw] = [await freePort(), await freePort()];
+  const [cp, gw] = [options.port ?? await freePort(), await freePort()];
   const url = `http://127.0.0.1:${cp}`;
   const config = writeConfig(dir.path, `data_dir: ${join(dir.path, 'data')}
 control_plane:
   listen: 127.0.0.1:${cp}
   token: ${E2E_TOKEN}
-ui: {}
+${options.controlPlane ?? ''}ui: {}
 capture: { batch_delay: 5ms${options.pricing ? `, pricing: ${JSON.stringify(options.pricing)}` : ''} }
 ${options.rules ?? RULES}${options.llm ? (options.llm === true ? 'llm: {}\n' : `llm:\n${options.llm}\n`) : ''}${upstream ? `service: { upstream: http://127.0.0.1:${upstream.port}, listen: 127.0.0.1:${gw} }\n` : ''}${options.extra ?? ''}`);
   let vigil: VigilProcess;
@@ -111,7 +115,7 @@ ${options.rules ?? RULES}${options.llm ? (options.llm === true ? 'llm: {}\n' : `
 
 /** Waits until the gateway's overview counts at least `n` requests in the last hour (capture stores in batches). */
 export async function waitForRequests(d: Dashboard, n: number): Promise<void> {
-  const deadline = Date.now() + 15_000;
+  const deadline = Date.now() + scaledTimeout(15_000);
   for (;;) {
     const res = await fetch(`${d.url}/api/gateway/overview?range=1h`, { headers: { authorization: `Bearer ${d.token}` } });
     const body = await res.json() as { requests: number };

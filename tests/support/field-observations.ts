@@ -1,10 +1,11 @@
-// Field observations for unit tests, aggregated from exchanges by the contract of plugin-sdk/src/api-fields.ts
+// Field observations for unit tests, aggregated from exchanges by the contract of gateway/fields/api-fields.ts
 // (counts, parents, kinds, formats per route, location, status and name), and written into `capture_fields` by
 // capture's own migrations and writer. The e2e tests and the bench use the real recorder of the governance workers;
 // this is for inputs that must be exact (a presence of 96 in 100) without a gateway in the way.
-import { classifySegment, routeTemplate, pathTemplate, type FieldLocation, type FieldObservation, type JsonKind, type Store, type ValueFormat } from '@vigil/plugin-sdk';
-import { captureMigrations } from '../../plugins/capture/migrations.js';
-import { writeFields } from '../../plugins/capture/field-writer.js';
+import { type Store } from '@vigil/plugin-sdk';
+import { classifySegment, routeTemplate, pathTemplate, type FieldLocation, type FieldObservation, type JsonKind, type ValueFormat } from '../../gateway/fields/api-fields.js';
+import { captureMigrations } from '../../gateway/records/migrations.js';
+import { writeFields } from '../../gateway/fields/field-writer.js';
 
 export interface Exchange {
   method: string;

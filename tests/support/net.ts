@@ -13,8 +13,20 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** Polls `fn` until it returns a truthy value or the deadline passes. */
+/**
+ * A test's deadline stretched for a busy machine: times `TEST_TIMEOUT_SCALE` (default 3 when CI=true, else 1). A
+ * deadline only bounds how long a failing wait lasts, so a longer one costs nothing when the condition comes true;
+ * CI machines run two test files at once beside PostgreSQL and Chromium, and a vigil process that starts in 1 s
+ * quiet can take 20 s there.
+ */
+export function scaledTimeout(ms: number): number {
+  const scale = Number(process.env.TEST_TIMEOUT_SCALE ?? (process.env.CI === 'true' ? 3 : 1));
+  return Number.isFinite(scale) && scale > 0 ? Math.round(ms * scale) : ms;
+}
+
+/** Polls `fn` until it returns a truthy value or the deadline (stretched by `scaledTimeout`) passes. */
 export async function waitFor<T>(fn: () => Promise<T> | T, { timeoutMs = 10_000, intervalMs = 25, what = 'condition' } = {}): Promise<T> {
+  timeoutMs = scaledTimeout(timeoutMs);
   const deadline = Date.now() + timeoutMs;
   let lastError: unknown;
   for (;;) {

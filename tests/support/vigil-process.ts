@@ -73,7 +73,11 @@ export async function startVigil(configFile: string, baseUrl: string, options: S
     return res?.status === 200;
   }, { timeoutMs: options.timeoutMs ?? 15_000, what: `${baseUrl}/api/health` }).catch(async (e) => {
     await p.stop('SIGKILL');
-    throw new Error(`${(e as Error).message}\nstderr:\n${p.stderr()}`);
+    const failure = new Error(`${(e as Error).message}\nstderr:\n${p.stderr()}`);
+    // Said here as well as thrown: uvu drops an error thrown by a `before` hook without a word (its runner returns
+    // from `finally`), and most suites start vigil in one, so CI would show only "(0 / N)".
+    console.error(`startVigil: ${failure.message}`);
+    throw failure;
   });
   return p;
 }

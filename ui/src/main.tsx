@@ -10,7 +10,9 @@ import { ErrorState } from './components/error-state.js';
 import { receiveSettings, type DisplaySettings } from './shell/display-settings.js';
 import { Layout } from './shell/layout.js';
 import { startRouter } from './shell/router.js';
-import { shellInfo, type ShellInfo } from './shell/shell-info.js';
+import { areas } from './areas/index.js';
+import { loadMachineCaps } from './shell/machine-caps.js';
+import { isConfigured, shellInfo, type ShellInfo } from './shell/shell-info.js';
 
 /** Display settings changed in another tab (or by another person) arrive on the stream and apply here too. */
 function SettingsFollower() {
@@ -44,6 +46,7 @@ async function boot(): Promise<void> {
     shellInfo.value = info;
     receiveSettings(info.settings);
     render(<App />, root);
+    void loadMachineCaps(areas, isConfigured);
   } catch (err) {
     // A 401 is already on its way to the login form.
     if ((err as ApiError).kind === 'unauthorized') return;

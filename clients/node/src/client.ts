@@ -11,6 +11,8 @@ import { registerExitFlush, unregisterExitFlush } from './exit-flush.js';
 import { normaliseItem, type TraceAttributes, type TraceInput } from './normalise-item.js';
 import { resolveOptions, type ClientOptions } from './options.js';
 import { createTransport } from './post-batch.js';
+import { controlPlaneBase, PromptFetcher, type GetPromptOptions } from './prompt-fetcher.js';
+import type { VigilPrompt } from './prompt-text.js';
 import { TraceBuffer } from './trace-buffer.js';
 import type { PromptTemplateRef } from './trace-item.js';
 import { TraceScope } from './trace-scope.js';
@@ -47,6 +49,12 @@ export interface VigilClient {
   /** Flushes, then stops: what could not be sent by the deadline is dropped and counted; later traces are dropped. */
   shutdown(options?: { timeoutMs?: number }): Promise<void>;
   stats(): ClientStats;
+  /**
+   * A prompt kept in Vigil, by name and label (default `production`) or version, cached (stale-while-revalidate);
+   * when Vigil cannot be asked: the cached copy, else `fallback` (`isFallback: true`); rejects only with neither.
+   * Run calls inside `withPrompt(prompt.template(variables), fn)` to count their traces to the version.
+   */
+  getPrompt(name: string, options?: GetPromptOptions): Promise<VigilPrompt>;
 }
 
 const WARN_EVERY_MS = 60_000;
@@ -72,6 +80,7 @@ export function createClient(options: ClientOptions = {}): VigilClient {
     report(new VigilClientError(ClientErrors.INTERNAL, `${(err as Error)?.stack ?? String(err)}`));
 
   const scope = new TraceScope();
+  const prompts = new PromptFetcher(controlPlaneBase(o.endpoint), o.projectKey, report);
   const buffer = new TraceBuffer(o.maxBufferItems, o.maxBufferBytes);
   let invalid = 0;
   let disabledDrops = 0;
@@ -151,6 +160,8 @@ export function createClient(options: ClientOptions = {}): VigilClient {
       })();
       return shutdownPromise;
     },
+
+    getPrompt: (name, opts) => prompts.get(name, opts),
 
     stats() {
       const c = delivery?.counts ?? { sent: 0, dropped: 0, rejected: 0, retries: 0 };

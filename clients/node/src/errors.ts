@@ -27,43 +27,44 @@ function defineClientCodes<const Docs extends Record<string, CodeDoc>>(docs: Doc
 
 export const ClientErrors = defineClientCodes({
   CONFIG: {
-    meaning: 'The Node client (@vigil/llm-client) has no usable URL or project key, so it records nothing: every trace is ' +
+    meaning: 'A client (Node, Python, Go or Java) has no usable URL or project key, so it records nothing: every trace is ' +
       'dropped and counted.',
-    action: 'Pass `url` and `projectKey` to createClient, or set VIGIL_URL and VIGIL_PROJECT_KEY.',
+    action: 'Set VIGIL_URL and VIGIL_PROJECT_KEY, or pass them: `createClient({ url, projectKey })` (Node), ' +
+      '`Vigil(base_url=…, project_key=…)` (Python), `vigil.Options{URL, ProjectKey}` (Go), `Vigil.builder().url(…).projectKey(…)` (Java).',
   },
   AUTH: {
-    meaning: 'Vigil answered 401 or 403 to a batch of the Node client: the project key is unknown, rotated out or revoked. ' +
+    meaning: 'Vigil answered 401 or 403 to a batch of a client: the project key is unknown, rotated out or revoked. ' +
       'The batch is dropped, not retried.',
     action: 'Use a current key of the project (`vigil project list`, `vigil project rotate-key`).',
   },
   BATCH_REFUSED: {
-    meaning: 'Vigil refused a whole batch of the Node client with a 4xx status other than 401, 403, 413 and 429 (a body it ' +
+    meaning: 'Vigil refused a whole batch of a client with a 4xx status other than 401, 403, 413 and 429 (a body it ' +
       'cannot read, a wrong URL). The batch is dropped, not retried.',
     action: 'Check that `url` points at Vigil\'s control plane; the message carries the status and the server\'s error.',
   },
   TOO_LARGE: {
-    meaning: 'Vigil answered 413 to a single trace item of the Node client: the item alone is over the project\'s body or ' +
+    meaning: 'Vigil answered 413 to a single trace item of a client: the item alone is over the project\'s body or ' +
       'batch limit. (A larger batch answered 413 is split in halves and sent again.) The item is dropped.',
     action: 'Lower `maxItemBytes` so that large inputs and outputs are truncated further, or raise the project\'s body limit.',
   },
   ITEMS_REJECTED: {
-    meaning: 'Vigil accepted a batch of the Node client but rejected some items in it (their index, code and path are in ' +
+    meaning: 'Vigil accepted a batch of a client but rejected some items in it (their index, code and path are in ' +
       'the message). Rejected items are counted in `stats().rejected`, never retried.',
     action: 'Fix what the message names in the calls to `client.trace()`; items from `wrapOpenAI` that are rejected are a bug ' +
       'to report.',
   },
   RETRIES_EXHAUSTED: {
-    meaning: 'A batch of the Node client failed on every attempt (network errors, 5xx or 429) and was dropped after ' +
+    meaning: 'A batch of a client failed on every attempt (network errors, 5xx or 429) and was dropped after ' +
       '`maxRetries` retries.',
     action: 'Check that Vigil is reachable from the application and healthy; raise `maxRetries` to ride out longer outages.',
   },
   BUFFER_FULL: {
-    meaning: 'The Node client\'s buffer reached `maxBufferItems` or `maxBufferBytes` (Vigil slow or unreachable, or traces ' +
+    meaning: 'A client\'s buffer reached `maxBufferItems` or `maxBufferBytes` (Vigil slow or unreachable, or traces ' +
       'made faster than they are sent), so new traces are dropped and counted.',
     action: 'Check that Vigil is reachable; raise the bounds if the application has the memory for them.',
   },
   NOT_DELIVERED: {
-    meaning: 'The Node client stopped (`shutdown()` or the process\' exit) with traces it could not send within ' +
+    meaning: 'A client stopped (its shutdown or close, or the process\' exit) with traces it could not send within ' +
       '`shutdownTimeoutMs`; they are dropped and counted.',
     action: 'Check that Vigil is reachable at exit; raise `shutdownTimeoutMs` if sending simply needs longer.',
   },
@@ -76,8 +77,16 @@ export const ClientErrors = defineClientCodes({
     meaning: 'A trace was recorded after `client.shutdown()`; it is dropped and counted.',
     action: 'Record traces before shutting the client down, or create a new client.',
   },
+  PROMPT_UNAVAILABLE: {
+    meaning: 'The Node client\'s `getPrompt()` (the other clients fetch no prompts yet) could not get a prompt from ' +
+      'Vigil (unreachable, timed out, a 5xx, or a 404: no such prompt, label or version). With a copy in its cache the ' +
+      'client answers that copy; else with a `fallback` the fallback (`isFallback: true`); only with neither does ' +
+      '`getPrompt()` reject, with this error.',
+    action: 'Check the name and label (`GET /api/v1/prompts/:name/labels`) and that Vigil is reachable; pass a `fallback` ' +
+      'so the application keeps working while Vigil is away.',
+  },
   INTERNAL: {
-    meaning: 'The Node client failed inside its own code (a bug) while observing a call; the application\'s call went ' +
+    meaning: 'A client failed inside its own code (a bug) while observing a call; the application\'s call went ' +
       'through unchanged and only its trace may be missing.',
     action: 'Report it with the message and the openai version; the application is not affected.',
   },

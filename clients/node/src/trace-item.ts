@@ -1,7 +1,7 @@
 /**
- * The native trace item, one element of `POST /v1/traces`'s `{ "traces": [ … ] }`. A copy of the server's type
- * (plugins/llm/trace-item.ts), kept here because this package is published on its own and depends on no server code;
- * the wire contract in plugins/llm/README.md is what both sides follow.
+ * The native trace item, one element of `POST /v1/traces`'s `{ "traces": [ … ] }`. Written here because this package
+ * is published on its own and depends on no server code; tests/unit/llm-client/trace-item-contract.ts checks it
+ * against the type the server's item schema (plugins/llm/item-schema.ts) defines, so the two cannot drift.
  */
 export interface TraceTokens {
   input?: number;

@@ -1,6 +1,6 @@
 // What `vigil check` is asked about: a route ('POST /api/users', a concrete path is templated like the stored
-// routes) and a field of it, named as capture_fields names them (plugin-sdk/src/api-fields.ts).
-import { routeTemplate, type FieldLocation } from '@vigil/plugin-sdk';
+// routes) and a field of it, named as capture_fields names them (gateway/fields/api-fields.ts).
+import { routeTemplate, type FieldLocation } from '../../../gateway/fields/api-fields.js';
 
 export interface FieldSpec {
   /** As written, for the report. */

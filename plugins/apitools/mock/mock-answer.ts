@@ -49,14 +49,21 @@ export interface MockContext {
 /** Dice for one purpose: the same seed and the same words give the same values in every run. */
 export const diceFor = (ctx: MockContext, ...words: (string | number)[]): Random => seededRandom(seedOf([ctx.seed, ...words].join('\u0000')));
 
-/** An error answer in the operation's declared schema for `status` (or the document's 404 shape, or a default). */
-export function errorAnswer(ctx: MockContext, op: MockOperation | undefined, status: number, message: string, details: ProblemDetail[] = []): MockAnswer {
+/**
+ * An error answer in the operation's declared schema for `status` (or the document's 404 shape, or a default), its
+ * `code` field set to `code` where the shape has one (default: the status's slug, `not_found`).
+ */
+export function errorAnswer(
+  ctx: MockContext, op: MockOperation | undefined, status: number, message: string, details: ProblemDetail[] = [], code?: string,
+): MockAnswer {
   const declared = op ? responseFor(op, status) : undefined;
-  // The reason also goes in a header: it survives a declared response without content, and shows in devtools.
-  const headers = { 'x-vigil-mock-reason': message.replace(/[^\x20-\x7e]/g, '?').slice(0, 500) };
+  // The reason also goes in a header: it survives a declared response without content, and shows in devtools. A code
+  // of the mock's own (a bound) leads it, since the spec's error shape may have no field for it.
+  const reason = code ? `${code}: ${message}` : message;
+  const headers = { 'x-vigil-mock-reason': reason.replace(/[^\x20-\x7e]/g, '?').slice(0, 500) };
   if (declared && !declared.mediaType) return { status, mode: 'error', headers };
   const schema = declared?.json ? declared.schema : status === 404 && !declared ? ctx.notFoundSchema : undefined;
-  return { status, mode: 'error', headers, body: errorBody(schema, status, message, details, diceFor(ctx, 'error', status, message), ctx.check) };
+  return { status, mode: 'error', headers, body: errorBody(schema, status, message, details, diceFor(ctx, 'error', status, message), ctx.check, code) };
 }
 
 /** The status a failed check answers: the spec's choice between 400 and 422 when it declares one of them. */

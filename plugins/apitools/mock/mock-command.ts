@@ -1,12 +1,14 @@
 // `vigil mock --spec FILE`: serves the API an OpenAPI 3.0/3.1 document describes, stateful where it has collections,
 // until SIGINT or SIGTERM.
-import type { CommandArgs, CommandIo } from '@vigil/plugin-sdk';
+import { tryParseByteSize, type CommandArgs, type CommandIo } from '@vigil/plugin-sdk';
 import { documentFrom } from '../openapi/document-source.js';
 import type { LlmSettings } from './llm-examples.js';
 import { SpecError } from './resolve-schema.js';
-import { startMock, type MockServer } from './start-mock.js';
+import { DEFAULT_STORE_BOUNDS } from './collection-store.js';
+import { DEFAULT_MAX_BODY_BYTES, startMock, type MockServer } from './start-mock.js';
 
 export const MOCK_USAGE = 'vigil mock (--spec FILE | -config FILE) [--port 4010] [--host 127.0.0.1] [--seed N] [--items N] [--quiet]\n'
+  + '           [--max-items 1000] [--max-bytes 16mb] [--max-body 1mb]\n'
   + '           [--llm [--llm-base-url URL] [--llm-model MODEL]]   (key from VIGIL_MOCK_LLM_API_KEY or OPENAI_API_KEY)';
 const DEFAULT_LLM_BASE_URL = 'https://api.openai.com/v1';
 const DEFAULT_LLM_MODEL = 'gpt-4o-mini';
@@ -15,6 +17,14 @@ const STOP_SIGNALS = ['SIGINT', 'SIGTERM'] as const;
 const wholeNumber = (v: unknown, min: number, max: number): number | null => {
   const n = typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : NaN;
   return Number.isSafeInteger(n) && n >= min && n <= max ? n : null;
+};
+const KB = 1024;
+const GB = 1024 ** 3;
+/** A byte size flag (`512kb`, `16mb`) from 1 KiB to `max`, its default when absent; null when out of range or not a size. */
+const byteSize = (v: unknown, fallback: number, max: number): number | null => {
+  if (v === undefined) return fallback;
+  const n = tryParseByteSize(v);
+  return n !== undefined && n >= KB && n <= max ? n : null;
 };
 
 export async function runMock(args: CommandArgs, io: CommandIo): Promise<number> {
@@ -27,6 +37,13 @@ export async function runMock(args: CommandArgs, io: CommandIo): Promise<number>
   if (seed === null) return usage(`--seed takes a whole number from 0 to 4294967295, got ${String(f.seed)}`);
   const items = f.items === undefined ? 0 : wholeNumber(f.items, 0, 1000);
   if (items === null) return usage(`--items takes 0 to 1000, got ${String(f.items)}`);
+  const maxItems = f['max-items'] === undefined ? DEFAULT_STORE_BOUNDS.maxItems : wholeNumber(f['max-items'], 1, 1_000_000);
+  if (maxItems === null) return usage(`--max-items takes 1 to 1000000 items per collection, got ${String(f['max-items'])}`);
+  if (items > maxItems) return usage(`--items ${items} is more than --max-items ${maxItems} lets a collection hold`);
+  const maxStoredBytes = byteSize(f['max-bytes'], DEFAULT_STORE_BOUNDS.maxBytes, 4 * GB);
+  if (maxStoredBytes === null) return usage(`--max-bytes takes a size from 1kb to 4gb such as 16mb, got ${String(f['max-bytes'])}`);
+  const maxBodyBytes = byteSize(f['max-body'], DEFAULT_MAX_BODY_BYTES, GB);
+  if (maxBodyBytes === null) return usage(`--max-body takes a size from 1kb to 1gb such as 1mb, got ${String(f['max-body'])}`);
   const host = f.host === undefined ? '127.0.0.1' : f.host;
   if (typeof host !== 'string' || !host) return usage('--host takes an address');
   const llmFlags = ['llm-base-url', 'llm-model'].filter((k) => f[k] !== undefined);
@@ -51,7 +68,8 @@ export async function runMock(args: CommandArgs, io: CommandIo): Promise<number>
   }
   let mock: MockServer;
   try {
-    mock = await startMock(source.document, { host, port, seed, items, source: source.name, llm, log: (line) => { if (!quiet || line.startsWith('llm:')) io.err(`${line}\n`); } });
+    const log = (line: string) => { if (!quiet || line.startsWith('llm:')) io.err(`${line}\n`); };
+    mock = await startMock(source.document, { host, port, seed, items, maxItems, maxStoredBytes, maxBodyBytes, source: source.name, llm, log });
   } catch (err) {
     if (err instanceof SpecError) { io.err(`vigil mock: ${err.message}\n`); return 2; }
     const code = (err as NodeJS.ErrnoException).code;

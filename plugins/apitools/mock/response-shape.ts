@@ -106,10 +106,10 @@ const STATUS_KEYS = /^(code|status|status_?code|statuscode|http_?status)$/i;
 const LIST_KEYS = /^(errors|details|issues|violations|problems|fields|invalid_params|validation_errors)$/i;
 const WHERE_KEYS = /^(path|field|pointer|loc|location|name|property|param|parameter|source)$/i;
 
-const slug = (status: number): string => ({ 400: 'bad_request', 404: 'not_found', 405: 'method_not_allowed', 409: 'conflict', 413: 'payload_too_large', 415: 'unsupported_media_type', 422: 'validation_failed' } as Record<number, string>)[status] ?? `http_${status}`;
+const slug = (status: number): string => ({ 400: 'bad_request', 404: 'not_found', 405: 'method_not_allowed', 409: 'conflict', 413: 'payload_too_large', 415: 'unsupported_media_type', 422: 'validation_failed', 507: 'insufficient_storage' } as Record<number, string>)[status] ?? `http_${status}`;
 
 /** The fields of an error body that name what went wrong, filled in over a generated one. */
-function overlayError(value: unknown, input: Schema, status: number, message: string, details: ProblemDetail[], random: Random): unknown {
+function overlayError(value: unknown, input: Schema, status: number, message: string, details: ProblemDetail[], random: Random, code: string): unknown {
   const schema = mergeAllOf(input);
   if (!isObject(value)) return value;
   const out = { ...value };
@@ -118,8 +118,8 @@ function overlayError(value: unknown, input: Schema, status: number, message: st
     const type = typeOf(prop);
     if (prop.enum || prop.const !== undefined) continue;
     if (STATUS_KEYS.test(key) && (type === 'integer' || type === 'number')) out[key] = status;
-    else if (STATUS_KEYS.test(key) && type === 'string') out[key] = slug(status);
-    else if (type === 'object' && /^error$/i.test(key)) out[key] = overlayError(out[key] ?? generateValue(prop, random), prop, status, message, details, random);
+    else if (STATUS_KEYS.test(key) && type === 'string') out[key] = code;
+    else if (type === 'object' && /^error$/i.test(key)) out[key] = overlayError(out[key] ?? generateValue(prop, random), prop, status, message, details, random, code);
     else if (MESSAGE_KEYS.test(key) && type === 'string') out[key] = message;
     else if (LIST_KEYS.test(key) && type === 'array') {
       const items = mergeAllOf((prop.items as Schema | undefined) ?? {});
@@ -141,11 +141,14 @@ function overlayError(value: unknown, input: Schema, status: number, message: st
 
 /**
  * An error body in the declared schema when there is one (generated, then its message, status and error list filled
- * in if the result still validates), else `{ error: { status, code, message, details } }`.
+ * in if the result still validates), else `{ error: { status, code, message, details } }`. `code` defaults to the
+ * status's slug (`not_found`); the mock's own bounds pass their stable `VIGIL_ERR_…` code.
  */
-export function errorBody(schema: Schema | undefined, status: number, message: string, details: ProblemDetail[], random: Random, check: Check): unknown {
-  if (!schema) return { error: { status, code: slug(status), message, ...(details.length ? { details } : {}) } };
+export function errorBody(
+  schema: Schema | undefined, status: number, message: string, details: ProblemDetail[], random: Random, check: Check, code = slug(status),
+): unknown {
+  if (!schema) return { error: { status, code, message, ...(details.length ? { details } : {}) } };
   const base = generateValue(schema, random);
-  const filled = overlayError(base, schema, status, message, details, random);
+  const filled = overlayError(base, schema, status, message, details, random, code);
   return check(schema, filled) ? filled : base;
 }

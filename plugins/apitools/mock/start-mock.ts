@@ -3,10 +3,13 @@
 // when asked, then listens.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { ApitoolsErrors } from '../errors.js';
+import { collectGarbage } from './collect-garbage.js';
 import type { JsonSchemaObject, OpenApiDocument } from '../openapi/document.js';
-import { CollectionStore } from './collection-store.js';
+import { CollectionStore, DEFAULT_STORE_BOUNDS, type StoreBounds } from './collection-store.js';
 import { findCollections, listShape, type Collection } from './collections.js';
 import { handleGenerated } from './generated-handler.js';
+import { MAX_BODY_DEPTH, nestsDeeperThan } from './json-depth.js';
 import { writeLlmExamples, type LlmReport, type LlmSettings } from './llm-examples.js';
 import { errorAnswer, validationStatus, type MockAnswer, type MockContext, type MockRequest } from './mock-answer.js';
 import { problems } from './mock-ajv.js';
@@ -28,9 +31,16 @@ export interface MockOptions {
   llm?: LlmSettings;
   /** One line per request and the warm-up's progress. */
   log?: (line: string) => void;
-  /** Largest request body read, in bytes. Default 1 MiB. */
+  /** Largest request body read, in bytes; a larger one is answered 413. Default 1 MiB. */
   maxBodyBytes?: number;
+  /** Items one stateful collection holds (across its parent scopes); past it, writes are answered 507. Default 1,000. */
+  maxItems?: number;
+  /** Estimated bytes of memory all items hold together (retained-bytes.ts); past it, writes are answered 507. Default 16 MiB. */
+  maxStoredBytes?: number;
 }
+
+/** The request body the mock reads at most, unless told otherwise: 1 MiB. */
+export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 
 export interface MockServer {
   url: string;
@@ -92,9 +102,13 @@ export async function startMock(doc: OpenApiDocument, options: MockOptions = {})
     const r = compiled.check(schema, value);
     return r.valid ? [] : problems(r.errors, root);
   };
+  const bounds: StoreBounds = {
+    maxItems: options.maxItems ?? DEFAULT_STORE_BOUNDS.maxItems,
+    maxBytes: options.maxStoredBytes ?? DEFAULT_STORE_BOUNDS.maxBytes,
+  };
   const ctx: MockContext = {
     seed: options.seed ?? 1,
-    store: new CollectionStore(),
+    store: new CollectionStore(bounds),
     check: (schema, value) => compiled.check(schema, value).valid,
     explain,
     notFoundSchema: compiled.operations.flatMap((op) => op.responses).find((r) => r.key === '404' && r.json)?.schema,
@@ -116,7 +130,7 @@ export async function startMock(doc: OpenApiDocument, options: MockOptions = {})
     log(`llm: ${llm.used} of ${llm.asked} examples from the model, ${llm.fellBack.length} fell back to the generator`);
   }
 
-  const maxBody = options.maxBodyBytes ?? 1024 * 1024;
+  const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const server: Server = createServer((req, res) => {
     void serve(req, res).catch((err) => {
       log(`${req.method} ${req.url} failed: ${(err as Error).stack ?? err}`);
@@ -140,7 +154,9 @@ export async function startMock(doc: OpenApiDocument, options: MockOptions = {})
     log(`${req.method} ${req.url} → ${answer.status} ${answer.mode}`);
   }
 
+  /** The body, or 'too large' as soon as it is known to pass `maxBody`: from its Content-Length, or while it arrives. */
   async function readBody(req: IncomingMessage): Promise<Buffer | 'too large'> {
+    if (Number(req.headers['content-length'] ?? 0) > maxBody) return 'too large';
     const chunks: Buffer[] = [];
     let size = 0;
     for await (const chunk of req) {
@@ -187,7 +203,10 @@ export async function startMock(doc: OpenApiDocument, options: MockOptions = {})
     }
     const raw = await readBody(req);
     if (raw === 'too large') {
-      send(res, req, errorAnswer(ctx, op, 413, `the body is over ${maxBody} bytes`));
+      const why = `the body is over ${maxBody} bytes (--max-body ${maxBody}): send a smaller one, or start the mock with a larger --max-body`;
+      // The rest of the body is never read: the connection closes once the answer is out.
+      res.setHeader('connection', 'close');
+      send(res, req, errorAnswer(ctx, op, 413, why, [], ApitoolsErrors.MOCK_BODY_TOO_LARGE));
       res.once('finish', () => req.destroy());
       return;
     }
@@ -202,15 +221,21 @@ export async function startMock(doc: OpenApiDocument, options: MockOptions = {})
 
   /**
    * The mock's own routes, for test suites: `POST /__vigil/reset` forgets every item (then seeds `--items` again) and
-   * restarts the id sequences; `GET /__vigil/state` shows what the collections hold. A spec path of the same name wins.
+   * restarts the id sequences; `GET /__vigil/state` shows what the collections hold, and how near the bounds they are
+   * (`usage`: items in all, estimated bytes). A spec path of the same name wins.
    */
   function control(req: IncomingMessage, res: ServerResponse, method: string, action: string): void {
     if (action === 'reset' && method === 'POST') {
-      ctx.store = new CollectionStore();
+      // The old store is referenced from ctx only: replacing it leaves every item, scope and sequence to the GC, which
+      // runs once the answer is out, so the memory goes back to the system now rather than at V8's next collection.
+      ctx.store = new CollectionStore(bounds);
       if (options.items) seedItems(ctx, collections, options.items);
+      res.once('finish', () => setImmediate(collectGarbage));
       send(res, req, { status: 204, mode: 'control' });
     } else if (action === 'state' && method === 'GET') {
-      send(res, req, { status: 200, mode: 'control', body: { collections: ctx.store.dump() } });
+      const { items, bytes } = ctx.store.usage();
+      const body = { collections: ctx.store.dump(), usage: { items, bytes, max_items: bounds.maxItems, max_bytes: bounds.maxBytes } };
+      send(res, req, { status: 200, mode: 'control', body });
     } else {
       send(res, req, errorAnswer(ctx, undefined, 404, `the mock's own routes are POST ${CONTROL}reset and GET ${CONTROL}state`));
     }
@@ -247,6 +272,10 @@ export async function startMock(doc: OpenApiDocument, options: MockOptions = {})
       request.body = JSON.parse(raw.toString('utf8'));
     } catch (err) {
       return errorAnswer(ctx, op, validationStatus(op, 400), `the body is not JSON: ${(err as Error).message}`);
+    }
+    if (nestsDeeperThan(request.body, MAX_BODY_DEPTH)) {
+      const why = `the body nests deeper than ${MAX_BODY_DEPTH} objects and arrays: send a flatter document`;
+      return errorAnswer(ctx, op, 400, why, [], ApitoolsErrors.MOCK_BODY_TOO_DEEP);
     }
     if (op.body.validate && !op.body.validate(request.body)) {
       return errorAnswer(ctx, op, validationStatus(op, 422), 'the request body does not match the spec', problems(op.body.validate.errors, 'body'));

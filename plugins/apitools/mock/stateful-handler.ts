@@ -1,5 +1,6 @@
 // The stateful half of the mock: POST creates, GET lists and reads, PUT replaces, PATCH merges, DELETE removes, all
 // within the scope of the parent ids in the path.
+import { ApitoolsErrors } from '../errors.js';
 import type { JsonSchemaObject } from '../openapi/document.js';
 import { normalId, type Item } from './collection-store.js';
 import type { Collection } from './collections.js';
@@ -36,6 +37,10 @@ function mergePatch(target: unknown, patch: unknown, nullRemoves = true): unknow
   return out;
 }
 
+/** 507: the store is at a bound (the reason says which); the state is as it was. */
+const storageFull = (ctx: MockContext, op: MockOperation, reason: string): MockAnswer =>
+  errorAnswer(ctx, op, 507, `${reason}: delete some, or POST /__vigil/reset`, [], ApitoolsErrors.MOCK_STORAGE_FULL);
+
 export function handleStateful(ctx: MockContext, op: MockOperation, route: StatefulRoute, req: MockRequest): MockAnswer {
   const c = route.collection;
   const values = op.path.params.map((n) => req.params[n]);
@@ -55,7 +60,8 @@ export function handleStateful(ctx: MockContext, op: MockOperation, route: State
   });
   if (route.action === 'create') {
     const made = createItem(ctx, c, scope, isObject(req.body) ? req.body : {});
-    if (typeof made === 'string') return errorAnswer(ctx, op, 409, made);
+    if ('conflict' in made) return errorAnswer(ctx, op, 409, made.conflict);
+    if ('refused' in made) return storageFull(ctx, op, made.refused);
     const created = answer(made.item);
     created.headers = { location: `${req.pathname.replace(/\/+$/, '')}/${encodeURIComponent(made.id)}` };
     return created;
@@ -112,7 +118,8 @@ export function handleStateful(ctx: MockContext, op: MockOperation, route: State
     const errors = ctx.explain(c.itemSchema, next, 'body');
     return errorAnswer(ctx, op, validationStatus(op, 422), `the ${singular} would no longer match its schema`, errors);
   }
-  ctx.store.set(c, scope, id, next);
+  const refused = ctx.store.set(c, scope, id, next);
+  if (refused) return storageFull(ctx, op, refused.refused);
   return answer(next);
 }
 
@@ -131,30 +138,35 @@ function stamp(c: Collection, scope: readonly string[], input: Item, itemId: str
 
 /**
  * A new item in one scope: its schema's generated fields under what the client sent, an id from the client (when
- * free) or the collection's sequence. The same seed and the same order of creations give the same items. A string
- * says why not (a taken id).
+ * free) or the collection's sequence. The same seed and the same order of creations give the same items. Or why not:
+ * a taken id (`conflict`), or a store at its bounds (`refused`; the id is used up, as a database sequence's would be).
  */
-export function createItem(ctx: MockContext, c: Collection, scope: readonly string[], body: Record<string, unknown>): { id: string; item: Item } | string {
+export function createItem(
+  ctx: MockContext, c: Collection, scope: readonly string[], body: Record<string, unknown>,
+): { id: string; item: Item } | { conflict: string } | { refused: string } {
   const dice = diceFor(ctx, 'create', c.template, ctx.store.created(c));
   let id: string;
   const chosen = c.idField ? body[c.idField] : undefined;
   if ((typeof chosen === 'string' && chosen) || typeof chosen === 'number') {
     id = normalId(c, String(chosen));
-    if (ctx.store.get(c, scope, id)) return `a ${c.singular} with ${c.idField} ${id} exists`;
+    if (ctx.store.get(c, scope, id)) return { conflict: `a ${c.singular} with ${c.idField} ${id} exists` };
     ctx.store.noteId(c, chosen);
   } else id = String(ctx.store.nextId(c, dice));
   const generated = generateValue(c.itemSchema, dice, c.singular);
   const item = stamp(c, scope, mergePatch(isObject(generated) ? generated : {}, body, false) as Item, id);
-  ctx.store.set(c, scope, id, item);
-  return { id, item };
+  return ctx.store.set(c, scope, id, item) ?? { id, item };
 }
 
-/** `count` generated items in every collection, and as many under each of them in its child collections. */
+/**
+ * `count` generated items in every collection, and as many under each of them in its child collections, as far as
+ * the store's bounds allow (nested ones multiply: 1,000 users × 1,000 orders stops at --max-items orders).
+ */
 export function seedItems(ctx: MockContext, collections: readonly Collection[], count: number): void {
   const fill = (c: Collection, scope: readonly string[]): void => {
     for (let i = 0; i < count; i++) {
       const made = createItem(ctx, c, scope, {});
-      if (typeof made === 'string') continue;
+      if ('refused' in made) return;
+      if ('conflict' in made) continue;
       for (const child of c.children) fill(child, [...scope, made.id]);
     }
   };

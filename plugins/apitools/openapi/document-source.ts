@@ -3,7 +3,7 @@
 // client or a mock without writing the spec first.
 import { resolve } from 'node:path';
 import type { CommandArgs, CommandIo } from '@vigil/plugin-sdk';
-import { inferFromConfig } from '../spec/field-source.js';
+import { inferFromConfig } from './field-source.js';
 import { OpenApiFileError, readOpenApiFile, type OpenApiDocument } from './document.js';
 
 export type DocumentSource =

@@ -1,6 +1,7 @@
 // What one replayed request's answer says against the stored one: the same, changed (status, or with --diff shape
 // the JSON shape of the body), or an error (no answer).
-import { isJsonContentType, type GovernedRecord } from '@vigil/plugin-sdk';
+import { isJsonContentType } from '@vigil/plugin-sdk';
+import type { GovernedRecord } from '../../../gateway/records/governed-record.js';
 import { bodyShape, diffShapes, jsonShape, type ShapeChange } from './json-shape.js';
 import { REDACTED, type StoredRecord } from './replay-plan.js';
 import type { SendOutcome } from './replay-send.js';

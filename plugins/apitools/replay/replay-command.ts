@@ -2,9 +2,11 @@
 // route what answered the same, what changed (status; with --diff shape the JSON shape of the body) and what was
 // skipped because governance made it unreplayable. Safe by default: safe methods only, rate-limited, bounded
 // concurrency, never the live upstream without --force, redirects never followed.
-import { isMissingTable, storedRecordRows, type CommandArgs, type CommandIo, type CommandStore } from '@vigil/plugin-sdk';
+import { type CommandArgs, type CommandIo, type CommandStore } from '@vigil/plugin-sdk';
+import { isMissingTable, storedRecordRows } from '../../../gateway/records/stored-records.js';
+import { ApitoolsErrors } from '../errors.js';
 import { compare } from './compare.js';
-import { liveServiceMatch } from './live-upstream.js';
+import { checkReplayTarget } from './live-upstream.js';
 import { failureOf, parseReplayOptions, REPLAY_USAGE, type ReplayOptions } from './replay-options.js';
 import { planReplay, type ReplayRequest, type StoredRecord } from './replay-plan.js';
 import { jsonReport, markdownReport, ReplayTally, textReport, type ReplayReport } from './replay-report.js';
@@ -27,11 +29,12 @@ export async function runReplay(args: CommandArgs, io: CommandIo): Promise<numbe
   }
   try {
     const service = io.config.load(opened.file).data.service as { upstream?: unknown; listen?: unknown } | undefined;
-    const live = await liveServiceMatch(options.target, service);
+    const { live, connectTo } = await checkReplayTarget(options.target, service);
     if (live !== null && !options.force) {
-      return usage(`--target ${options.target.origin} is ${live}: replay against a staging server, or pass --force to replay against it anyway`);
+      return usage(`${ApitoolsErrors.REPLAY_LIVE_TARGET}: --target ${options.target.origin} ${live}. `
+        + 'Replay against a staging server, or pass --force to replay against it anyway');
     }
-    const tally = await replayStored(opened, options);
+    const tally = await replayStored(opened, options, connectTo);
     const failure = failureOf(options, tally);
     const report: ReplayReport = {
       target: options.target.href, records: tally.records, replayed: tally.replayed, same: tally.same, changed: tally.changed,
@@ -45,11 +48,11 @@ export async function runReplay(args: CommandArgs, io: CommandIo): Promise<numbe
   }
 }
 
-/** Reads the records newest first and replays the replayable ones, `concurrency` at a time, at most `rate`. */
-async function replayStored(opened: CommandStore, options: ReplayOptions): Promise<ReplayTally> {
+/** Reads the records newest first and replays the replayable ones to `connectTo`, `concurrency` at a time, at most `rate`. */
+async function replayStored(opened: CommandStore, options: ReplayOptions, connectTo: readonly string[]): Promise<ReplayTally> {
   const tally = new ReplayTally();
   const bucket = new TokenBucket(options.perSecond);
-  const sender = createSender(options.target, options.timeoutMs, options.concurrency);
+  const sender = createSender(options.target, options.timeoutMs, options.concurrency, connectTo);
   const rows = storedRecordRows(opened.store, options.since, options.limit);
 
   /** The next record to send, tallying the skipped ones on the way; null when the store has no more. */

@@ -1,7 +1,7 @@
 // Which stored records `vigil replay` can re-issue, and the request each one becomes. A record that governance made
 // unreplayable is skipped with one reason; the reasons are tried in the order of SKIP_REASONS, the first that applies
 // is the one counted.
-import type { GovernedRecord } from '@vigil/plugin-sdk';
+import type { GovernedRecord } from '../../../gateway/records/governed-record.js';
 
 /** The marker a governed record holds where a rule or a detector masked a value (policies/compile-json-path.ts). */
 export const REDACTED = '[REDACTED]';

@@ -1,6 +1,6 @@
 // The replay's tally per route (route template: `GET /users/{id}`) and its three renderings: a text table, JSON for
 // CI, and Markdown for a pull-request comment.
-import { routeTemplate } from '@vigil/plugin-sdk';
+import { routeTemplate } from '../../../gateway/fields/api-fields.js';
 import type { Comparison } from './compare.js';
 import { describeShapeChange } from './json-shape.js';
 import { SKIP_REASONS, type SkipReason } from './replay-plan.js';

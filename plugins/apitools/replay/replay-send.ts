@@ -2,6 +2,7 @@
 // each request has one deadline for the whole exchange. A timeout or a connection error is an outcome, not a throw.
 import { request as httpRequest, Agent as HttpAgent, type ClientRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest, Agent as HttpsAgent } from 'node:https';
+import { isIPv6, type LookupFunction } from 'node:net';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import type { ReplayRequest } from './replay-plan.js';
 
@@ -18,12 +19,17 @@ export interface Sender {
   close(): void;
 }
 
-/** A sender to `target` (its path prefixes each request's), with at most `concurrency` connections. */
-export function createSender(target: URL, timeoutMs: number, concurrency: number): Sender {
+/**
+ * A sender to `target` (its path prefixes each request's), with at most `concurrency` connections. With `connectTo`,
+ * the target's name is never resolved again: connections go to those addresses only (the ones the live-upstream
+ * guard checked), so a name cannot pass the check with one address and be sent to another.
+ */
+export function createSender(target: URL, timeoutMs: number, concurrency: number, connectTo?: readonly string[]): Sender {
   const https = target.protocol === 'https:';
+  const lookup = connectTo ? pinnedLookup(connectTo) : undefined;
   const agent = https
-    ? new HttpsAgent({ keepAlive: true, maxSockets: concurrency })
-    : new HttpAgent({ keepAlive: true, maxSockets: concurrency });
+    ? new HttpsAgent({ keepAlive: true, maxSockets: concurrency, lookup })
+    : new HttpAgent({ keepAlive: true, maxSockets: concurrency, lookup });
   const prefix = target.pathname.replace(/\/+$/, '');
   const send = (req: ReplayRequest) => new Promise<SendOutcome>((resolve) => {
     let settled = false;
@@ -51,6 +57,20 @@ export function createSender(target: URL, timeoutMs: number, concurrency: number
     outgoing.end(req.body ?? undefined);
   });
   return { send, close: () => agent.destroy() };
+}
+
+/** A resolver that answers every name with `addresses` (ENOTFOUND when there are none), in the callback's two shapes. */
+function pinnedLookup(addresses: readonly string[]): LookupFunction {
+  const all = addresses.map((address) => ({ address, family: isIPv6(address) ? 6 : 4 }));
+  return (hostname, options, callback) => {
+    const family = options.family === 'IPv4' ? 4 : options.family === 'IPv6' ? 6 : options.family;
+    const found = all.filter((a) => !family || a.family === family);
+    const done = callback as (err: NodeJS.ErrnoException | null, address: string | typeof found, family?: number) => void;
+    if (found.length === 0) {
+      done(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND', hostname }), '', 0);
+    } else if (options.all) done(null, found);
+    else done(null, found[0].address, found[0].family);
+  };
 }
 
 function readResponse(res: IncomingMessage, head: boolean): Promise<SendOutcome> {

@@ -1,14 +1,12 @@
 import type { HttpRoutes, Store } from '@vigil/plugin-sdk';
-import { HOUR, NO_RULE } from '../rule-paths.js';
+import { HOUR, NO_RULE } from '../../../gateway/records/rule-paths.js';
+import { readRuleUsage, type RuleUsageRows } from '../../../gateway/records/rule-usage-query.js';
+import { ruleUsageSchema } from './schemas.js';
 
 /** Routes listed per rule, busiest first; the rest are counted in `other_routes` and `other_requests`. */
 export const ROUTES_PER_RULE = 20;
 /** Ranges of the rule usage: whole hours, so the last hour is not offered (rule paths are counted per hour). */
 export const RULE_USAGE_RANGES = { '24h': 24 * HOUR, '7d': 7 * 24 * HOUR } as const;
-
-type Count = number | string;
-type RuleRow = { rule: string; requests: Count; routes: Count };
-type PathRow = { rule: string; method: string; path: string; requests: Count };
 
 export interface RuleUsage {
   /** A rule name; the records that matched no rule are in `unmatched`. */
@@ -21,18 +19,17 @@ export interface RuleUsage {
   other_requests: number;
 }
 
-function usageOf(total: RuleRow, paths: readonly PathRow[]): RuleUsage {
-  const routes = paths.map((p) => ({ method: p.method, path: p.path, requests: Number(p.requests) }));
+function usageOf(rows: RuleUsageRows): RuleUsage {
+  const routes = rows.busiest;
   const listed = routes.reduce((n, r) => n + r.requests, 0);
-  const requests = Number(total.requests);
-  return { rule: total.rule, requests, routes, other_routes: Number(total.routes) - routes.length, other_requests: requests - listed };
+  return { rule: rows.rule, requests: rows.requests, routes, other_routes: rows.shapes - routes.length, other_requests: rows.requests - listed };
 }
 
 export function registerRuleUsageRoute(http: HttpRoutes, store: Store): void {
-  const table = store.table('rule_paths');
   http.route({
     method: 'GET', path: '/api/gateway/policy/usage', tags: ['gateway'],
     summary: 'What each policy rule matched: requests per rule, by method and path',
+    response: ruleUsageSchema,
     description: 'Per rule name, the requests it matched in the range and its busiest routes (method and path as received, ' +
       `with id-like segments written {id}), at most ${ROUTES_PER_RULE} per rule; \`unmatched\` is the same for requests no rule matched. ` +
       'Counted per hour: the hour in which the range starts counts in full. A rule renamed counts under each name it had.',
@@ -46,24 +43,7 @@ export function registerRuleUsageRoute(http: HttpRoutes, store: Store): void {
       const span = RULE_USAGE_RANGES[name];
       const to = Date.now();
       const from = to - span;
-      // Both queries read the hours of the range through the primary key (bucket first) and nothing else.
-      const range = [from - (from % HOUR), to];
-      const totals = await store.query<RuleRow>(
-        `SELECT rule, SUM(requests) AS requests, COUNT(DISTINCT method || ' ' || path) AS routes FROM ${table}
-         WHERE bucket >= ? AND bucket < ? GROUP BY rule`, range);
-      const busiest = await store.query<PathRow>(
-        `SELECT rule, method, path, requests FROM (
-           SELECT rule, method, path, SUM(requests) AS requests,
-                  ROW_NUMBER() OVER (PARTITION BY rule ORDER BY SUM(requests) DESC, method, path) AS n
-           FROM ${table} WHERE bucket >= ? AND bucket < ? GROUP BY rule, method, path) ranked
-         WHERE n <= ${ROUTES_PER_RULE} ORDER BY rule, n`, range);
-      const byRule = new Map<string, PathRow[]>();
-      for (const row of busiest) {
-        const list = byRule.get(row.rule);
-        if (list) list.push(row);
-        else byRule.set(row.rule, [row]);
-      }
-      const usage = totals.map((t) => usageOf(t, byRule.get(t.rule) ?? []));
+      const usage = (await readRuleUsage(store, from, to, ROUTES_PER_RULE)).map(usageOf);
       const unmatched = usage.find((u) => u.rule === NO_RULE);
       return {
         range: name, from, to,

@@ -1,7 +1,9 @@
 import type { HttpRoutes, Store } from '@vigil/plugin-sdk';
-import type { CaptureConfig } from '../types.js';
+import type { CaptureConfig } from '../../../gateway/records/lane-tasks.js';
+import { readNamedTenants, readOtherTenants, readTenantSteps, readTopTenants, type TenantSums } from '../../../gateway/records/rollup-query.js';
 import { rangeQuery, resolveRange } from '../time-range.js';
 import { usageCost } from '../usage-cost.js';
+import { usageSeriesSchema } from './schemas.js';
 
 /** Most tenants one answer draws separately; the rest are summed under `other`. */
 export const MAX_SERIES = 10;
@@ -10,8 +12,6 @@ const MEASURES = ['requests', 'tokens', 'cost'] as const;
 type Measure = (typeof MEASURES)[number];
 
 interface Sums { requests: number; tokens: number; cost: number }
-// PostgreSQL returns SUM(bigint) as numeric, which node-postgres hands over as a string.
-type Row = { t?: number | string; tenant?: string; requests: number | string | null; tokens: number | string | null };
 
 /**
  * Tenants ranked by `by`, busiest first; ties by name, so the same data always picks the same tenants. Cost ranks
@@ -22,15 +22,12 @@ export function rankTenants<T extends Sums & { tenant: string }>(tenants: T[], b
 }
 
 export function registerUsageSeriesRoute(http: HttpRoutes, store: Store, config: CaptureConfig): void {
-  const rollups = store.table('rollups');
-  const sums = (r: Row): Sums => {
-    const requests = Number(r.requests ?? 0);
-    const tokens = Number(r.tokens ?? 0);
-    return { requests, tokens, cost: usageCost(config.pricing, requests, tokens) };
-  };
+  const sums = (r: { requests: number; tokens: number }): Sums =>
+    ({ requests: r.requests, tokens: r.tokens, cost: usageCost(config.pricing, r.requests, r.tokens) });
   http.route({
     method: 'GET', path: '/api/gateway/usage/series', tags: ['gateway'],
     summary: 'Requests, tokens and cost over time for the top tenants, with the range\'s totals',
+    response: usageSeriesSchema,
     description: 'One point per step (1 min for 1h, 15 min for 24h, 1 h for 7d), zero where nothing was captured. The `top` ' +
       'tenants by `by` (or the tenants named by `tenant`) each get a series; every other tenant is summed in `other`. ' +
       '`totals` covers all tenants. Exchanges without the tenant label count under the tenant "".',
@@ -50,44 +47,42 @@ export function registerUsageSeriesRoute(http: HttpRoutes, store: Store, config:
       const name = String(ctx.query.range ?? '24h');
       const { from, to, step } = resolveRange(name);
       const by = (ctx.query.by ?? 'requests') as Measure;
-      // Whole minutes: the minute in which the range starts is counted in full, as in the usage list and overview.
-      const range = [from - (from % MINUTE), to];
-      const perTenant = await store.query<Row>(
-        `SELECT tenant, SUM(requests) AS requests, SUM(tokens) AS tokens FROM ${rollups} WHERE bucket >= ? AND bucket < ? GROUP BY tenant`, range);
-      const tenants = perTenant.map((r) => ({ tenant: String(r.tenant), ...sums(r) }));
+      // The ranking, the named tenants and the rest's sums are each one aggregate in the store: however many tenants
+      // the range holds, none of their rows comes to this thread but the chosen few.
       const named = ctx.query.tenant as string[] | undefined;
+      const found = named
+        ? await readNamedTenants(store, from, to, named)
+        : await readTopTenants(store, from, to, by, config.pricing, Number(ctx.query.top ?? 5));
+      const present = found.map((r) => ({ tenant: r.tenant, ...sums(r) }));
       const chosen = named
-        ? [...new Set(named)].map((tenant) => tenants.find((t) => t.tenant === tenant) ?? { tenant, requests: 0, tokens: 0, cost: 0 })
-        : rankTenants(tenants, by).slice(0, Number(ctx.query.top ?? 5));
-
+        ? [...new Set(named)].map((tenant) => present.find((t) => t.tenant === tenant) ?? { tenant, requests: 0, tokens: 0, cost: 0 })
+        : present;
+      const names = chosen.map((t) => t.tenant);
+      const rest = await readOtherTenants(store, from, to, names);
       const times: number[] = [];
-      for (let t = range[0] - (range[0] % step); t < to; t += step) times.push(t);
+      // Whole minutes: the minute in which the range starts is counted in full, as in the usage list and overview.
+      const first = from - (from % MINUTE);
+      for (let t = first - (first % step); t < to; t += step) times.push(t);
       const index = new Map(times.map((t, i) => [t, i]));
       const empty = () => ({ requests: times.map(() => 0), tokens: times.map(() => 0) });
 
       const points = new Map(chosen.map((t) => [t.tenant, empty()]));
-      const rest = empty();
-      const fill = (rows: Row[], pick: (r: Row) => ReturnType<typeof empty> | undefined) => {
+      const restPoints = empty();
+      const fill = (rows: readonly (TenantSums & { t: number })[], pick: (r: TenantSums) => ReturnType<typeof empty> | undefined) => {
         for (const r of rows) {
           const target = pick(r);
-          const i = index.get(Number(r.t));
-          if (target && i !== undefined) { target.requests[i] = Number(r.requests ?? 0); target.tokens[i] = Number(r.tokens ?? 0); }
+          const i = index.get(r.t);
+          if (target && i !== undefined) { target.requests[i] = r.requests; target.tokens[i] = r.tokens; }
         }
       };
-      const names = chosen.map((t) => t.tenant);
-      const list = names.map(() => '?').join(', ');
-      const perStep = (where: string, group: string) =>
-        `SELECT (bucket / ${step}) * ${step} AS t${group ? `, ${group}` : ''}, SUM(requests) AS requests, SUM(tokens) AS tokens FROM ${rollups}
-         WHERE bucket >= ? AND bucket < ?${where} GROUP BY (bucket / ${step})${group ? `, ${group}` : ''}`;
-      if (names.length) fill(await store.query<Row>(perStep(` AND tenant IN (${list})`, 'tenant'), [...range, ...names]), (r) => points.get(String(r.tenant)));
+      fill(await readTenantSteps(store, from, to, step, names, true), (r) => points.get(r.tenant));
       // The rest straight from the store rather than total minus the chosen: rows stored between two queries could
       // otherwise make it negative.
-      fill(await store.query<Row>(perStep(names.length ? ` AND tenant NOT IN (${list})` : '', ''), [...range, ...names]), () => rest);
+      fill(await readTenantSteps(store, from, to, step, names, false), () => restPoints);
       const withCost = (p: { requests: number[]; tokens: number[] }) => ({ ...p, cost: p.requests.map((n, i) => usageCost(config.pricing, n, p.tokens[i])) });
-      const add = (list: Sums[]) => list.reduce((s, t) => ({ requests: s.requests + t.requests, tokens: s.tokens + t.tokens }), { requests: 0, tokens: 0 });
-      const totals = { ...sums(add(tenants)), tenants: tenants.length };
-      const chosenNames = new Set(names);
-      const others = tenants.filter((t) => !chosenNames.has(t.tenant));
+      const others = { tenants: rest.tenants, ...sums(rest) };
+      const all = { requests: others.requests + present.reduce((n, t) => n + t.requests, 0), tokens: others.tokens + present.reduce((n, t) => n + t.tokens, 0) };
+      const totals = { ...sums(all), tenants: others.tenants + present.length };
       return {
         range: name, from, to, step_ms: step, by,
         tenant_label: config.tenant_label,
@@ -96,7 +91,7 @@ export function registerUsageSeriesRoute(http: HttpRoutes, store: Store, config:
         totals,
         times,
         series: chosen.map((t) => ({ ...t, points: withCost(points.get(t.tenant)!) })),
-        other: { tenants: others.length, ...sums(add(others)), points: withCost(rest) },
+        other: { ...others, points: withCost(restPoints) },
       };
     },
   });

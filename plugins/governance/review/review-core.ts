@@ -1,7 +1,7 @@
 // `vigil review`'s core: each request decided by both policies, and every point where the two decisions would store
 // it differently counted per route. Only decisions are compared, never values: which parameters, headers and JSON
 // paths the request holds, and its status, are all it takes (review-kinds.ts lists the points).
-import { routeTemplate } from '@vigil/plugin-sdk';
+import { routeTemplate } from '../../../gateway/fields/api-fields.js';
 import type { CompiledPolicy } from '../../../policies/compile.js';
 import type { RouteDecision } from '../../../policies/merge.js';
 import type { DetectorKind } from '../../../policies/detectors/types.js';

@@ -6,7 +6,7 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { CommandIo, JsonSchema } from '@vigil/plugin-sdk';
 import { compilePolicy } from '../../../policies/compile.js';
-import { governExchange } from '../govern.js';
+import { governExchange } from '../../../gateway/govern/govern.js';
 import { InputProblem } from '../policy-file.js';
 import { harEntries } from '../scan/scan-sources.js';
 import { caseExchange } from '../test-case-exchange.js';

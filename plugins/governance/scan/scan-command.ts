@@ -1,7 +1,8 @@
 // `vigil scan`: sensitive-looking values that no rule masks, in the stored records of `-config FILE` or in a HAR file.
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { isMissingTable, type CommandArgs, type CommandIo, type CommandStore } from '@vigil/plugin-sdk';
+import { type CommandArgs, type CommandIo, type CommandStore } from '@vigil/plugin-sdk';
+import { isMissingTable } from '../../../gateway/records/stored-records.js';
 import { ScanCollector, type ScanInput } from './scan-core.js';
 import { storedRecords, harEntries } from './scan-sources.js';
 import { jsonReport, sarifReport, textReport, type ScanReport } from './scan-output.js';

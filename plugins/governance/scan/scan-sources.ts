@@ -1,5 +1,6 @@
 // Where `vigil scan` reads exchanges: the records `vigil run` stored (capture's table), or a HAR 1.2 file.
-import { storedRecordRows, type Store } from '@vigil/plugin-sdk';
+import { type Store } from '@vigil/plugin-sdk';
+import { storedRecordRows } from '../../../gateway/records/stored-records.js';
 import type { ScanInput } from './scan-core.js';
 
 /** Stored records, newest first, from `since` (epoch ms), at most `limit` (the SDK's reader of capture's table). */

@@ -1,3 +1,4 @@
+import { CHECK_NAMES, describeCheck, missingValue } from './gate-wording.js';
 import type { CallStats } from './version-stats.js';
 
 /** Calls each version needs before the gate gives a verdict. */
@@ -9,7 +10,10 @@ export const THRESHOLDS = [
 export type ThresholdName = (typeof THRESHOLDS)[number];
 export type Thresholds = Partial<Record<ThresholdName, number>>;
 
-/** Checked when a request names no threshold at all: a gate that checks nothing would pass anything. */
+/**
+ * Checked unless the request names its own value for them: a threshold typed for one metric must not silently drop the
+ * others (a gate that checks nothing would pass anything).
+ */
 export const DEFAULT_THRESHOLDS: Thresholds = { max_error_rate_increase: 0.02, max_p95_increase_pct: 20 };
 
 export interface GateCheck {
@@ -66,6 +70,13 @@ function check(metric: ThresholdName, threshold: number, base: CallStats, cand: 
   return { metric, baseline: values[0], candidate: values[1], threshold, value: finite, pass: value === null ? null : ok(value) };
 }
 
+/** The thresholds a request names, over the defaults for those it leaves out. */
+export function withDefaults(thresholds: Thresholds): Thresholds {
+  const used: Thresholds = { ...DEFAULT_THRESHOLDS };
+  for (const t of THRESHOLDS) if (thresholds[t] !== undefined) used[t] = thresholds[t];
+  return used;
+}
+
 const side = (version: number, s: CallStats): GateSide => ({
   version, samples: s.requests,
   stats: { requests: s.requests, errors: s.errors, error_rate: s.error_rate, avg_score: s.avg_score, p95_latency_ms: s.p95_latency_ms, avg_cost_usd: s.avg_cost_usd, cost_usd: s.cost_usd },
@@ -77,8 +88,7 @@ const side = (version: number, s: CallStats): GateSide => ({
  * computed (no eval scores yet) leaves it null.
  */
 export function judge(template: string, baseline: { version: number; stats: CallStats } | null, candidate: { version: number; stats: CallStats }, thresholds: Thresholds, minSamples: number): GateVerdict {
-  const named = THRESHOLDS.filter((t) => thresholds[t] !== undefined);
-  const used: Thresholds = named.length ? thresholds : DEFAULT_THRESHOLDS;
+  const used = withDefaults(thresholds);
   const out = { template, baseline: baseline ? side(baseline.version, baseline.stats) : null, candidate: side(candidate.version, candidate.stats), min_samples: minSamples };
   if (!baseline) {
     return { ...out, pass: null, reason: `version ${candidate.version} is the first of "${template}": there is no baseline to compare with`, checks: [] };
@@ -90,8 +100,8 @@ export function judge(template: string, baseline: { version: number; stats: Call
     return { ...out, pass: null, reason: `too few samples: ${counts} (min_samples ${minSamples})`, checks };
   }
   const failed = checks.filter((c) => c.pass === false);
-  if (failed.length) return { ...out, pass: false, reason: `failed: ${failed.map((c) => c.metric).join(', ')}`, checks };
+  if (failed.length) return { ...out, pass: false, reason: failed.map(describeCheck).join('; '), checks };
   const unknown = checks.filter((c) => c.pass === null);
-  if (unknown.length) return { ...out, pass: null, reason: `cannot check ${unknown.map((c) => c.metric).join(', ')}: no values yet (eval scores come from the eval stage)`, checks };
+  if (unknown.length) return { ...out, pass: null, reason: unknown.map((c) => `cannot check ${CHECK_NAMES[c.metric]}: ${missingValue(c.metric)}`).join('; '), checks };
   return { ...out, pass: true, reason: `v${candidate.version} passes ${checks.length} checks against v${baseline.version}`, checks };
 }

@@ -1,15 +1,27 @@
-import { HttpError, tryParseSince } from '@vigil/plugin-sdk';
+import { httpError, tryParseSince } from '@vigil/plugin-sdk';
 import { LlmErrors } from '../errors.js';
 
-/** Most items one page of a public list holds, whatever `limit` asks for (the seed's cap). */
+/** Most items one page of a public list holds, whatever `limit` asks for (the public API's cap, in the plugin's README). */
 export const MAX_LIMIT = 200;
 export const DEFAULT_LIMIT = 50;
+
+/**
+ * Most items a list skips by `offset`: the database reads every skipped row, so a deep offset costs as much as the
+ * pages before it. Deeper, lists that have them page by cursor (`before`), as fast at any depth.
+ */
+export const MAX_OFFSET = 10_000;
 
 /** The `limit` and `offset` parameters every list takes. */
 export const pageProperties = {
   limit: { type: 'integer', minimum: 1, default: DEFAULT_LIMIT, description: `Page size; at most ${MAX_LIMIT} (a larger value is answered with ${MAX_LIMIT}).` },
-  offset: { type: 'integer', minimum: 0, default: 0, description: 'Items to skip.' },
+  offset: {
+    type: 'integer', minimum: 0, maximum: MAX_OFFSET, default: 0,
+    description: `Items to skip, at most ${MAX_OFFSET.toLocaleString('en-US')} (400 past it); page deeper by cursor where the list has one.`,
+  },
 };
+
+/** A text filter matched against stored values no longer than `maxLength` characters (longer could never match). */
+export const filterText = (maxLength: number, description?: string) => ({ type: 'string', maxLength, ...(description ? { description } : {}) });
 
 export const sinceProperty = {
   type: 'string', description: 'Epoch ms, an ISO 8601 date-time (UTC without an offset), or a duration back from now (15m, 24h, 7d).',
@@ -24,6 +36,6 @@ export function pageOf(query: Record<string, unknown>): { limit: number; offset:
 export function parseSince(value: string, now = Date.now()): number {
   const since = tryParseSince(value, now);
   if (since !== undefined) return since;
-  throw new HttpError(400, LlmErrors.SINCE,
+  throw httpError(LlmErrors.SINCE,
     `since must be epoch milliseconds, an ISO 8601 date-time (2024-05-01T12:00:00Z) or a duration back from now (15m, 2h, 7d); got ${JSON.stringify(value)}`);
 }

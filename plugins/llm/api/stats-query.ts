@@ -1,6 +1,6 @@
 import type { Store } from '@vigil/plugin-sdk';
 import type { EvalScores } from '../eval-scores.js';
-import { callStats, iso } from './version-stats.js';
+import { callStats, iso, slotQuantiles } from './version-stats.js';
 
 /** Each range with the bucket of its series: 60, 96, 168 and 120 points. */
 export const STATS_RANGES = {
@@ -18,7 +18,7 @@ export const statsQuery = {
   type: 'object',
   properties: {
     range: { enum: Object.keys(STATS_RANGES), default: '24h', description: 'Ending now; the series step is 1 min, 15 min, 1 h or 6 h.' },
-    eval_definition_id: { type: 'string', description: 'Eval scores of this definition only.' },
+    eval_definition_id: { type: 'string', maxLength: 200, description: 'Eval scores of this definition only.' },
   },
 };
 
@@ -42,10 +42,11 @@ export async function projectStats(store: Store, scores: EvalScores, projectId: 
     // Integer literals, not parameters: a bound JavaScript number past 32 bits is a REAL to SQLite, and the
     // division would not truncate. Both are computed here, never taken from the request.
     `SELECT (created_at - ${first}) / ${step} AS slot, COUNT(*) AS requests, SUM(CASE WHEN status = 'error' THEN 1 ELSE 0 END) AS errors,
-       SUM(total_tokens) AS tokens, SUM(cost_usd) AS cost, AVG(latency_ms) AS avg_latency
+       SUM(total_tokens) AS tokens, SUM(input_tokens) AS input_tokens, SUM(output_tokens) AS output_tokens, SUM(cost_usd) AS cost,
+       AVG(latency_ms) AS avg_latency
      FROM ${store.table('traces')} WHERE ${where} GROUP BY (created_at - ${first}) / ${step}`, params);
   const bySlot = new Map(rows.map((r) => [Math.floor(Number(r.slot)), r]));
-  const scoreBySlot = await scores.series({ ...scope, from: first }, step);
+  const [scoreBySlot, quantiles] = await Promise.all([scores.series({ ...scope, from: first }, step), slotQuantiles(store, where, params, first, step)]);
   const series = [];
   for (let t = first, slot = 0; t < to; t += step, slot++) {
     const r = bySlot.get(slot);
@@ -53,7 +54,9 @@ export async function projectStats(store: Store, scores: EvalScores, projectId: 
     const errors = Number(r?.errors ?? 0);
     series.push({
       time: iso(t), requests, errors, error_rate: requests ? errors / requests : 0, tokens: Number(r?.tokens ?? 0),
-      cost_usd: Number(r?.cost ?? 0), avg_latency_ms: r?.avg_latency == null ? null : Number(r.avg_latency), avg_score: scoreBySlot.get(slot) ?? null,
+      input_tokens: Number(r?.input_tokens ?? 0), output_tokens: Number(r?.output_tokens ?? 0),
+      cost_usd: Number(r?.cost ?? 0), avg_latency_ms: r?.avg_latency == null ? null : Number(r.avg_latency),
+      p95_latency_ms: quantiles.get(slot)?.p95 ?? null, p99_latency_ms: quantiles.get(slot)?.p99 ?? null, avg_score: scoreBySlot.get(slot) ?? null,
     });
   }
   return {
@@ -63,7 +66,7 @@ export async function projectStats(store: Store, scores: EvalScores, projectId: 
     tokens: { input: total.input_tokens, output: total.output_tokens, total: total.total_tokens },
     cost_usd: total.cost_usd,
     eval_score_avg: evals.avg_score,
-    eval: { score_avg: evals.avg_score, samples: evals.samples, failed: evals.failed, cost: evals.cost, by_definition: evals.by_definition },
+    eval: { score_avg: evals.avg_score, samples: evals.samples, failed: evals.failed, skipped: evals.skipped, cost: evals.cost, by_definition: evals.by_definition },
     series,
   };
 }

@@ -14,9 +14,19 @@ import { observationToItem } from './observation-item.js';
 import { scoreFromEvent, type LangfuseScore } from './score.js';
 import { observationKey, traceKey, type LangfuseStateStore } from './state-store.js';
 
+/** Where an item handed on came from: its state key, and the entity's revision it was built from. */
+export interface ItemSource {
+  key: string;
+  revision: number;
+}
+
 export interface AppliedBatch {
   /** Generations that became complete LLM calls: hand them to the ingest pipeline. */
   items: TraceItem[];
+  /** Each item's source, in the same order. */
+  sources: ItemSource[];
+  /** Keys of observations handed on before that this batch changed: their stored traces are replaced (upserts). */
+  updated: string[];
   /** Scores, for the eval results (kept apart from items). */
   scores: LangfuseScore[];
   /** Envelope ids of the events applied (all of them are successes in the 207). */
@@ -50,7 +60,8 @@ export async function applyLangfuseBatch(store: LangfuseStateStore, events: read
     return cache.get(key);
   };
   const readyIds: string[] = [];
-  const result: AppliedBatch = { items: [], scores: [], applied: [], late: 0, context: 0 };
+  const result: AppliedBatch = { items: [], sources: [], updated: [], scores: [], applied: [], late: 0, context: 0 };
+  const updated = new Set<string>();
 
   for (const event of ordered) {
     result.applied.push(event.id);
@@ -58,10 +69,11 @@ export async function applyLangfuseBatch(store: LangfuseStateStore, events: read
     if (event.type === 'sdk-log') { result.context++; continue; }
     const target = eventTarget(event)!;
     const key = target.kind === 'trace' ? traceKey(target.id) : observationKey(target.id);
-    const { entity, ready, late } = reduceEvent(await load(key), event);
+    const { entity, ready, late, changed } = reduceEvent(await load(key), event);
     cache.set(key, entity);
     dirty.add(key);
     if (late) result.late++;
+    if (late && changed && entity.kind === 'observation') updated.add(key);
     if (ready) readyIds.push(key);
     else if (entity.kind === 'observation' && entity.type !== 'generation' && entity.type !== 'embedding') result.context++;
   }
@@ -71,7 +83,9 @@ export async function applyLangfuseBatch(store: LangfuseStateStore, events: read
     const traceId = typeof observation.body.traceId === 'string' ? observation.body.traceId : undefined;
     const trace = traceId ? await load(traceKey(traceId)) : undefined;
     result.items.push(observationToItem(observation, trace));
+    result.sources.push({ key, revision: observation.revision ?? 0 });
   }
+  result.updated = [...updated];
   for (const key of dirty) await store.put(key, cache.get(key)!);
   return result;
 }

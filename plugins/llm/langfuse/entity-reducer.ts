@@ -29,6 +29,11 @@ export interface LangfuseEntity {
   created?: boolean;
   /** Set once the observation was handed on as a trace item. */
   emitted?: boolean;
+  /**
+   * Counts the changes of the merged entity (an event that changes nothing leaves it): a stored trace built from a
+   * revision is replaced only by one built from a later revision (../langfuse-upserts.ts).
+   */
+  revision?: number;
 }
 
 export interface ReduceResult {
@@ -37,6 +42,8 @@ export interface ReduceResult {
   ready: boolean;
   /** The event changed an observation that was already handed on. */
   late: boolean;
+  /** The event changed the entity (a repeat of an applied event, or an older one with nothing to fill, does not). */
+  changed: boolean;
 }
 
 const LLM_TYPES = new Set(['generation', 'embedding']);
@@ -63,6 +70,8 @@ const stampOf = (event: LangfuseEvent): string => {
 };
 
 const empty = (v: unknown) => v === undefined || v === null;
+/** Equal JSON values: a field an event sets again with the value it has is no change (a retried batch). */
+const same = (a: unknown, b: unknown) => a === b || (typeof a === 'object' && typeof b === 'object' && JSON.stringify(a) === JSON.stringify(b));
 
 /** Whether an observation is a complete LLM call (see the module comment). */
 export function isCompleteLlmCall(entity: LangfuseEntity): boolean {
@@ -73,16 +82,28 @@ export function isCompleteLlmCall(entity: LangfuseEntity): boolean {
   return !empty(b.endTime) && (named || counted);
 }
 
+/**
+ * A generation (or embedding) whose create arrived and that was not handed on: it waits for its end, and is stored
+ * incomplete once it stays idle past `llm.langfuse.unended_after` (../langfuse-upserts.ts).
+ */
+export function isUnended(entity: LangfuseEntity): boolean {
+  return entity.kind === 'observation' && entity.created === true && !entity.emitted && LLM_TYPES.has(entity.type ?? '');
+}
+
 export function reduceEvent(stored: LangfuseEntity | undefined, event: LangfuseEvent): ReduceResult {
   const target = eventTarget(event);
   if (!target) throw new TypeError(`${event.type} events are not merged`);
   const stamp = stampOf(event);
   const newer = stored === undefined || stamp >= stored.stamp;
   const body: Body = { ...stored?.body };
+  let changed = stored === undefined;
   for (const [key, value] of Object.entries(event.body)) {
     // `type` is the entity's, not a body field; `__proto__` (from JSON.parse) would set the prototype.
     if (empty(value) || key === 'type' || key === '__proto__') continue;
-    if (newer || empty(body[key])) body[key] = value;
+    if ((newer || empty(body[key])) && !same(body[key], value)) {
+      body[key] = value;
+      changed = true;
+    }
   }
   body.id = target.id;
   // A create names the type; an update before its create gives a provisional one.
@@ -92,7 +113,9 @@ export function reduceEvent(stored: LangfuseEntity | undefined, event: LangfuseE
     kind: target.kind, id: target.id, body, stamp: newer ? stamp : stored!.stamp,
     ...(type ? { type } : {}), ...(isCreate || stored?.created ? { created: true } : {}), ...(stored?.emitted ? { emitted: true } : {}),
   };
+  if (type !== stored?.type || entity.created !== stored?.created) changed = true;
+  entity.revision = (stored?.revision ?? 0) + (changed ? 1 : 0);
   const ready = !entity.emitted && isCompleteLlmCall(entity);
   if (ready) entity.emitted = true;
-  return { entity, ready, late: stored?.emitted === true };
+  return { entity, ready, late: stored?.emitted === true, changed };
 }

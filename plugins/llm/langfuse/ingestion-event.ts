@@ -3,9 +3,15 @@
  * Python SDK): `{ batch: [{ id, type, timestamp, body, metadata? }], metadata? }`. Each event is validated on its
  * own; the answer lists successes and errors per event id (ingestion-response.ts).
  *
- * Validation refuses only what is malformed (wrong types, unknown event types): the SDK retries the whole batch
- * when any event is refused, so anything Vigil merely does not use is accepted.
+ * Validation refuses only what is malformed (wrong types, unknown event types) or past any real call (a time more
+ * than minutes ahead of the server's clock or before 2000, token counts or a cost past the trace item's bounds,
+ * item-schema.ts): the SDK retries the whole batch when any event is refused, so anything Vigil merely does not use
+ * is accepted. An event refused here never reaches the merged state, so it cannot make an item that the ingest
+ * pipeline would then refuse out of sight of the 207.
  */
+import { MAX_COST_USD, MAX_TOKENS, timeOutOfBounds } from '../item-schema.js';
+import { costFromDetails, tokensFromUsage } from './usage-details.js';
+
 export const EVENT_TYPES = [
   'trace-create', 'generation-create', 'generation-update', 'span-create', 'span-update', 'event-create',
   'observation-create', 'observation-update', 'score-create', 'sdk-log',
@@ -52,8 +58,20 @@ const optional = (body: Body, key: string, kind: 'string' | 'object' | 'number',
   if (kind === 'object' ? !isObj(v) : typeof v !== kind) problems.push(`body.${key} must be ${kind === 'object' ? 'an object' : `a ${kind}`}`);
 };
 
-/** What is wrong with one event's body, per its type; empty when nothing is. */
-function bodyProblems(type: LangfuseEventType, body: Body): string[] {
+/** Token counts and costs past what one call can have, as the trace item would carry them (usage-details.ts). */
+function amountProblems(body: Body, problems: string[]): void {
+  for (const key of ['usage', 'usageDetails']) {
+    for (const [kind, n] of Object.entries(tokensFromUsage(body[key]) ?? {})) {
+      if (n > MAX_TOKENS) problems.push(`body.${key}: ${n} ${kind} tokens, more than the ${MAX_TOKENS} of any call`);
+    }
+  }
+  for (const [key, cost] of [['costDetails', costFromDetails(body.costDetails)], ['usage', costFromDetails(undefined, body.usage)]] as const) {
+    if (cost !== undefined && cost > MAX_COST_USD) problems.push(`body.${key}: a cost of ${cost} USD, more than the ${MAX_COST_USD} USD of any call`);
+  }
+}
+
+/** What is wrong with one event's body, per its type; empty when nothing is. `now` is epoch ms. */
+function bodyProblems(type: LangfuseEventType, body: Body, now: number): string[] {
   const problems: string[] = [];
   if (type === 'sdk-log') return problems;
   const isUpdate = type.endsWith('-update');
@@ -61,7 +79,10 @@ function bodyProblems(type: LangfuseEventType, body: Body): string[] {
   optional(body, 'id', 'string', problems);
   for (const key of DATE_FIELDS) {
     const v = body[key];
-    if (v !== undefined && v !== null && (typeof v !== 'string' || Number.isNaN(Date.parse(v)))) problems.push(`body.${key} must be an ISO 8601 date-time`);
+    if (v === undefined || v === null) continue;
+    const ms = typeof v === 'string' ? Date.parse(v) : NaN;
+    const outOfBounds = Number.isNaN(ms) ? `body.${key} must be an ISO 8601 date-time` : timeOutOfBounds(`body.${key}`, ms, now);
+    if (outOfBounds) problems.push(outOfBounds);
   }
   if (type === 'score-create') {
     if (typeof body.name !== 'string' || body.name === '') problems.push('body.name is required');
@@ -75,6 +96,7 @@ function bodyProblems(type: LangfuseEventType, body: Body): string[] {
     optional(body, key, 'string', problems);
   }
   for (const key of ['usage', 'usageDetails', 'costDetails', 'modelParameters']) optional(body, key, 'object', problems);
+  amountProblems(body, problems);
   // metadata, input and output may be any JSON, as in Langfuse: never a reason to refuse.
   if (body.level !== undefined && body.level !== null && !LEVELS.has(String(body.level))) problems.push('body.level must be DEBUG, DEFAULT, WARNING or ERROR');
   if (type.startsWith('observation-') && body.type !== undefined && !OBSERVATION_TYPES.has(String(body.type))) problems.push(`body.type ${JSON.stringify(body.type)} is not an observation type`);
@@ -88,6 +110,7 @@ export function parseIngestionBatch(payload: unknown, now: () => string = () => 
   const events: LangfuseEvent[] = [];
   const errors: EventError[] = [];
   const at = now();
+  const nowMs = Date.parse(at);
   payload.batch.forEach((raw: unknown, index: number) => {
     const id = isObj(raw) && typeof raw.id === 'string' && raw.id !== '' ? raw.id : `batch[${index}]`;
     const refuse = (message: string) => errors.push({ id, status: 400, message, error: 'invalid_event' });
@@ -97,9 +120,11 @@ export function parseIngestionBatch(payload: unknown, now: () => string = () => 
       return refuse(`unknown event type ${JSON.stringify(raw.type)}; expected one of ${EVENT_TYPES.join(', ')}`);
     }
     if (raw.timestamp !== undefined && (typeof raw.timestamp !== 'string' || Number.isNaN(Date.parse(raw.timestamp)))) return refuse('timestamp must be an ISO 8601 date-time');
+    const stampProblem = raw.timestamp === undefined ? undefined : timeOutOfBounds('timestamp', Date.parse(raw.timestamp), nowMs);
+    if (stampProblem) return refuse(stampProblem);
     if (!isObj(raw.body)) return refuse('body must be an object');
     const type = raw.type as LangfuseEventType;
-    const problems = bodyProblems(type, raw.body);
+    const problems = bodyProblems(type, raw.body, nowMs);
     if (problems.length > 0) return refuse(problems.join('; '));
     events.push({ id: raw.id, type, timestamp: (raw.timestamp as string | undefined) ?? at, body: raw.body });
   });

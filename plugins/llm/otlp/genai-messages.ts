@@ -1,7 +1,7 @@
 /**
  * Messages of an LLM span, from whichever convention carried them, as ChatMessage lists (chat-message.ts). Each
- * reader returns undefined when its convention is absent, so the caller takes the first present, in the order of
- * the issue's table:
+ * reader returns undefined when its convention is absent, so the caller takes the first present, in this order (the
+ * mapping table of otlp/README.md, row input / output):
  *   1. `gen_ai.input.messages` / `gen_ai.output.messages` (+ `gen_ai.system_instructions`): JSON in the parts format
  *   2. legacy flattened `gen_ai.prompt.N.*` / `gen_ai.completion.N.*` (Traceloop ≤ 0.22 and many others)
  *   3. OpenInference `llm.input_messages.N.message.*` / `llm.output_messages.N.message.*`

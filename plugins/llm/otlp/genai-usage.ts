@@ -1,7 +1,8 @@
 /**
- * Token counts and cost of an LLM span, taking for each count the first attribute present (the issue's table, then
- * the Vercel and Langfuse spellings). Per the GenAI conventions, `cache_read` is the part of `input` served from
- * the provider's cache (OpenAI's prompt_tokens_details.cached_tokens), not an addition to it.
+ * Token counts and cost of an LLM span, taking for each count the first attribute present in the lists below (the
+ * mapping table of otlp/README.md), then Langfuse's usage details. Per the GenAI conventions, `cache_read` is the
+ * part of `input` served from the provider's cache (OpenAI's prompt_tokens_details.cached_tokens), not an addition
+ * to it.
  */
 import { costFromDetails, tokensFromUsage } from '../langfuse/usage-details.js';
 import type { TraceTokens } from '../trace-item.js';

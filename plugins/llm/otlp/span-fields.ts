@@ -9,7 +9,8 @@ import type { OtlpAttributes, OtlpSpan } from './otlp-model.js';
 
 export const MODEL_KEYS = [
   'gen_ai.response.model', 'gen_ai.request.model', 'llm.model_name', 'ai.model.id',
-  // Beyond the table: OpenInference embeddings and Langfuse's own generations name the model here.
+  // Besides the GenAI, OpenInference and Vercel spellings: OpenInference embeddings and Langfuse's own generations
+  // name the model here (the mapping table: otlp/README.md).
   'embedding.model_name', 'langfuse.observation.model.name',
 ];
 const PROVIDER_KEYS = ['gen_ai.provider.name', 'gen_ai.system', 'llm.provider', 'llm.system', 'ai.model.provider'];

@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import type { CommandDefinition } from '@vigil/plugin-sdk';
 import type { Composition } from '../../composition.js';
 import type { Runtime } from '../../runtime.js';
@@ -6,6 +8,13 @@ import { reportStartupError } from '../report-error.js';
 import { missingFlags } from '../v8-flags.js';
 
 const STOP_SIGNALS = ['SIGINT', 'SIGTERM'] as const;
+
+/** Where to start without a config of one's own: the example beside a clone, or `vigil schema` to write one. */
+function startHint(cwd: string): string {
+  return existsSync(join(cwd, 'examples', 'vigil.yaml'))
+    ? 'To start with the example: npm start, or npx vigil run -config examples/vigil.yaml\n'
+    : 'A config file can be as small as `ui: {}`; examples/vigil.yaml in the repository has every area on, and `vigil schema` lists every key.\n';
+}
 type StopReason = (typeof STOP_SIGNALS)[number];
 
 /**
@@ -19,7 +28,7 @@ export const runCommand = (composition: Composition): CommandDefinition => ({
   flags: { config: { type: 'string', summary: 'the YAML config file' } },
   async run(args, io) {
     const file = args.flags.config;
-    if (typeof file !== 'string') { io.err('vigil run: -config FILE is required\n'); return 2; }
+    if (typeof file !== 'string') { io.err(`vigil run: -config FILE is required.\n${startHint(io.cwd)}`); return 2; }
     let runtime: Runtime;
     try {
       const { Runtime } = await import('../../runtime.js');

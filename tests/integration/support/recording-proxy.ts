@@ -11,6 +11,8 @@ export interface Exchange {
   /** The request's content type. */
   contentType: string;
   headers: IncomingHttpHeaders;
+  /** The request's body as sent (gunzipped when the client compressed it). */
+  request: Buffer;
   status: number;
   /** The answer's content type and body (gunzipped when Vigil compressed it). */
   responseType: string;
@@ -38,6 +40,7 @@ export async function startRecordingProxy(target: string): Promise<RecordingProx
       const raw = await readAll(answer);
       exchanges.push({
         method: req.method ?? '', path: (req.url ?? '').split('?')[0], contentType: String(req.headers['content-type'] ?? ''), headers: req.headers,
+        request: req.headers['content-encoding'] === 'gzip' ? gunzipSync(body) : body,
         status: answer.statusCode ?? 0, responseType: String(answer.headers['content-type'] ?? ''),
         response: answer.headers['content-encoding'] === 'gzip' ? gunzipSync(raw) : raw,
       });

@@ -11,7 +11,7 @@ import { repoRoot } from '../../support/paths.js';
 
 /** Built trees and the source trees they come from. */
 const TREES: [built: string, source: string][] = [
-  ['dist/runtime', 'runtime'], ['dist/plugins', 'plugins'], ['dist/policies', 'policies'], ['dist/sandbox', 'sandbox'],
+  ['dist/runtime', 'runtime'], ['dist/gateway', 'gateway'], ['dist/plugins', 'plugins'], ['dist/policies', 'policies'], ['dist/sandbox', 'sandbox'],
   ['plugin-sdk/dist', 'plugin-sdk/src'], ['clients/node/dist', 'clients/node/src'], ['dist/middleware', 'middleware'],
 ];
 /** Never scanned for codes: generated, installed or built files, and tests (which assert on literal codes on purpose). */
@@ -122,6 +122,21 @@ test('no code is written as a literal in source: it comes from a catalogue', () 
   assert.equal(offenders, []);
 });
 
+test('an HttpError is made only by httpError, from a code whose entry holds its status', () => {
+  // `new HttpError(status, …)` would write the status a second time, where it can drift from the entry and the docs.
+  const defining = new Set(['plugin-sdk/src/errors.ts']);
+  const offenders = sources
+    .filter(({ file, text }) => file.endsWith('.ts') && !defining.has(file) && /\bnew HttpError\(/.test(text))
+    .map(({ file }) => file);
+  assert.equal(offenders, [], 'throw httpError(Errors.CODE, message) instead');
+});
+
+test('a meaning leaves the status to the entry: no "(404) …" in the prose', () => {
+  const stated = catalogues.flatMap(({ file, named }) => named.flatMap(({ catalogue }) => catalogue.codes
+    .filter((c) => /^\(\d{3}\)/.test(c.meaning)).map((c) => `${file}: ${c.code}`)));
+  assert.equal(stated, []);
+});
+
 /** One table cell: `|` escaped everywhere; outside code spans, `<` (an HTML tag) and `*` (emphasis) written literally. */
 const cell = (text: string): string => text.replace(/\s*\n\s*/g, ' ').split(/(`[^`]*`)/)
   .map((part, i) => (i % 2 ? part : part.replace(/</g, '&lt;').replace(/\*/g, '\\*')))
@@ -143,14 +158,15 @@ function render(): string {
     '- in logs (the `err.code` field of a JSON log line) and in a job\'s `last_error`;',
     '- in metrics and records that count failures: `vigil_proxy_failures_total{code}`, a gateway record\'s `error`.',
     '',
-    'Each area below is one `errors.ts` in the source tree, where the code is defined.',
+    'Each area below is one `errors.ts` in the source tree, where the code is defined. Status is the HTTP status the',
+    'code is answered with, written once in its entry (handlers throw by code); — marks a code that is no HTTP answer.',
   ];
   const all = catalogues.flatMap(({ file, named }) => named.map(({ catalogue }) => ({ file, catalogue })))
     .sort((a, b) => a.catalogue.prefix.localeCompare(b.catalogue.prefix));
   for (const { file, catalogue } of all as { file: string; catalogue: ErrorCatalogue }[]) {
-    lines.push('', `## ${catalogue.prefix} (\`${file}\`)`, '', '| Code | Meaning | What to do |', '|---|---|---|');
+    lines.push('', `## ${catalogue.prefix} (\`${file}\`)`, '', '| Code | Status | Meaning | What to do |', '|---|---|---|---|');
     for (const c of [...catalogue.codes].sort((a, b) => a.code.localeCompare(b.code))) {
-      lines.push(`| \`${c.code}\` | ${cell(c.meaning)} | ${cell(c.action)} |`);
+      lines.push(`| \`${c.code}\` | ${c.status ?? '—'} | ${cell(c.meaning)} | ${cell(c.action)} |`);
     }
   }
   return `${lines.join('\n')}\n`;

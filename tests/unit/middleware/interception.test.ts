@@ -4,7 +4,8 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { request } from 'undici';
-import { ByteBudget, type RawExchange } from '@vigil/plugin-sdk';
+import { ByteBudget } from '@vigil/plugin-sdk';
+import type { RawExchange } from '../../../gateway/exchange/raw-exchange.js';
 import { compilePolicy } from '../../../policies/compile.js';
 import { intercept, type InterceptionLane } from '../../../middleware/core/interception.js';
 

@@ -1,7 +1,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import {
-  ConfigValueError, defineErrorCodes, errorCatalogueOf, PermanentError, SdkErrors, VigilError, type ErrorCodeOf,
+  ConfigValueError, defineErrorCodes, errorCatalogueOf, HttpError, httpError, PermanentError, SdkErrors, statusOf, VigilError,
+  type ErrorCodeOf,
 } from '@vigil/plugin-sdk';
 
 const doc = { meaning: 'Something went wrong.', action: 'Do the right thing.' };
@@ -49,6 +50,32 @@ test('a prefix or key that is not [A-Z][A-Z0-9_]*, or an empty meaning or action
   refused(() => defineErrorCodes('DEMO', { A: { meaning: ' ', action: 'x' } }), /A needs a non-empty meaning/);
   refused(() => defineErrorCodes('DEMO', { A: { meaning: 'x', action: '' } }), /A needs a non-empty action/);
   refused(() => defineErrorCodes('DEMO', { A: { meaning: 'x' } as never }), /A needs a non-empty action/);
+});
+
+test('a status is an HTTP error status; it is refused otherwise, at definition', () => {
+  for (const status of [200, 302, 399, 600, 404.5, '404', Number.NaN]) {
+    try {
+      defineErrorCodes('DEMO', { A: { ...doc, status: status as number } });
+      assert.unreachable(`status ${String(status)} accepted`);
+    } catch (err) {
+      assert.is((err as VigilError).code, SdkErrors.CATALOGUE);
+      assert.match((err as Error).message, /A has status .*; a code's status is an HTTP error status, 400 to 599/);
+    }
+  }
+});
+
+test('httpError answers with the status of the code\'s entry, and the catalogue lists it', () => {
+  const codes = defineErrorCodes('STATUSDEMO', { GONE: { ...doc, status: 410 }, BUSY: { ...doc, status: 503 }, QUIET: doc });
+  const gone = httpError(codes.GONE, 'it went');
+  assert.instance(gone, HttpError);
+  assert.equal([gone.status, gone.code, gone.message, gone.headers], [410, 'VIGIL_ERR_STATUSDEMO_GONE', 'it went', undefined]);
+  assert.equal(httpError(codes.BUSY, 'later', { headers: { 'Retry-After': '3' } }).headers, { 'Retry-After': '3' });
+  assert.equal([statusOf(codes.GONE), statusOf(codes.BUSY), statusOf(codes.QUIET)], [410, 503, undefined]);
+  assert.equal(errorCatalogueOf(codes)?.codes.map((c) => c.status), [410, 503, undefined]);
+  // @ts-expect-error: a code without a status cannot be thrown over HTTP
+  const quiet = httpError(codes.QUIET, 'no status');
+  assert.is(quiet.status, 500, 'a cast past the type is answered as the bug it is');
+  assert.match(quiet.message, /has no status in its catalogue/);
 });
 
 test('the SDK\'s own errors take their codes from its catalogue', () => {

@@ -1,6 +1,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { compileJsonGovernance, governJson } from '../../../policies/govern-json.js';
+import { seededRandom } from '@vigil/plugin-sdk';
+import { compileJsonGovernance, governJson, governOwnedJson } from '../../../policies/govern-json.js';
+import { DETECTOR_KINDS } from '../../../policies/detectors/types.js';
 import { PolicyError } from '../../../policies/errors.js';
 
 const trace = {
@@ -51,6 +53,30 @@ test('strings, numbers and null pass through when nothing matches', () => {
   assert.is(governJson('plain', { detect: ['email'] }), 'plain');
   assert.is(governJson(42, { json_fields: ['$.x'] }), 42);
   assert.is(governJson(null, {}), null);
+});
+
+test('governing an owned value in place gives what governJson gives, secrets in keys and __proto__ included', () => {
+  const random = seededRandom(30);
+  const leaves = ['plain', 'mail ada@example.com now', 'Bearer abc123def456ghi', '4111 1111 1111 1111', 42, null, true, '[REDACTED]'];
+  const keys = ['a', 'email', 'ada@example.com', 'b', 'password', '__proto__'];
+  const value = (depth: number): unknown => {
+    const r = random();
+    if (depth > 3 || r < 0.35) return leaves[Math.floor(random() * leaves.length)];
+    if (r < 0.6) return Array.from({ length: Math.floor(random() * 4) }, () => value(depth + 1));
+    const text = `{${Array.from({ length: Math.floor(random() * 4) }, (_, i) => `${JSON.stringify(keys[Math.floor(random() * keys.length)] + (i ? i : ''))}:${JSON.stringify(value(depth + 1))}`).join(',')}}`;
+    return JSON.parse(text);
+  };
+  const rules = [{ detect: [...DETECTOR_KINDS] }, { json_fields: ['$.**.password', '$.a[*]'], detect: ['email' as const] }, { json_fields: ['$.b'] }];
+  for (let round = 0; round < 2000; round++) {
+    const v = value(0);
+    const text = JSON.stringify(v);
+    for (const r of rules) {
+      const expected = governJson(v, r);
+      const owned = governOwnedJson(JSON.parse(text), r);
+      assert.is(JSON.stringify(owned), JSON.stringify(expected), text);
+      assert.is(Object.getPrototypeOf(owned ?? {}), Object.getPrototypeOf(expected ?? {}));
+    }
+  }
 });
 
 test.run();

@@ -7,8 +7,8 @@ import { createWasmPolicy, type WasmPolicy } from '../../../policies/wasm-policy
 import { buildPolicyView, type PolicyView } from '../../../policies/wasm-view.js';
 import { narrow } from '../../../policies/wasm-narrow.js';
 import { compilePolicy } from '../../../policies/compile.js';
-import { governExchange } from '../../../plugins/governance/govern.js';
-import type { RawExchange } from '../../../plugins/governance/types.js';
+import { governExchange } from '../../../gateway/govern/govern.js';
+import type { RawExchange } from '../../../gateway/govern/types.js';
 import { fromRoot } from '../../support/paths.js';
 import { tempDir } from '../../support/tmp.js';
 

@@ -7,8 +7,8 @@ import type { WasmDecision } from '../../../policies/wasm-decision.js';
 import {
   narrow, narrowDecision, narrowLabels, failClosedDecision, failClosedReason, compileWasmJsonPath,
 } from '../../../policies/wasm-narrow.js';
-import { governExchange } from '../../../plugins/governance/govern.js';
-import type { RawExchange } from '../../../plugins/governance/types.js';
+import { governExchange } from '../../../gateway/govern/govern.js';
+import type { RawExchange } from '../../../gateway/govern/types.js';
 
 const decide = (rules: RuleConfig[], target = '/api/pay') => compilePolicy({ rules }).decide('POST', target);
 

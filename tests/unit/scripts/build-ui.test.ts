@@ -28,7 +28,7 @@ test('builds hashed, pre-compressed assets and an index.html with one module scr
     assert.match(manifest.script, /^\/assets\/main-[A-Z0-9]{8}\.js$/);
     const script = join(tree.root, 'dist/ui', manifest.script);
     assert.ok(existsSync(`${script}.gz`) && existsSync(`${script}.br`));
-    assert.equal(manifest.segments.sort(), ['about', 'gateway', 'host', 'llm', 'settings']);
+    assert.equal(manifest.segments.sort(), ['about', 'alerts', 'gateway', 'host', 'llm', 'settings']);
     const html = readFileSync(join(tree.root, 'dist/ui/index.html'), 'utf8');
     assert.is([...html.matchAll(/<script/g)].length, 1);
     assert.ok(html.includes(`<script type="module" src="${manifest.script}">`));
@@ -41,16 +41,18 @@ test('builds hashed, pre-compressed assets and an index.html with one module scr
 });
 
 test('an area or page on a path the control plane owns fails the build with the reason', async () => {
-  for (const [from, to, message] of [
-    ["id: 'host',", "id: 'api',", /takes \/api, which the control plane owns/],
-    ["id: 'host',", "id: 'Login',", /lower-case segment/],
-    ["pages: [],", "pages: [{ path: '/gateway/host', title: 'x', load: () => import('./x.js') }],", /must lie under \/host/],
-  ] as const) {
+  // Edits of the host area's registry entry, whatever pages it has by now.
+  const cases: [string, (text: string) => string, RegExp][] = [
+    ["id: 'api'", (t) => t.replace("id: 'host',", "id: 'api',").replaceAll("path: '/host", "path: '/api"), /takes \/api, which the control plane owns/],
+    ["id: 'Login'", (t) => t.replace("id: 'host',", "id: 'Login',").replaceAll("path: '/host", "path: '/Login"), /lower-case segment/],
+    ['a page under /gateway', (t) => t.replace(/pages: \[/, "pages: [{ path: '/gateway/host', title: 'x', load: () => import('./x.js') },"), /must lie under \/host/],
+  ];
+  for (const [what, edit, message] of cases) {
     const tree = copyTree();
     try {
       const file = join(tree.root, 'ui/src/areas/host/index.ts');
-      writeFileSync(file, readFileSync(file, 'utf8').replace(from, to));
-      await buildUi(tree.root).then(() => assert.unreachable(`${to} was accepted`), (err: Error) => assert.match(err.message, message));
+      writeFileSync(file, edit(readFileSync(file, 'utf8')));
+      await buildUi(tree.root).then(() => assert.unreachable(`${what} was accepted`), (err: Error) => assert.match(err.message, message));
     } finally {
       tree.cleanup();
     }

@@ -7,25 +7,12 @@ import { PageHeader } from '../components/page-header.js';
 import { Loading } from '../components/skeleton.js';
 import { Table } from '../components/table.js';
 import { useWhileVisible } from '../data/live.js';
+import type { About } from '../data/api.gen.js';
 import { useResource } from '../data/use-resource.js';
 import { formatUptime } from '../format/numbers.js';
 import { formatDateTime } from '../format/time.js';
+import { UpdateCard } from './update-card.js';
 import { useState } from 'preact/hooks';
-
-/** `GET /api/ui/about` */
-export interface About {
-  version: string;
-  install_method: string;
-  data_dir: string;
-  config_file: string | null;
-  storage: { backend: 'sqlite' | 'postgres' | 'none'; location?: string };
-  started_at: number;
-  uptime_s: number;
-  node: string;
-  platform: string;
-  control_plane: string;
-  plugins: { name: string; version: string }[];
-}
 
 const storageText = (s: About['storage']): string =>
   s.backend === 'none' ? 'None (no enabled plugin stores anything)' : `${s.backend === 'sqlite' ? 'SQLite' : 'PostgreSQL'}${s.location ? `: ${s.location}` : ''}`;
@@ -67,12 +54,17 @@ export default function AboutPage() {
           <Card title="Installation">
             <Facts about={about.data} now={now} />
           </Card>
+          {about.data.plugins.some((p) => p.name === 'selfupdate') ? <UpdateCard /> : (
+            <Card title="Updates">
+              <p class="muted">Self-update is off. Add <code class="inline-code">selfupdate:</code> to the config file, with the release feed and its signing key (docs/releases.md), to check for updates here.</p>
+            </Card>
+          )}
           <Card title="Enabled plugins" description="In start order: each starts after the plugins it depends on, and stops before them." padded={false}>
             <Table caption="Enabled plugins" rowKey={(p) => p.name} rows={about.data.plugins}
               columns={[
-                { key: 'name', label: 'Plugin', value: (p) => p.name, render: (p) => <code class="inline-code">{p.name}</code> },
-                { key: 'version', label: 'Version', value: (p) => p.version },
-                { key: 'state', label: 'State', sortable: false, value: () => 'running', render: () => <Badge tone="success">Running</Badge> },
+                { key: 'name', label: 'Plugin', value: (p) => p.name, card: 'top', render: (p) => <code class="inline-code">{p.name}</code> },
+                { key: 'version', label: 'Version', value: (p) => p.version, card: 'main' },
+                { key: 'state', label: 'State', sortable: false, value: () => 'running', card: 'lead', render: () => <Badge tone="success">Running</Badge> },
               ]} />
           </Card>
         </div>

@@ -13,6 +13,15 @@ export const areas: readonly Area[] = [gateway, llm, host];
 /** The shell's own pages, listed below the areas. */
 export const systemPages: readonly SystemPage[] = [
   {
+    // Beside Settings rather than in an area: rules watch the gateway, the LLM platform and any plugin's sources.
+    path: '/alerts',
+    title: 'Alerts',
+    icon: 'alert',
+    shortcut: 'g n',
+    keywords: ['alerting', 'rules', 'notifications', 'channels', 'webhook', 'slack', 'discord', 'ntfy', 'email', 'snooze', 'stop alerts', 'firing', 'incidents'],
+    load: () => import('./alerts/alerts-page.js'),
+  },
+  {
     path: '/settings',
     title: 'Settings',
     icon: 'settings',
@@ -21,10 +30,27 @@ export const systemPages: readonly SystemPage[] = [
     load: () => import('../settings/settings-page.js'),
   },
   {
+    path: '/settings/users',
+    title: 'Users',
+    icon: 'settings',
+    nav: false,
+    keywords: ['users', 'roles', 'invite', 'owner', 'admin', 'member', 'viewer', 'single sign-on', 'sso', 'oidc', 'disable'],
+    load: () => import('../settings/users-page.js'),
+  },
+  {
+    path: '/settings/audit',
+    title: 'Audit log',
+    icon: 'settings',
+    nav: false,
+    keywords: ['audit', 'sign-ins', 'changes', 'who', 'history', 'security'],
+    load: () => import('../settings/audit-page.js'),
+  },
+  {
     path: '/about',
     title: 'About',
     icon: 'about',
-    keywords: ['version', 'install', 'data directory', 'config file', 'storage', 'uptime', 'plugins'],
+    shortcut: 'g i',
+    keywords: ['version', 'install', 'data directory', 'config file', 'storage', 'uptime', 'plugins', 'update', 'upgrade', 'restart', 'release'],
     load: () => import('../about/about-page.js'),
   },
 ];

@@ -20,9 +20,19 @@ export interface ChartProps {
   times: readonly number[];
   /** Milliseconds each point covers. */
   stepMs: number;
+  /** Milliseconds between time ticks, when the step's default rhythm (chart-scales tickInterval) fits not the range. */
+  tickMs?: number;
   series: readonly ChartSeries[];
-  /** Formats a value of the y axis and the hover readout. */
+  /** Formats a value of the hover readout (and of the y axis, without `axis`). */
   format(value: number): string;
+  /** The y axis's labels, all in one unit chosen from the largest (chart-scales.ts: latencyAxis, countAxis…). */
+  axis?: (splits: readonly number[]) => string[];
+  /** Charts of a page with the same key share their crosshair and readout: hovering one shows that time on all. */
+  sync?: string;
+  /** The span shown (epoch ms), within the data's; null or absent: all of it. */
+  zoom?: readonly [number, number] | null;
+  /** Called with the span dragged across the chart (epoch ms): the page zooms every chart to it. */
+  onZoom?: (span: [number, number]) => void;
   /** The y axis reaches at least this high (e.g. 1 for a count, so a quiet chart does not magnify noise). */
   minMax?: number;
   height?: number;

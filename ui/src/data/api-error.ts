@@ -27,8 +27,10 @@ export function errorFromResponse(status: number, body: unknown, what: string): 
   const detail = typeof error?.message === 'string' ? error.message : undefined;
   if (status === 401) return new ApiError('unauthorized', status, 'Your session has ended.', 'Log in again to continue.', code);
   if (status === 403) {
+    // Two causes answer 403: a role the user lacks (the message names it and where) and a request from another site.
     return new ApiError('forbidden', status, detail ?? `The server refused ${what}.`,
-      'Open the dashboard by its own address (not through another site), then try again.', code);
+      'If you need this, ask an owner of this Vigil for the role (Settings > Users); if you came from another site, ' +
+      'open the dashboard by its own address.', code);
   }
   if (status === 404) return new ApiError('not_found', status, detail ?? `${what} was not found.`, 'Check the address, or go back.', code);
   if (status === 429) return new ApiError('locked_out', status, detail ?? 'Too many failed logins from this address.', 'Wait a few minutes, then try again.', code);

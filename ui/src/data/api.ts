@@ -66,6 +66,11 @@ export function postJson<T>(path: string, body: unknown, options: { signal?: Abo
   return request<T>('POST', path, body, options.signal, options.what ?? path);
 }
 
+/** PATCH `path` with `body` as JSON; resolves with the JSON answer. */
+export function patchJson<T>(path: string, body: unknown, options: { signal?: AbortSignal; what?: string } = {}): Promise<T> {
+  return request<T>('PATCH', path, body, options.signal, options.what ?? path);
+}
+
 /** DELETE `path`; resolves with the JSON answer. */
 export function deleteJson<T>(path: string, options: { signal?: AbortSignal; what?: string } = {}): Promise<T> {
   return request<T>('DELETE', path, undefined, options.signal, options.what ?? path);

@@ -43,3 +43,17 @@ export function formatAgo(ms: number, now = Date.now()): string {
   if (s < DAY / 1000) return `${Math.floor(s / 3600)} h ago`;
   return `${Math.floor(s / 86_400)} d ago`;
 }
+
+/**
+ * When a record happened, for a list of records: the time to the second today (`14:05:09`), with the day before it
+ * on another day of this year (`3 May 14:05:09`), and the full date in another year (`2023-12-31 23:59:59`). A list
+ * of "just now" tells rows apart by nothing; the relative time goes in the hover title (formatAgo).
+ */
+export function formatWhen(ms: number, now = Date.now()): string {
+  const d = new Date(ms);
+  const today = new Date(now);
+  const clock = `${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
+  if (d.getFullYear() !== today.getFullYear()) return formatDateTime(ms);
+  if (d.getMonth() === today.getMonth() && d.getDate() === today.getDate()) return clock;
+  return `${d.getDate()} ${MONTHS[d.getMonth()]} ${clock}`;
+}

@@ -1,12 +1,14 @@
-// Settings: the display settings of this installation (saved on the server, for every browser), and the session.
+// Settings: the display settings of this installation (saved on the server, for every browser), your access, and the
+// sessions.
 import { Card } from '../components/card.js';
 import { Icon } from '../components/icon.js';
 import { PageHeader } from '../components/page-header.js';
 import { Segmented } from '../components/segmented.js';
 import { Switch } from '../components/switch.js';
-import { logOut } from '../shell/browser-actions.js';
 import { settings, systemPrefersDark, systemReducesMotion, updateSettings, type Theme } from '../shell/display-settings.js';
 import { openShortcuts } from '../shell/overlays.js';
+import { AccessCard } from './access-card.js';
+import { SessionsCard } from './sessions-card.js';
 
 const themes: { value: Theme; label: string; description: string }[] = [
   { value: 'system', label: 'System', description: 'Follow the system theme' },
@@ -47,15 +49,8 @@ export default function SettingsPage() {
             <button type="button" class="button button-secondary" onClick={openShortcuts}><Icon name="keyboard" /> Show shortcuts</button>
           </div>
         </Card>
-        <Card title="Session">
-          <div class="setting-row">
-            <div class="setting-text">
-              <span class="setting-label">Log out of this browser</span>
-              <p class="setting-description">Ends the session here. Sessions in other browsers stay open; changing the dashboard token ends them all.</p>
-            </div>
-            <button type="button" class="button button-secondary" onClick={logOut}><Icon name="logout" /> Log out</button>
-          </div>
-        </Card>
+        <AccessCard />
+        <SessionsCard />
       </div>
     </>
   );

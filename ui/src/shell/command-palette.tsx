@@ -12,7 +12,7 @@ import { settings } from './display-settings.js';
 import { rankByQuery } from './fuzzy-match.js';
 import { keepFocus } from './modal-focus.js';
 import { openShortcuts, paletteOpen } from './overlays.js';
-import { paletteItems, type PaletteItem } from './palette-items.js';
+import { nameItems, paletteItems, type PaletteItem } from './palette-items.js';
 import { navigate } from './router.js';
 import { shellCommands } from './shell-commands.js';
 import { isConfigured } from './shell-info.js';
@@ -45,6 +45,22 @@ function Highlighted({ text, positions }: { text: string; positions: number[] })
   }
   flush();
   return <>{parts}</>;
+}
+
+/** The names of every configured area (routes, projects, templates), loaded once each time the palette opens. */
+function useNames(open: boolean): PaletteItem[] {
+  const [names, setNames] = useState<PaletteItem[]>([]);
+  useEffect(() => {
+    if (!open) return;
+    const controller = new AbortController();
+    const sources = areas.filter((a) => a.names && isConfigured(a));
+    void Promise.all(sources.map((a) => a.names!.load(controller.signal).catch((err) => {
+      if (!isAbort(err)) announce(`Names of ${a.title} could not be loaded: ${(err as Error).message}`);
+      return [];
+    }))).then((found) => { if (!controller.signal.aborted) setNames(nameItems(found.flat())); });
+    return () => controller.abort();
+  }, [open]);
+  return open ? names : [];
 }
 
 /** Looks the query up in every configured area that has a record search and recognises it. */
@@ -108,16 +124,17 @@ export function CommandPalette() {
     [open, simpleMode],
   );
   const records = useRecordSearch(open ? query.trim() : '');
+  const names = useNames(open);
   const rows: Row[] = useMemo(() => {
     const found: Row[] = records.hits.map((hit) => ({
       item: { id: `record:${hit.id}`, title: hit.title, hint: hit.detail, group: 'Records', keywords: [], icon: 'record', action: { kind: 'navigate', path: hit.path } },
       positions: [],
     }));
     const ranked = query.trim()
-      ? rankByQuery(query, items, (i) => i.title, (i) => i.keywords).map((r) => ({ item: r.item, positions: r.positions }))
+      ? rankByQuery(query, [...items, ...names], (i) => i.title, (i) => i.keywords).map((r) => ({ item: r.item, positions: r.positions }))
       : items.map((item) => ({ item, positions: [] }));
     return [...found, ...ranked].slice(0, MAX_RESULTS);
-  }, [items, query, records.hits]);
+  }, [items, names, query, records.hits]);
 
   useEffect(() => setActive(0), [query, records.hits]);
   useEffect(() => {
@@ -150,7 +167,7 @@ export function CommandPalette() {
     }
   };
 
-  const groups = (['Records', 'Pages', 'Actions'] as const)
+  const groups = (['Records', 'Pages', 'Names', 'Actions'] as const)
     .map((group) => ({ group, rows: rows.filter((r) => r.item.group === group) }))
     .filter((g) => g.rows.length > 0);
   const optionId = (row: Row) => `palette-${row.item.id.replace(/[^\w-]/g, '_')}`;
@@ -163,8 +180,8 @@ export function CommandPalette() {
       <div class="palette-search">
         <Icon name="search" class="palette-search-icon" />
         <input ref={input} class="palette-input" type="text" role="combobox" aria-expanded="true" aria-controls="palette-list"
-          aria-autocomplete="list" aria-activedescendant={activeRow ? optionId(activeRow) : undefined} aria-label="Search pages, actions and records"
-          placeholder="Search pages and actions, or paste a record id…" value={query} autoComplete="off" spellcheck={false}
+          aria-autocomplete="list" aria-activedescendant={activeRow ? optionId(activeRow) : undefined} aria-label="Search pages, actions, names and records"
+          placeholder="Search pages, actions, routes, projects and templates, or paste a record id…" value={query} autoComplete="off" spellcheck={false}
           onInput={(e) => setQuery((e.target as HTMLInputElement).value)} onKeyDown={onKeyDown} />
         <kbd class="palette-esc">Esc</kbd>
       </div>
@@ -188,7 +205,7 @@ export function CommandPalette() {
           </div>
         ))}
         {rows.length === 0 && !records.searching && (
-          <p class="palette-empty">Nothing matches “{query}”. Try a page (overview, usage), an action (theme, log out) or a record id.</p>
+          <p class="palette-empty">Nothing matches “{query}”. Try a page (overview, usage), an action (theme, log out), a route, a project, a template or a record id.</p>
         )}
         {records.searching && <p class="palette-empty" role="status">Looking up the record…</p>}
       </div>

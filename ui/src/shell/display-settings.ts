@@ -3,16 +3,11 @@
 // (`/api/ui/settings`), and the server writes them onto <html> in index.html, so the first paint is already right.
 import { computed, signal } from '@preact/signals';
 import { putJson } from '../data/api.js';
+import type { DisplaySettings } from '../data/api.gen.js';
 import { announce } from './announcer.js';
 
-export type Theme = 'system' | 'light' | 'dark';
-
-/** The settings as the API sends and takes them. */
-export interface DisplaySettings {
-  theme: Theme;
-  simple_mode: boolean;
-  reduce_effects: boolean;
-}
+export type { DisplaySettings };
+export type Theme = DisplaySettings['theme'];
 
 export const THEMES: readonly Theme[] = ['system', 'light', 'dark'];
 

@@ -1,7 +1,8 @@
-// The global key handler: Mod+K and `/` open the palette, `?` the shortcut sheet, `g <key>` goes to a page.
+// The global key handler: Mod+K and `/` open the palette, Mod+I toggles the assistant, `?` the shortcut sheet, `g <key>` goes to a page.
 import { areas, systemPages } from '../areas/index.js';
 import { settings } from './display-settings.js';
 import { isTyping, KeySequence } from './key-sequence.js';
+import { toggleAssistant } from './assistant/assistant-state.js';
 import { openPalette, openShortcuts, paletteOpen } from './overlays.js';
 import { navigate } from './router.js';
 import { shortcutGroups } from './shortcuts.js';
@@ -26,6 +27,13 @@ export function installKeyboard(): () => void {
       e.preventDefault();
       if (paletteOpen.value) paletteOpen.value = false;
       else openPalette();
+      return;
+    }
+    if ((e.ctrlKey || e.metaKey) && !e.altKey && !e.shiftKey && e.key.toLowerCase() === 'i') {
+      // Typing or not: the panel is one key away from any field, like the palette.
+      e.preventDefault();
+      paletteOpen.value = false;
+      toggleAssistant();
       return;
     }
     if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey || isTyping(e.target)) return;

@@ -1,12 +1,16 @@
 // The frame of every page: the sidebar (a drawer below 900 px), the main region, the toasts and the overlays.
 import { useEffect, useLayoutEffect, useState } from 'preact/hooks';
 import { Icon } from '../components/icon.js';
+import { AlertingBadge } from './alerting-badge.js';
+import { AssistantPanel } from './assistant/assistant-panel.js';
+import { toggleAssistant } from './assistant/assistant-state.js';
 import { CommandPalette } from './command-palette.js';
 import { installKeyboard } from './keyboard.js';
 import { openPalette } from './overlays.js';
 import { PageHost } from './page-host.js';
 import { here, Link } from './router.js';
 import { ShortcutSheet } from './shortcut-sheet.js';
+import { shellInfo } from './shell-info.js';
 import { Sidebar } from './sidebar.js';
 import { Toast } from './toast.js';
 
@@ -36,9 +40,15 @@ export function Layout() {
           <Icon name="menu" />
         </button>
         <Link href="/" class="topbar-brand">Vigil</Link>
+        <AlertingBadge link />
         <button type="button" class="button button-ghost button-icon" aria-label="Search" onClick={openPalette}>
           <Icon name="search" />
         </button>
+        {shellInfo.value?.plugins.includes('assistant') && (
+          <button type="button" class="button button-ghost button-icon" aria-label="Assistant" onClick={toggleAssistant}>
+            <Icon name="llm" />
+          </button>
+        )}
       </header>
       <aside id="sidebar" class="sidebar" aria-label="Sidebar">
         {navOpen && (
@@ -54,6 +64,7 @@ export function Layout() {
           <PageHost />
         </div>
       </main>
+      <AssistantPanel />
       <Toast />
       <CommandPalette />
       <ShortcutSheet />

@@ -1,9 +1,9 @@
 // What the command palette offers, from the registry: the pages, the areas that are not set up (to learn how),
 // each configured area's commands, and the shell's own actions.
-import type { Area, IconName, PaletteCommand, SystemPage } from '../areas/types.js';
+import type { Area, IconName, NamedItem, PaletteCommand, SystemPage } from '../areas/types.js';
 import { isListed } from './routes.js';
 
-export type PaletteGroup = 'Pages' | 'Actions' | 'Records';
+export type PaletteGroup = 'Pages' | 'Actions' | 'Records' | 'Names';
 
 export interface PaletteItem {
   id: string;
@@ -58,4 +58,12 @@ export function paletteItems(areas: readonly Area[], systemPages: readonly Syste
     });
   }
   return items;
+}
+
+/** An area's names as palette items: found when typed for, never listed before (they can be many). */
+export function nameItems(names: readonly NamedItem[]): PaletteItem[] {
+  return names.map((n) => ({
+    id: `name:${n.id}`, title: n.title, group: 'Names', hint: n.detail, keywords: n.keywords ?? [], icon: 'search',
+    action: { kind: 'navigate', path: n.path },
+  }));
 }

@@ -1,6 +1,7 @@
 // Which page a path shows, and what the sidebar and the palette list, from the registry (areas/index.ts). Pure
 // functions: the areas and the configured state come in as arguments.
 import type { Area, AreaPage, SystemPage } from '../areas/types.js';
+import { capPresent, machineCaps } from './machine-caps.js';
 import { matchPath, normalizePath } from './url-state.js';
 
 export type Resolved =
@@ -32,8 +33,12 @@ export function resolveRoute(path: string, areas: readonly Area[], systemPages: 
   return { kind: 'not-found' };
 }
 
-/** Whether `page` is listed for the current mode: detail pages never, developer pages not in Simple mode. */
-export const isListed = (page: AreaPage, simpleMode: boolean): boolean => page.nav !== false && !(simpleMode && page.developer);
+/**
+ * Whether `page` is listed for the current mode: detail pages never, developer pages not in Simple mode, a page that
+ * needs a capability not where `/api/caps` says the machine lacks it (while caps are unknown, it is listed).
+ */
+export const isListed = (page: AreaPage, simpleMode: boolean, caps = machineCaps.value): boolean =>
+  page.nav !== false && !(simpleMode && page.developer) && (page.cap === undefined || caps === undefined || capPresent(caps, page.cap));
 
 /** Where `/` leads: the home page of the first configured area, or undefined when none is (the welcome page). */
 export function homePath(areas: readonly Area[], configured: (area: Area) => boolean): string | undefined {

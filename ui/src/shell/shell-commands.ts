@@ -1,7 +1,9 @@
 // The palette's actions that belong to the shell itself.
+import { alertCommands } from '../areas/alerts/alert-commands.js';
 import type { PaletteCommand } from '../areas/types.js';
 import { effectiveTheme, settings, updateSettings } from './display-settings.js';
 import { logOut } from './browser-actions.js';
+import { shellInfo } from './shell-info.js';
 
 /** Built when the palette opens, so titles say what a toggle will do now. */
 export function shellCommands(): PaletteCommand[] {
@@ -29,5 +31,6 @@ export function shellCommands(): PaletteCommand[] {
     },
     { id: 'shell.shortcuts', title: 'Show keyboard shortcuts', icon: 'keyboard', shortcut: '?', keywords: ['keys', 'help', 'hotkeys'], run: (ctx) => ctx.openShortcuts() },
     { id: 'shell.logout', title: 'Log out', icon: 'logout', keywords: ['sign out', 'session', 'exit'], run: () => logOut() },
+    ...(shellInfo.value?.plugins.includes('alerts') ? alertCommands() : []),
   ];
 }

@@ -2,20 +2,17 @@
 // configured, and the display settings.
 import { signal } from '@preact/signals';
 import type { Area } from '../areas/types.js';
-import type { DisplaySettings } from './display-settings.js';
+import type { Shell } from '../data/api.gen.js';
 
-export interface ShellInfo {
-  version: string;
-  /** Every area the build knows, and whether one of its plugins is enabled. */
-  areas: { id: string; configured: boolean }[];
-  /** The enabled plugins' names. */
-  plugins: string[];
-  /** Absolute path of the config file, when the runtime has one. */
-  config_file?: string;
-  settings: DisplaySettings;
-}
+/** `GET /api/ui/shell` */
+export type ShellInfo = Shell;
 
 export const shellInfo = signal<ShellInfo | undefined>(undefined);
+
+/** The CLI as a snippet should call it here (`npx vigil` until the server says otherwise). */
+export function vigilCli(): string {
+  return shellInfo.value?.cli ?? 'npx vigil';
+}
 
 /** Whether `area` is configured in this installation. */
 export function isConfigured(area: Pick<Area, 'id'>): boolean {

@@ -28,6 +28,7 @@ export function shortcutGroups(areas: readonly Area[], systemPages: readonly Sys
     general: [
       { keys: 'Mod K', description: 'Open the command palette' },
       { keys: '/', description: 'Search (the command palette)' },
+      { keys: 'Mod I', description: 'Open or close the assistant' },
       { keys: '?', description: 'Show these shortcuts' },
       { keys: 'Esc', description: 'Close a dialog or the menu' },
     ],

@@ -1,11 +1,16 @@
 // The sidebar: the areas with their pages (an area that is not set up is one link to what it is), then Settings,
 // About, the theme toggle and the version.
 import { areas, systemPages } from '../areas/index.js';
-import type { Area } from '../areas/types.js';
+import type { Area, AreaPage } from '../areas/types.js';
+import { openFolds, setFoldOpen } from './nav-folds.js';
+import { groupPages } from './page-groups.js';
+import { gridIsHome } from '../home/grid-is-home.js';
 import { Icon } from '../components/icon.js';
+import { AlertingBadge, AlertingPoller } from './alerting-badge.js';
 import { effectiveTheme, settings, toggleTheme } from './display-settings.js';
 import { usesCommandKey } from './key-sequence.js';
 import { openPalette } from './overlays.js';
+import { toggleAssistant } from './assistant/assistant-state.js';
 import { here, Link } from './router.js';
 import { isListed, resolveRoute } from './routes.js';
 import { isConfigured, shellInfo } from './shell-info.js';
@@ -39,6 +44,7 @@ function AreaNav({ area }: { area: Area }) {
   }
   const pages = area.pages.filter((p) => isListed(p, settings.value.simple_mode));
   const active = activeLink();
+  const { ungrouped, groups } = groupPages(pages);
   return (
     <li class="nav-area">
       <div class="nav-area-title" id={`nav-${area.id}`}>
@@ -46,15 +52,42 @@ function AreaNav({ area }: { area: Area }) {
         <span>{area.title}</span>
       </div>
       <ul class="nav-pages" aria-labelledby={`nav-${area.id}`}>
-        {pages.map((page) => (
-          <li key={page.path}>
-            <Link href={page.path} class="nav-link" aria-current={currentFor(page.path, active)}>
-              {page.icon && <Icon name={page.icon} />}
-              <span class="nav-text">{page.title}</span>
-            </Link>
-          </li>
-        ))}
+        {ungrouped.map((page) => <PageLink key={page.path} page={page} active={active} />)}
+        {groups.map(([name, inGroup]) => <PageGroup key={name} area={area.id} name={name} pages={inGroup} active={active} />)}
       </ul>
+    </li>
+  );
+}
+
+function PageLink({ page, active }: { page: AreaPage; active: string }) {
+  return (
+    <li>
+      <Link href={page.path} class="nav-link" aria-current={currentFor(page.path, active)}>
+        {page.icon && <Icon name={page.icon} />}
+        <span class="nav-text">{page.title}</span>
+      </Link>
+    </li>
+  );
+}
+
+/**
+ * A fold of pages. It opens by itself when the page on screen is in it (a shortcut or a link landed there), and
+ * otherwise keeps what the user chose in this browser.
+ */
+function PageGroup({ area, name, pages, active }: { area: string; name: string; pages: AreaPage[]; active: string }) {
+  const key = `${area}/${name}`;
+  const open = pages.some((p) => p.path === active) || openFolds.value.has(key);
+  return (
+    <li class="nav-group">
+      <details open={open} onToggle={(e) => setFoldOpen(key, (e.currentTarget as HTMLDetailsElement).open)}>
+        <summary class="nav-group-title">
+          <span class="nav-text">{name}</span>
+          <span class="nav-group-count" aria-label={`${pages.length} pages`}>{pages.length}</span>
+        </summary>
+        <ul class="nav-pages">
+          {pages.map((page) => <PageLink key={page.path} page={page} active={active} />)}
+        </ul>
+      </details>
     </li>
   );
 }
@@ -79,22 +112,37 @@ export function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
         <span class="search-button-text">Search…</span>
         <kbd>{mod} K</kbd>
       </button>
+      {shellInfo.value?.plugins.includes('assistant') && (
+        <button type="button" class="search-button" onClick={toggleAssistant} aria-keyshortcuts={usesCommandKey() ? 'Meta+I' : 'Control+I'} aria-controls="assistant">
+          <Icon name="llm" />
+          <span class="search-button-text">Assistant</span>
+          <kbd>{mod} I</kbd>
+        </button>
+      )}
       <nav class="nav" aria-label="Main">
+        {gridIsHome(areas, isConfigured) && (
+          <Link href="/" class="nav-link nav-home" aria-current={currentFor('/', active)}>
+            <Icon name="home" />
+            <span class="nav-text">Home</span>
+          </Link>
+        )}
         <ul class="nav-areas">
           {areas.map((area) => <AreaNav key={area.id} area={area} />)}
         </ul>
       </nav>
       <div class="sidebar-footer">
         <ul class="nav-system">
-          {systemPages.map((page) => (
+          {systemPages.filter((page) => page.nav !== false).map((page) => (
             <li key={page.path}>
               <Link href={page.path} class="nav-link" aria-current={currentFor(page.path, active)}>
                 <Icon name={page.icon} />
                 <span class="nav-text">{page.title}</span>
+                {page.path === '/alerts' && <AlertingBadge />}
               </Link>
             </li>
           ))}
         </ul>
+        <AlertingPoller />
         <div class="sidebar-meta">
           <span class="version" title="The running version">v{shellInfo.value?.version ?? '…'}</span>
           <button type="button" class="button button-ghost button-icon" onClick={() => void toggleTheme()}

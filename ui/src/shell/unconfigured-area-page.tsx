@@ -16,14 +16,16 @@ export function AreaSetup({ area, titled }: { area: Area; titled?: boolean }) {
       <div class="area-setup-body">
         {titled ? <h2 class="area-setup-title">{area.title}</h2> : <h2 class="area-setup-subtitle">What it is</h2>}
         <p class="area-setup-description">{area.description}</p>
-        {area.status === 'planned' ? (
-          <p class="area-setup-step">This area arrives in a later version of Vigil. Once it does, these lines turn it on:</p>
+        {area.status === 'planned' || area.enableSnippet === undefined ? (
+          <p class="area-setup-step">This area arrives in a later version of Vigil; this build cannot turn it on yet.</p>
         ) : (
-          <p class="area-setup-step">
-            Add these lines to {file ? <code class="inline-code">{file}</code> : 'the config file'}, then restart <code class="inline-code">vigil run</code>:
-          </p>
+          <>
+            <p class="area-setup-step">
+              Add these lines to {file ? <code class="inline-code">{file}</code> : 'the config file'}, then restart <code class="inline-code">vigil run</code>:
+            </p>
+            <CodeBlock code={area.enableSnippet} label={`${area.title} config`} language="yaml" />
+          </>
         )}
-        <CodeBlock code={area.enableSnippet} label={`${area.title} config`} language="yaml" />
       </div>
     </div>
   );

@@ -5,7 +5,7 @@ import { demoSettings } from '../../../../app/demo/demo-command.js';
 const settings = (flags: Record<string, string | boolean>, positionals: string[] = []) => demoSettings({ flags, positionals });
 
 test('defaults: ports chosen at start, four requests a second, traffic on, a temporary data directory, the demo config', () => {
-  assert.equal(settings({}), { port: undefined, proxyPort: undefined, rate: 4, traffic: true, dataDir: undefined, config: undefined });
+  assert.equal(settings({}), { port: undefined, proxyPort: undefined, rate: 1, traffic: true, dataDir: undefined, config: undefined });
 });
 
 test('flags: ports, a fractional rate, no traffic, a data directory and a config', () => {

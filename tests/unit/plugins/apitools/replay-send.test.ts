@@ -68,4 +68,25 @@ test('a timeout, a refused connection and an unsendable record are outcomes', as
   dead.close();
 });
 
+test('a name connects to the addresses the guard checked, never to what it resolves to later', async () => {
+  const port = (server.address() as { port: number }).port;
+  // A name no resolver knows reaches the checked address…
+  const pinned = createSender(new URL(`http://staging.invalid:${port}/`), 2000, 1, ['127.0.0.1']);
+  seen.length = 0;
+  const reached = await pinned.send(get('/pinned'));
+  assert.equal(reached.ok && reached.status, 200);
+  assert.equal(seen, ['GET /pinned -']);
+  pinned.close();
+  // …and a name the resolver knows (localhost: 127.0.0.1, where the server is) goes only where the guard said.
+  const elsewhere = createSender(new URL(`http://localhost:${port}/`), 2000, 1, ['127.0.0.2']);
+  const refused = await elsewhere.send(get('/elsewhere'));
+  assert.equal(refused.ok ? 'ok' : refused.error, 'connection_error');
+  assert.is(seen.length, 1);
+  elsewhere.close();
+  const nowhere = createSender(new URL(`http://localhost:${port}/`), 2000, 1, []);
+  const unresolved = await nowhere.send(get('/nowhere'));
+  assert.equal(unresolved.ok ? 'ok' : [unresolved.error, unresolved.detail], ['connection_error', 'ENOTFOUND']);
+  nowhere.close();
+});
+
 test.run();

@@ -3,9 +3,9 @@
 // goes through a real OpenAPI 3.1 validator.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { inferSpec } from '../../../../plugins/apitools/spec/infer-spec.js';
-import { operationIdFor } from '../../../../plugins/apitools/spec/operation-id.js';
-import { parseJsonPath } from '../../../../plugins/apitools/spec/body-schema.js';
+import { inferSpec } from '../../../../plugins/apitools/openapi/infer-spec.js';
+import { operationIdFor } from '../../../../plugins/apitools/openapi/operation-id.js';
+import { parseJsonPath } from '../../../../plugins/apitools/openapi/body-schema.js';
 import type { JsonSchemaObject, OpenApiDocument, OperationObject } from '../../../../plugins/apitools/openapi/document.js';
 import { observe, type Exchange } from '../../../support/field-observations.js';
 import { assertValidOpenApi } from '../../../support/openapi-validator.js';

@@ -3,8 +3,8 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parse as parseYaml } from 'yaml';
-import { inferSpec } from '../../../../plugins/apitools/spec/infer-spec.js';
-import { mergeSpec, toOpenApi30 } from '../../../../plugins/apitools/spec/merge-spec.js';
+import { inferSpec } from '../../../../plugins/apitools/openapi/infer-spec.js';
+import { mergeSpec, toOpenApi30 } from '../../../../plugins/apitools/openapi/merge-spec.js';
 import { asOpenApiDocument, type JsonSchemaObject, type OpenApiDocument } from '../../../../plugins/apitools/openapi/document.js';
 import { observe, type Exchange } from '../../../support/field-observations.js';
 import { assertValidOpenApi } from '../../../support/openapi-validator.js';

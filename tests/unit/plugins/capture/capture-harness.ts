@@ -1,12 +1,13 @@
 // Test support for the capture suites: a real runtime (SDK harness) with capture enabled through its config key, a
 // probe plugin that hands capture the policy and collects `gateway.record`, and builders for raw exchanges.
 import { join } from 'node:path';
-import { definePlugin, type GovernedRecordJson, type PluginDefinition } from '@vigil/plugin-sdk';
+import { definePlugin, type PluginDefinition } from '@vigil/plugin-sdk';
+import type { GovernedRecordJson } from '../../../../gateway/records/governed-record.js';
 import { startTestRuntime, type TestRuntime } from '@vigil/plugin-sdk/testing';
 import { compilePolicy } from '../../../../policies/compile.js';
 import type { PolicyConfig } from '../../../../policies/schema.js';
-import type { GovernedRecord, RawExchange } from '../../../../plugins/governance/types.js';
-import '../../../../plugins/capture/types.js';
+import type { GovernedRecord, RawExchange } from '../../../../gateway/govern/types.js';
+import '../../../../gateway/records/lane-tasks.js';
 import { openStore } from '../../../../runtime/store/index.js';
 import { freshPostgresSchema, postgresAvailable } from '../../../support/postgres.js';
 import { waitFor } from '../../../support/net.js';

@@ -3,7 +3,9 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { join } from 'node:path';
-import { definePlugin, type GovernedRecordJson } from '@vigil/plugin-sdk';
+import { definePlugin } from '@vigil/plugin-sdk';
+import type { GovernedRecordJson } from '../../../../gateway/records/governed-record.js';
+import type { CaptureService } from '../../../../gateway/exchange/capture-service.js';
 import { startTestRuntime } from '@vigil/plugin-sdk/testing';
 import type { PolicyConfig } from '../../../../policies/schema.js';
 import { waitFor } from '../../../support/net.js';
@@ -363,7 +365,7 @@ setup('bad config is refused before anything starts: unknown key, bad tenant lab
 });
 
 /** A plugin holding the capture service, so a test can take from the lane's budget as the proxy does. */
-function serviceHolder(into: { capture?: import('@vigil/plugin-sdk').CaptureService }) {
+function serviceHolder(into: { capture?: CaptureService }) {
   return definePlugin({
     name: 'budget-holder', version: '0.0.0', needs: ['capture'],
     setup(ctx) { into.capture = ctx.services.get('capture'); },
@@ -371,7 +373,7 @@ function serviceHolder(into: { capture?: import('@vigil/plugin-sdk').CaptureServ
 }
 
 setup('the lane\'s byte budget: takes refuse past queue_bytes; bytes published with an exchange come back once a worker is done with it', async () => {
-  const held: { capture?: import('@vigil/plugin-sdk').CaptureService } = {};
+  const held: { capture?: CaptureService } = {};
   const rt = await startTestRuntime({ plugins: [serviceHolder(held)], config: { capture: { queue_bytes: 1000, batch_delay: '1ms' } } });
   try {
     const capture = held.capture!;
@@ -392,7 +394,7 @@ setup('the lane\'s byte budget: takes refuse past queue_bytes; bytes published w
 });
 
 setup('exchanges the lane drops (its queue full) give their bytes back', async () => {
-  const held: { capture?: import('@vigil/plugin-sdk').CaptureService } = {};
+  const held: { capture?: CaptureService } = {};
   const rt = await startTestRuntime({ plugins: [serviceHolder(held)], config: { capture: { queue: 1, queue_bytes: 1000, batch_delay: '1ms' } } });
   try {
     const capture = held.capture!;

@@ -128,4 +128,27 @@ test('a deleted definition or trace ends the job without a result', async () => 
   assert.is(events.length, 0);
 });
 
+test('an incomplete trace (a Langfuse generation stored before its end) that changed while evaluated is evaluated again, not recorded', async () => {
+  now += 60_000;
+  const incomplete: PersistedTrace = { ...trace, id: '0190c000-0000-7000-8000-0000000000aa', trace: { ...trace.trace, output: 'Par', incomplete: 'never_ended' } };
+  const final: PersistedTrace = { ...incomplete, trace: { ...trace.trace, output: 'Paris.' } };
+  const reads = [incomplete, final];
+  let evaluated = 0;
+  const outcome = { status: 'ok' as const, score: 1, method: 'custom_function', model: null, tokens_in: 0, tokens_out: 0, usd: null, reason: 'r' };
+  const own = new EvalJobs({
+    llm: { trace: async () => reads.shift() ?? final }, definitions: new DefinitionStore(store), results,
+    rate: { reserve: async () => now }, evaluate: async () => { evaluated++; return outcome; }, maxAttempts: 3, log: quiet, now: () => now,
+    publish: () => {}, counters: { result() {}, deferred() {} },
+  });
+  const before = (await stored()).length;
+  const err = await own.run(job({ p: 'p1', d: 'judge', t: incomplete.id })).then(() => null, (e) => e);
+  assert.instance(err, JobDeferral);
+  assert.match(err.message, /changed while it was evaluated/);
+  assert.is((await stored()).length, before, 'no result of the incomplete version');
+  // Run again (as the queue does): the final version is read, and unchanged since, so it is recorded.
+  await own.run(job(err.payload));
+  assert.is(evaluated, 2);
+  assert.is((await stored()).length, before + 1);
+});
+
 test.run();

@@ -23,7 +23,7 @@ const deps = (overrides: Partial<{ timeoutMs: number; price: { input: number; ou
 });
 
 const definition = (rubric = 'Grade the answer to {{input}}. Answer: {{output}}. Tier: {{metadata.user.tier}}. Expected: {{expected}}'): EvalDefinition => ({
-  id: 'helpful', project_id: 'p1', name: 'Helpful', type: 'llm_judge', sample_rate: 1, template: null, versions: null,
+  id: 'helpful', project_id: 'p1', name: 'Helpful', type: 'llm_judge', sample_rate: 1, template: null, versions: null, on_missing_output: 'skip',
   settings: { provider: 'judge', rubric }, source: 'store', created_at: 0, updated_at: 0,
 });
 

@@ -49,6 +49,49 @@ function define(kind: BackendKind) {
     assert.equal((await scores.list('p2', page)).map((s) => s.id), ['d']);
   });
 
+  test('ids are per project: the same id from two projects is two scores, each listed by its own project only', async () => {
+    const store = await open();
+    const scores = new ReceivedScores(store, () => T0 + 5000);
+    assert.is(await scores.keep([score({ id: 'shared', value: 1 })]), 1);
+    assert.is(await scores.keep([score({ id: 'shared', project_id: 'p2', value: 2, name: 'other-name' })]), 1, 'another project\'s score with the same id is kept');
+    const page = { limit: 50, offset: 0 };
+    assert.equal((await scores.list('p1', page)).map((s) => [s.id, s.value, s.name]), [['shared', 1, 'accuracy']]);
+    assert.equal((await scores.list('p2', page)).map((s) => [s.id, s.value, s.name]), [['shared', 2, 'other-name']]);
+  });
+
+  test('a score sent again under its id replaces the earlier one in its project (Langfuse upserts by id); an identical resend changes nothing', async () => {
+    const store = await open();
+    let now = T0 + 5000;
+    const scores = new ReceivedScores(store, () => now);
+    await scores.keep([score({ id: 's', value: 3, comment: 'first' }), score({ id: 's', project_id: 'p2', value: 9 })]);
+    now += 1000;
+    assert.is(await scores.keep([score({ id: 's', value: 3, comment: 'first' })]), 0, 'identical: not counted, not touched');
+    assert.is((await scores.list('p1', { limit: 50, offset: 0 }))[0].received_at, new Date(T0 + 5000).toISOString());
+    assert.is(await scores.keep([score({ id: 's', value: 'good', data_type: 'CATEGORICAL', comment: 'revised', timestamp: new Date(T0 + 2000).toISOString() })]), 1);
+    const [updated, ...rest] = await scores.list('p1', { limit: 50, offset: 0 });
+    assert.equal(rest, [], 'still one score');
+    assert.equal([updated.value, updated.data_type, updated.comment, updated.created_at, updated.received_at],
+      ['good', 'CATEGORICAL', 'revised', new Date(T0 + 2000).toISOString(), new Date(T0 + 6000).toISOString()]);
+    assert.equal((await scores.list('p2', { limit: 50, offset: 0 })).map((s) => s.value), [9], 'the other project\'s score is untouched');
+  });
+
+  test('migration: scores kept under the global id survive, and afterwards the same id is kept per project', async () => {
+    const store = (await kind.open(await kind.fresh())).forPlugin('evaluators');
+    await store.migrate(evaluatorsMigrations.slice(0, 2));
+    const v2 = `INSERT INTO evaluators_scores (id, project_id, trace_id, name, source, data_type, value_number, value_text, comment, sender_trace_id,
+      observation_id, created_at, received_at) VALUES (?, ?, NULL, ?, 'langfuse', ?, ?, ?, ?, 'lf-trace', NULL, ?, ?)`;
+    await store.run(v2, ['old-a', 'p1', 'accuracy', 'NUMERIC', 7, null, 'kept', T0, T0]);
+    await store.run(v2, ['old-b', 'p2', 'tone', 'CATEGORICAL', null, 'x', null, T0, T0]);
+    await store.migrate(evaluatorsMigrations);
+    const scores = new ReceivedScores(store, () => T0 + 1);
+    const page = { limit: 50, offset: 0 };
+    assert.equal((await scores.list('p1', page)).map((s) => [s.id, s.value, s.comment]), [['old-a', 7, 'kept']]);
+    assert.equal((await scores.list('p2', page)).map((s) => [s.id, s.value]), [['old-b', 'x']]);
+    assert.is(await scores.keep([score({ id: 'old-a', project_id: 'p2', value: 5 })]), 1);
+    assert.equal((await scores.list('p2', page)).map((s) => [s.id, s.value]).sort(), [['old-a', 5], ['old-b', 'x']]);
+    assert.equal((await scores.list('p1', page)).map((s) => [s.id, s.value]), [['old-a', 7]]);
+  });
+
   test('retention: past each project\'s cutoff, and a deleted project\'s from before the list, results and scores alike', async () => {
     const store = await open();
     const at = T0 + 10_000;

@@ -53,7 +53,7 @@ test.before(async () => {
 test.after(async () => { await backend.close(); dir.cleanup(); });
 
 const definition = (golden?: string[]): EvalDefinition => ({
-  id: 'sim', project_id: 'p1', name: 'sim', type: 'semantic_similarity', sample_rate: 1, template: 'capital', versions: null,
+  id: 'sim', project_id: 'p1', name: 'sim', type: 'semantic_similarity', sample_rate: 1, template: 'capital', versions: null, on_missing_output: 'skip',
   settings: golden ? { golden } : {}, source: 'store', created_at: 0, updated_at: 0,
 });
 const trace = (content: string): PersistedTrace => ({

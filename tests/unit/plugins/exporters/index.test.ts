@@ -9,7 +9,7 @@ import { fixture } from '../../../support/paths.js';
 import { ConfigErrors } from '../../../../runtime/config/errors.js';
 import { waitFor } from '../../../support/net.js';
 import { tempDir } from '../../../support/tmp.js';
-import { verifyBodySignature } from '../../../../plugins/exporters/webhook-signature.js';
+import { verifyBodySignature } from '@vigil/plugin-sdk';
 import { signedHeaders, startReceiver } from './support/http-receiver.js';
 import { recordJson, textsOf } from './support/governed-records.js';
 

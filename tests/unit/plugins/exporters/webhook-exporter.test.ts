@@ -1,9 +1,8 @@
 import { createHmac } from 'node:crypto';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { isPermanent } from '@vigil/plugin-sdk';
+import { isPermanent, verifyBodySignature } from '@vigil/plugin-sdk';
 import { createWebhookExporter, redactUrl } from '../../../../plugins/exporters/webhook-exporter.js';
-import { verifyBodySignature } from '../../../../plugins/exporters/webhook-signature.js';
 import { ExporterErrors } from '../../../../plugins/exporters/errors.js';
 import { createDeliveryQueue } from '../../../../runtime/delivery/delivery-queue.js';
 import { freePort, waitFor } from '../../../support/net.js';

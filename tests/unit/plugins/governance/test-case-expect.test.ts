@@ -1,7 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { checkExpectations } from '../../../../plugins/governance/test-case-expect.js';
-import type { GovernedRecord } from '../../../../plugins/governance/types.js';
+import type { GovernedRecord } from '../../../../gateway/govern/types.js';
 
 const R = '[REDACTED]';
 function record(over: Partial<GovernedRecord> = {}): GovernedRecord {

@@ -32,6 +32,51 @@ test('each problem names the index, a stable code, the key path and what is wron
   assert.equal(error(null)?.path, '');
 });
 
+test('values past any real call are refused with their path: cost, latency and each token count, at the bound and just past it', () => {
+  assert.ok(checkItem({ model: 'm', cost_usd: 1e6, latency_ms: 86_400_000, tokens: { input: 1e9, output: 1e9, cache_read: 1e9, total: 1e9 } }, 0).ok);
+  for (const [item, path] of [
+    [{ cost_usd: 1e308 }, 'cost_usd'],
+    [{ cost_usd: 1_000_000.01 }, 'cost_usd'],
+    [{ latency_ms: 86_400_001 }, 'latency_ms'],
+    [{ latency_ms: 1e300 }, 'latency_ms'],
+    [{ tokens: { input: 1e9 + 1 } }, 'tokens.input'],
+    [{ tokens: { output: 1e300 } }, 'tokens.output'],
+    [{ tokens: { cache_read: 2 ** 53 } }, 'tokens.cache_read'],
+    [{ tokens: { total: 9e15 } }, 'tokens.total'],
+  ] as const) {
+    const e = error({ model: 'm', ...item });
+    assert.equal([e?.code, e?.path], ['VIGIL_ERR_LLM_ITEM_INVALID', path], JSON.stringify(item));
+    assert.match(e!.message, /must be <=/);
+  }
+});
+
+test('start_time: up to 5 minutes ahead of the server\'s clock and from 2000 on; later or earlier is refused, saying why', () => {
+  const now = Date.UTC(2026, 5, 1, 12);
+  const at = (ms: number) => new Date(ms).toISOString();
+  const check = (start_time: string) => checkItem({ model: 'm', start_time }, 3, now);
+  assert.ok(check(at(now + 5 * 60_000)).ok);
+  assert.ok(check(at(now - 365 * 86_400_000)).ok);
+  assert.ok(check('2000-01-01T00:00:00Z').ok);
+  assert.ok(check('2026-06-01T14:04:00+02:00').ok, 'an offset is read as the same instant');
+  for (const [start, why] of [
+    [at(now + 5 * 60_000 + 1000), /ahead of the server's clock/],
+    ['9999-12-31T23:59:59Z', /ahead of the server's clock/],
+    ['2026-06-01T12:06:00-00:01', /ahead of the server's clock/],
+    ['1999-12-31T23:59:59Z', /before 2000-01-01/],
+    [at(1_700_000_000), /before 2000-01-01/],
+  ] as const) {
+    const r = check(start);
+    assert.not.ok(r.ok, start);
+    if (!r.ok) {
+      assert.equal([r.error.index, r.error.code, r.error.path], [3, 'VIGIL_ERR_LLM_ITEM_INVALID', 'start_time']);
+      assert.match(r.error.message, why);
+    }
+  }
+  // Without a clock given, it is the real one.
+  assert.not.ok(checkItem({ model: 'm', start_time: at(Date.now() + 3_600_000) }, 0).ok);
+  assert.ok(checkItem({ model: 'm', start_time: at(Date.now()) }, 0).ok);
+});
+
 test('depth: an item nesting past the limit is refused on its own', () => {
   let v: unknown = 1;
   for (let i = 0; i < 60; i++) v = [v];

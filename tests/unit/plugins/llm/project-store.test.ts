@@ -1,13 +1,20 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { HttpError, type Store } from '@vigil/plugin-sdk';
+import { HttpError, VigilError, type Store } from '@vigil/plugin-sdk';
 import { llmMigrations } from '../../../../plugins/llm/migrations.js';
 import { hashKey } from '../../../../plugins/llm/project-keys.js';
 import { ProjectStore } from '../../../../plugins/llm/project-store.js';
 import { backendKinds, type BackendKind } from '../../runtime/store/backend-kinds.js';
 
 async function refusal(p: Promise<unknown>): Promise<HttpError> {
-  try { await p; } catch (err) { if (err instanceof HttpError) return err; throw err; }
+  const err = await configRefusal(p);
+  if (err instanceof HttpError) return err;
+  throw err;
+}
+
+/** A refusal that is not an HTTP answer: the config sync at start and reload. */
+async function configRefusal(p: Promise<unknown>): Promise<VigilError> {
+  try { await p; } catch (err) { if (err instanceof VigilError) return err; throw err; }
   throw new Error('expected a refusal');
 }
 
@@ -27,11 +34,14 @@ function define(kind: BackendKind) {
     const stored = await store.query<{ key_hash: string }>('SELECT key_hash FROM llm_project_keys');
     assert.equal(stored.map((r) => r.key_hash), [hashKey(key)]);
     assert.not.ok(JSON.stringify(await store.query('SELECT * FROM llm_project_keys')).includes(key));
+    const rotatedAt = now;
     const rotated = await projects.rotateKey('acme', 60_000);
-    assert.is((await projects.byKeyHash(hashKey(key)))?.name, 'acme');
+    const graced = await projects.byKeyHash(hashKey(key));
+    assert.equal([graced?.project.name, graced?.expires_at], ['acme', rotatedAt + 60_000], 'with the end of its grace, for the key cache');
     now += 60_001;
     assert.is(await projects.byKeyHash(hashKey(key)), undefined);
-    assert.is((await projects.byKeyHash(hashKey(rotated.key)))?.name, 'acme');
+    const active = await projects.byKeyHash(hashKey(rotated.key));
+    assert.equal([active?.project.name, active?.expires_at], ['acme', null]);
     // A second rotation does not extend the first one's grace.
     await projects.rotateKey('acme', 0);
     assert.is(await projects.byKeyHash(hashKey(rotated.key)), undefined);
@@ -42,9 +52,9 @@ function define(kind: BackendKind) {
     const { key: storeKey } = await projects.create('shared');
     await projects.syncConfig([{ name: 'shared', key: 'file-key-0123456789abcd', retention: '7d' }, { name: 'only-file', key_sha256: hashKey('other-key-0123456789') }]);
     assert.is(await projects.byKeyHash(hashKey(storeKey)), undefined, 'the store key of a project the file declares is replaced');
-    const shared = await projects.byKeyHash(hashKey('file-key-0123456789abcd'));
+    const shared = (await projects.byKeyHash(hashKey('file-key-0123456789abcd')))?.project;
     assert.equal([shared?.source, shared?.settings], ['config', { retention: '7d' }]);
-    assert.is((await projects.byKeyHash(hashKey('other-key-0123456789')))?.name, 'only-file');
+    assert.is((await projects.byKeyHash(hashKey('other-key-0123456789')))?.project.name, 'only-file');
     assert.is((await refusal(projects.updateSettings('shared', {}))).code, 'VIGIL_ERR_LLM_PROJECT_FROM_CONFIG');
     assert.is((await refusal(projects.delete('only-file'))).status, 409);
     assert.is((await refusal(projects.create('only-file'))).code, 'VIGIL_ERR_LLM_PROJECT_EXISTS');
@@ -56,7 +66,9 @@ function define(kind: BackendKind) {
     assert.is(dropped?.source, 'store');
     assert.is(await projects.byKeyHash(hashKey('other-key-0123456789')), undefined);
     assert.ok((await projects.rotateKey('only-file', 0)).key.startsWith('vk_'), 'a store project again: the CLI can give it a key');
-    assert.is((await refusal(projects.syncConfig([{ name: 'x', key: 'file-key-0123456789abcd' }, { name: 'shared', key: 'file-key-0123456789abcd' }]))).code, 'VIGIL_ERR_LLM_CONFIG');
+    const clash = await configRefusal(projects.syncConfig([{ name: 'x', key: 'file-key-0123456789abcd' }, { name: 'shared', key: 'file-key-0123456789abcd' }]));
+    assert.is(clash.code, 'VIGIL_ERR_LLM_CONFIG');
+    assert.not.instance(clash, HttpError, 'the config sync answers no request');
   });
 
   test('delete removes the project, its keys and its data; names are checked', async () => {

@@ -1,6 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { findPatternSecrets } from '../../../../policies/detectors/secret-patterns.js';
+import { seededRandom } from '@vigil/plugin-sdk';
+import { findPatternSecrets, PATTERN_DETECTORS } from '../../../../policies/detectors/secret-patterns.js';
 
 const b64 = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
 const JWT = `${b64({ alg: 'HS256', typ: 'JWT' })}.${b64({ sub: '1234567890', name: 'Ada' })}.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c`;
@@ -43,6 +44,32 @@ test('API keys with known prefixes, and long values right after an api-key name'
   assert.equal(kinds(`stripe ${stripe} gh ${github}`), [['api_key', stripe], ['api_key', github]]);
   assert.equal(kinds('{"api_key": "Zx8Kq2Lm9Np4Rt6Vw1Yb"}'), [['api_key', 'Zx8Kq2Lm9Np4Rt6Vw1Yb']]);
   assert.equal(kinds('api_key=short'), []);
+});
+
+test('each pattern\'s hint is a necessary condition: wherever the pattern matches, its hint holds', () => {
+  // Fragments of every secret, their near misses, and filler, in random order and case: the hints skip scans only
+  // where the pattern cannot match, so redaction finds exactly what it found without them.
+  const fragments = [
+    '-----BEGIN RSA PRIVATE KEY-----\nMIIE', '-----BEGIN PRIVATE KEY-----', 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.sig', 'AKIAABCDEFGHIJKLMNOP',
+    'ASIA1234567890ABCDEF', 'A3TXABCDEFGHIJKLMNOP', 'sk_live_a1B2c3D4e5F6g7H8i9J0', 'rk_test_a1B2c3D4e5F6g7H8i9J0', 'sk-proj-abcdefghijklmnopqrstuvwx',
+    'sk-ant-api03-abcdefghijklmnopqrstu', 'ghp_' + 'A'.repeat(36), 'github_pat_' + 'b'.repeat(30), 'glpat-' + 'c'.repeat(20), 'xoxb-1234567890-abc',
+    'AIza' + 'd'.repeat(35), 'api_key=Zx8Kq2Lm9Np4Rt6Vw1Yb', '"ApiKey": "Zx8Kq2Lm9Np4Rt6Vw1Yb"', 'ACCESS-TOKEN: abcdefghijklmnop1234', 'client_secret=abcdefghijklmnopqrs',
+    'Bearer abc123def456ghi', 'BEARER\tabcdefgh12345', 'ada@example.com', 'x.y+z@sub.example.co.uk', '123-45-6789', '078-05-1120',
+    ' ', '\n', ':', '=', '"', '-', '_', 'key', 'token', 'secret', 'the', 'bear', '@', '12', 'xox', 'gh', 'sk', 'AI', 'eyJ',
+  ];
+  const random = seededRandom(30);
+  for (let round = 0; round < 5000; round++) {
+    let text = '';
+    const parts = 1 + Math.floor(random() * 6);
+    for (let i = 0; i < parts; i++) {
+      const f = fragments[Math.floor(random() * fragments.length)];
+      text += random() < 0.2 ? f.toUpperCase() : random() < 0.2 ? f.toLowerCase() : f;
+    }
+    for (const d of PATTERN_DETECTORS) {
+      const matched = [...text.matchAll(d.pattern)].length > 0;
+      if (matched) assert.ok(d.hint(text), `${d.kind} matches ${JSON.stringify(text)} but its hint says no`);
+    }
+  }
 });
 
 test('scanning a long input without matches stays fast enough to finish (bounded patterns)', () => {

@@ -33,7 +33,10 @@ test('an empty document gets every default', () => {
   assert.equal(data, {
     data_dir: './.vigil',
     log: { level: 'info' },
-    control_plane: { listen: '127.0.0.1:9095', body_limit: '1mb', lockout: { max_failures: 20, window: '10m' }, metrics_auth: false },
+    control_plane: {
+      listen: '127.0.0.1:9095', body_limit: '1mb', lockout: { max_failures: 20, window: '10m' }, session: { lifetime: '7d', idle_timeout: '1d' },
+      metrics_auth: false,
+    },
     storage: {},
     shutdown_timeout: '10s',
     plugins: [],

@@ -157,7 +157,9 @@ test('defaults are filled into the data in place', () => {
   assert.equal(loaded.data, {
     data_dir: './.vigil',
     log: { level: 'info' },
-    control_plane: { listen: 9095, body_limit: '1mb', lockout: { max_failures: 20, window: '10m' }, metrics_auth: false },
+    control_plane: {
+      listen: 9095, body_limit: '1mb', lockout: { max_failures: 20, window: '10m' }, session: { lifetime: '7d', idle_timeout: '1d' }, metrics_auth: false,
+    },
     storage: {},
     shutdown_timeout: '10s',
     plugins: [],

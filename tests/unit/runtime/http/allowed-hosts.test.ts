@@ -4,7 +4,7 @@ import { canonicalHost, HostAllowList, parseHostHeader } from '../../../../runti
 import { rawExchange, rawRequest, startControlPlane, TOKEN, type Harness } from './control-plane-harness.js';
 
 const whoAmI = (cp: Harness['cp']): void => {
-  cp.forPlugin('hello').route({ method: 'GET', path: '/api/hello', summary: 'Who am I', handler: (ctx) => ({ auth: ctx.state.auth }) });
+  cp.forPlugin('hello').route({ response: {}, method: 'GET', path: '/api/hello', summary: 'Who am I', handler: (ctx) => ({ auth: ctx.state.auth }) });
 };
 
 const portOf = (h: Harness): string => new URL(h.url).port;

@@ -6,7 +6,7 @@ import { waitFor } from '../../../support/net.js';
 import { errorOf, login, rawRequest, startControlPlane, TOKEN, type Harness } from './control-plane-harness.js';
 
 const whoAmI = (cp: Harness['cp']): void => {
-  cp.forPlugin('hello').route({ method: 'GET', path: '/api/hello', summary: 'Who am I', handler: (ctx) => ({ auth: ctx.state.auth }) });
+  cp.forPlugin('hello').route({ response: {}, method: 'GET', path: '/api/hello', summary: 'Who am I', handler: (ctx) => ({ auth: ctx.state.auth }) });
 };
 
 test('no credentials: 401 JSON with WWW-Authenticate; the right bearer token: 200 with the dashboard principal', async () => {
@@ -18,7 +18,7 @@ test('no credentials: 401 JSON with WWW-Authenticate; the right bearer token: 20
     assert.is((await errorOf(res)).code, 'VIGIL_ERR_HTTP_UNAUTHORIZED');
     res = await h.bearer('/api/hello');
     assert.is(res.status, 200);
-    assert.equal(await res.json(), { auth: { scheme: 'dashboard', subject: 'token' } });
+    assert.equal(await res.json(), { auth: { scheme: 'dashboard', subject: 'token', user: { id: null, email: null, instanceRole: 'owner', projects: {} } } });
     res = await h.get('/api/hello', { headers: { authorization: `Bearer ${TOKEN}x` } });
     assert.is(res.status, 401);
     assert.is((await errorOf(res)).message, 'wrong dashboard token');
@@ -52,21 +52,35 @@ test('the session cookie from /?token= authenticates; a forged or altered cookie
   }
 });
 
-test('a session signed before the token changed is refused: the key covers the token hash', async () => {
+test('a session made before the token changed is refused, also after the first token returns', async () => {
   const { hashToken } = await import('../../../../runtime/http/index.js');
-  const { randomBytes } = await import('node:crypto');
-  const secret = randomBytes(32);
-  const before = await startControlPlane({ register: whoAmI, sessionSecret: secret });
+  const { MemorySessionBackend } = await import('../../../../runtime/http/session-memory.js');
+  // One backend for every control plane here, as processes share the store across restarts.
+  const sessionBackend = new MemorySessionBackend();
+  const before = await startControlPlane({ register: whoAmI, sessionBackend });
   const cookie = await login(before);
   await before.close();
-  const same = await startControlPlane({ register: whoAmI, sessionSecret: secret });
-  const rotated = await startControlPlane({ register: whoAmI, sessionSecret: secret, tokenHash: hashToken('a-new-token-value') });
+  const same = await startControlPlane({ register: whoAmI, sessionBackend });
   try {
-    assert.is((await same.get('/api/hello', { headers: { cookie } })).status, 200, 'same secret and token must accept the session');
-    assert.is((await rotated.get('/api/hello', { headers: { cookie } })).status, 401);
+    assert.is((await same.get('/api/hello', { headers: { cookie } })).status, 200, 'a restart with the same token must keep the session');
   } finally {
     await same.close();
+  }
+  const rotated = await startControlPlane({ register: whoAmI, sessionBackend, tokenHash: hashToken('a-new-token-value') });
+  try {
+    const res = await rotated.get('/api/hello', { headers: { cookie } });
+    assert.is(res.status, 401);
+    assert.ok(res.headers.getSetCookie().some((c) => c.startsWith('vigil_session=;')), 'the ended session\'s cookie is cleared');
+  } finally {
     await rotated.close();
+  }
+  const back = await startControlPlane({ register: whoAmI, sessionBackend });
+  try {
+    assert.is((await back.get('/api/hello', { headers: { cookie } })).status, 401, 'the first token brought its old session back');
+    const metrics = parseExposition(await (await back.get('/metrics')).text());
+    assert.is(samplesOf(metrics, 'vigil_auth_failures_total', { scheme: 'dashboard' })[0]?.value ?? 0, 0, 'an ended session counted as a failure');
+  } finally {
+    await back.close();
   }
 });
 
@@ -144,7 +158,7 @@ test('plugin auth schemes: principal passed to the handler, null is 401 uncounte
           throw new HttpError(401, 'LLM_ERR_PROJECT_KEY', 'unknown project key');
         },
       });
-      llm.route({ method: 'GET', path: '/api/v1/stats', auth: 'project-key', summary: 'Stats', handler: (ctx) => ({ auth: ctx.state.auth }) });
+      llm.route({ response: {}, method: 'GET', path: '/api/v1/stats', auth: 'project-key', summary: 'Stats', handler: (ctx) => ({ auth: ctx.state.auth }) });
     },
   });
   try {
@@ -170,7 +184,7 @@ test('plugin auth schemes: principal passed to the handler, null is 401 uncounte
 
 test('auth "none" routes answer without credentials', async () => {
   const h = await startControlPlane({
-    register: (cp) => cp.forPlugin('open').route({ method: 'GET', path: '/api/open', auth: 'none', summary: 'Open', handler: (ctx) => ({ auth: ctx.state.auth ?? null }) }),
+    register: (cp) => cp.forPlugin('open').route({ response: {}, method: 'GET', path: '/api/open', auth: 'none', summary: 'Open', handler: (ctx) => ({ auth: ctx.state.auth ?? null }) }),
   });
   try {
     const res = await h.get('/api/open');
@@ -283,7 +297,7 @@ const things = (cp: Harness['cp']): void => {
   const r = cp.forPlugin('things');
   whoAmI(cp);
   for (const method of ['POST', 'PUT', 'PATCH', 'DELETE'] as const) {
-    r.route({ method, path: '/api/things', summary: `${method} a thing`, handler: () => ({ done: method }) });
+    r.route({ response: {}, method, path: '/api/things', summary: `${method} a thing`, handler: () => ({ done: method }) });
   }
 };
 

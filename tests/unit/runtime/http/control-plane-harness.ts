@@ -1,5 +1,4 @@
 // Starts real control planes on 127.0.0.1:0 for the http suites. Not a test file itself.
-import { randomBytes } from 'node:crypto';
 import { request as httpRequest, type OutgoingHttpHeaders } from 'node:http';
 import { connect } from 'node:net';
 import type { Logger, LogFields } from '@vigil/plugin-sdk';
@@ -38,14 +37,13 @@ export async function startControlPlane(overrides: Overrides = {}): Promise<Harn
   const cp = await createControlPlane({
     listen: '127.0.0.1:0',
     tokenHash: hashToken(TOKEN),
-    sessionSecret: randomBytes(32),
     bodyLimit: 64 * 1024,
     lockout: { maxFailures: 20, windowMs: 10 * 60_000 },
     metricsAuth: false,
     registry,
     log: captureLogger(logs),
     info: { title: 'Vigil', version: '0.0.0-test' },
-    health: () => ({ status: 'ok' }),
+    health: () => ({ status: 'ok', version: '0.0.0-test', plugins: [] }),
     onPluginError: (plugin, err) => { pluginErrors.push({ plugin, err }); },
     ...options,
   });

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { HttpError } from '@vigil/plugin-sdk';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { NO_BODY } from '@vigil/plugin-sdk';
 import { MetricsRegistry } from '../../../../runtime/metrics/index.js';
 import { parseExposition, samplesOf } from '../../../support/prometheus-text.js';
 import { promtoolCheck } from '../../../support/promtool.js';
@@ -18,15 +19,15 @@ const codeOf = (fn: () => unknown): string | undefined => {
 
 test('GET /api/health answers 200 without auth, and 503 while starting or stopping', async () => {
   let status: 'ok' | 'starting' | 'stopping' = 'starting';
-  const h = await startControlPlane({ health: () => ({ status, plugins: 2 }) });
+  const h = await startControlPlane({ health: () => ({ status, version: '1.2.3', plugins: ['proxy', 'capture'] }) });
   try {
     let res = await h.get('/api/health');
     assert.is(res.status, 503);
-    assert.equal(await res.json(), { status: 'starting', plugins: 2 });
+    assert.equal(await res.json(), { status: 'starting', version: '1.2.3', plugins: ['proxy', 'capture'] });
     status = 'ok';
     res = await h.get('/api/health');
     assert.is(res.status, 200);
-    assert.equal(await res.json(), { status: 'ok', plugins: 2 });
+    assert.equal(await res.json(), { status: 'ok', version: '1.2.3', plugins: ['proxy', 'capture'] });
     status = 'stopping';
     assert.is((await h.get('/api/health')).status, 503);
   } finally {
@@ -77,7 +78,7 @@ test('close is idempotent and the port stops answering', async () => {
 
 test('unknown route: 404 JSON; known path with another method: 405 with Allow', async () => {
   const h = await startControlPlane({
-    register: (cp) => cp.forPlugin('demo').route({ method: 'POST', path: '/api/demo', summary: 'Demo', handler: () => ({ ok: true }) }),
+    register: (cp) => cp.forPlugin('demo').route({ response: {}, method: 'POST', path: '/api/demo', summary: 'Demo', handler: () => ({ ok: true }) }),
   });
   try {
     let res = await h.bearer('/api/nothing-here');
@@ -96,7 +97,7 @@ test('unknown route: 404 JSON; known path with another method: 405 with Allow', 
 
 test('a handler throwing a plain error: 500 with a generic JSON message, onPluginError called with the plugin', async () => {
   const h = await startControlPlane({
-    register: (cp) => cp.forPlugin('fragile').route({
+    register: (cp) => cp.forPlugin('fragile').route({ response: {},
       method: 'GET', path: '/api/fragile', summary: 'Throws', handler: () => { throw new Error('secret detail at /etc/x'); },
     }),
   });
@@ -119,7 +120,7 @@ test('a handler throwing a plain error: 500 with a generic JSON message, onPlugi
 
 test('an HttpError from a handler keeps its status, code and message, and is not a plugin error', async () => {
   const h = await startControlPlane({
-    register: (cp) => cp.forPlugin('picky').route({
+    register: (cp) => cp.forPlugin('picky').route({ response: {},
       method: 'GET', path: '/api/picky/:id', summary: 'Not found', handler: (ctx) => { throw new HttpError(404, 'PICKY_ERR_MISSING', `no item ${ctx.params.id}`); },
     }),
   });
@@ -135,7 +136,7 @@ test('an HttpError from a handler keeps its status, code and message, and is not
 
 test('an HttpError\'s headers go out with its error response, and headers the handler set before throwing do not', async () => {
   const h = await startControlPlane({
-    register: (cp) => cp.forPlugin('busy').route({
+    register: (cp) => cp.forPlugin('busy').route({ response: {},
       method: 'GET', path: '/api/busy', summary: 'Over quota',
       handler: (ctx) => {
         ctx.set('X-Half-Done', 'yes');
@@ -158,9 +159,9 @@ test('return values: JSON with the route status; undefined gives 204; a handler-
   const h = await startControlPlane({
     register: (cp) => {
       const r = cp.forPlugin('shapes');
-      r.route({ method: 'POST', path: '/api/shapes', summary: 'Create', status: 201, handler: () => ({ id: 1 }) });
-      r.route({ method: 'DELETE', path: '/api/shapes/:id', summary: 'Delete', handler: () => undefined });
-      r.route({ method: 'GET', path: '/api/shapes/teapot', summary: 'Teapot', handler: (ctx) => { ctx.status = 418; return 'short and stout'; } });
+      r.route({ response: {}, method: 'POST', path: '/api/shapes', summary: 'Create', status: 201, handler: () => ({ id: 1 }) });
+      r.route({ response: NO_BODY, method: 'DELETE', path: '/api/shapes/:id', summary: 'Delete', handler: () => undefined });
+      r.route({ responses: { 418: { type: 'string' } }, method: 'GET', path: '/api/shapes/teapot', summary: 'Teapot', handler: (ctx) => { ctx.status = 418; return 'short and stout'; } });
     },
   });
   try {
@@ -181,20 +182,20 @@ test('return values: JSON with the route status; undefined gives 204; a handler-
 test('two plugins registering the same method and path: the error names both', async () => {
   const h = await startControlPlane({ listenNow: false });
   try {
-    h.cp.forPlugin('first').route({ method: 'GET', path: '/api/items/:id', summary: 'One', handler: () => 1 });
+    h.cp.forPlugin('first').route({ response: {}, method: 'GET', path: '/api/items/:id', summary: 'One', handler: () => 1 });
     let err: { code?: string; message: string } | undefined;
     try {
-      h.cp.forPlugin('second').route({ method: 'GET', path: '/api/items/:itemId', summary: 'Two', handler: () => 2 });
+      h.cp.forPlugin('second').route({ response: {}, method: 'GET', path: '/api/items/:itemId', summary: 'Two', handler: () => 2 });
     } catch (e) { err = e as typeof err; }
     assert.is(err?.code, 'VIGIL_ERR_HTTP_ROUTE_CONFLICT');
     assert.match(err!.message, /plugin "first"/);
     assert.match(err!.message, /plugin "second"/);
-    h.cp.forPlugin('second').route({ method: 'POST', path: '/api/items/:id', summary: 'Other method', handler: () => 3 });
-    assert.is(codeOf(() => h.cp.forPlugin('x').route({ method: 'GET', path: '/metrics', summary: 'Mine', handler: () => 0 })),
+    h.cp.forPlugin('second').route({ response: {}, method: 'POST', path: '/api/items/:id', summary: 'Other method', handler: () => 3 });
+    assert.is(codeOf(() => h.cp.forPlugin('x').route({ response: {}, method: 'GET', path: '/metrics', summary: 'Mine', handler: () => 0 })),
       'VIGIL_ERR_HTTP_ROUTE_CONFLICT');
     let bad: { code?: string; message: string } | undefined;
     try {
-      h.cp.forPlugin('x').route({ method: 'GET', path: '/api/x/:id?', summary: 'Optional id', handler: () => 0 });
+      h.cp.forPlugin('x').route({ response: {}, method: 'GET', path: '/api/x/:id?', summary: 'Optional id', handler: () => 0 });
     } catch (e) { bad = e as typeof bad; }
     assert.is(bad?.code, 'VIGIL_ERR_HTTP_ROUTE_INVALID');
     assert.match(bad!.message, /plugin "x".*path does not parse/);
@@ -207,7 +208,7 @@ test('two plugins registering the same method and path: the error names both', a
 test('a route naming an auth scheme nobody registered fails listen()', async () => {
   const h = await startControlPlane({ listenNow: false });
   try {
-    h.cp.forPlugin('lonely').route({ method: 'GET', path: '/api/lonely', auth: 'project-key', summary: 'L', handler: () => 1 });
+    h.cp.forPlugin('lonely').route({ response: {}, method: 'GET', path: '/api/lonely', auth: 'project-key', summary: 'L', handler: () => 1 });
     let err: { code?: string; message: string } | undefined;
     try { await h.cp.listen(); } catch (e) { err = e as typeof err; }
     assert.is(err?.code, 'VIGIL_ERR_HTTP_AUTH_SCHEME_UNKNOWN');
@@ -222,7 +223,7 @@ test('/metrics needs no token by default, is Prometheus text, counts requests by
   const registry = new MetricsRegistry();
   const h = await startControlPlane({
     registry,
-    register: (cp) => cp.forPlugin('hello').route({ method: 'GET', path: '/api/hello/:name', summary: 'Hi', handler: (ctx) => ({ hi: ctx.params.name }) }),
+    register: (cp) => cp.forPlugin('hello').route({ response: {}, method: 'GET', path: '/api/hello/:name', summary: 'Hi', handler: (ctx) => ({ hi: ctx.params.name }) }),
   });
   try {
     await (await h.bearer('/api/hello/ann')).arrayBuffer();

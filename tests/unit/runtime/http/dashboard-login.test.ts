@@ -4,7 +4,7 @@ import { parseExposition, samplesOf } from '../../../support/prometheus-text.js'
 import { errorOf, formLogin, sessionCookieOf, startControlPlane, TOKEN, type Harness } from './control-plane-harness.js';
 
 const whoAmI = (cp: Harness['cp']): void => {
-  cp.forPlugin('hello').route({ method: 'GET', path: '/api/hello', summary: 'Who am I', handler: (ctx) => ({ auth: ctx.state.auth }) });
+  cp.forPlugin('hello').route({ response: {}, method: 'GET', path: '/api/hello', summary: 'Who am I', handler: (ctx) => ({ auth: ctx.state.auth }) });
 };
 
 const FORM = 'application/x-www-form-urlencoded';

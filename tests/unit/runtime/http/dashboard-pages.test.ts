@@ -2,10 +2,11 @@
 // the login form, and a CSP on every response.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { HTML_BODY } from '@vigil/plugin-sdk';
 import { login, startControlPlane, type Harness } from './control-plane-harness.js';
 
 const page = (cp: Harness['cp']): void => {
-  cp.forPlugin('pages').route({
+  cp.forPlugin('pages').route({ response: HTML_BODY,
     method: 'GET', path: '/app/:view', summary: 'A page', loginRedirect: true,
     handler(ctx) { ctx.type = 'text/html; charset=utf-8'; ctx.body = '<!doctype html><p>app</p>'; return undefined; },
   });
@@ -48,8 +49,8 @@ test('loginRedirect is refused on anything but a GET with the dashboard auth', a
   const h = await startControlPlane({ listenNow: false });
   try {
     const routes = h.cp.forPlugin('pages');
-    assert.throws(() => routes.route({ method: 'POST', path: '/p', summary: 's', loginRedirect: true, handler: () => ({}) }), /loginRedirect is for pages/);
-    assert.throws(() => routes.route({ method: 'GET', path: '/q', auth: 'none', summary: 's', loginRedirect: true, handler: () => ({}) }), /loginRedirect is for pages/);
+    assert.throws(() => routes.route({ response: {}, method: 'POST', path: '/p', summary: 's', loginRedirect: true, handler: () => ({}) }), /loginRedirect is for pages/);
+    assert.throws(() => routes.route({ response: {}, method: 'GET', path: '/q', auth: 'none', summary: 's', loginRedirect: true, handler: () => ({}) }), /loginRedirect is for pages/);
   } finally {
     await h.close();
   }

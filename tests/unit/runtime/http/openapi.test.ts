@@ -1,5 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { closedObject, CSV_BODY, HTML_BODY, NO_BODY } from '@vigil/plugin-sdk';
 import { openApiPath } from '../../../../runtime/http/openapi.js';
 import { startControlPlane, type Harness } from './control-plane-harness.js';
 
@@ -27,7 +28,7 @@ const register = (cp: Harness['cp']): void => {
     response: { type: 'object', properties: { id: { type: 'string' } } },
     handler: () => ({}),
   });
-  gw.route({
+  gw.route({ response: {},
     method: 'POST',
     path: '/api/gateway/records',
     summary: 'Add a record',
@@ -37,7 +38,7 @@ const register = (cp: Harness['cp']): void => {
   });
   const llm = cp.forPlugin('llm');
   llm.authScheme('project-key', { openapi: { type: 'apiKey', in: 'header', name: 'X-Service-Project-Key' }, authenticate: () => null });
-  llm.route({ method: 'POST', path: '/v1/traces', auth: 'project-key', summary: 'Ingest traces', rawBody: true, handler: () => undefined });
+  llm.route({ response: {}, method: 'POST', path: '/v1/traces', auth: 'project-key', summary: 'Ingest traces', rawBody: true, handler: () => undefined });
   cp.forPlugin('terminal').websocket({ path: '/api/terminal/ws', summary: 'Terminal', handler() {} });
 };
 
@@ -95,12 +96,43 @@ test('GET /api is an OpenAPI 3.1 document of every registered route, tagged by p
   }
 });
 
+test('named shapes are components referenced by $ref; every operation has its success and the one error shape', async () => {
+  const line = closedObject({ amount: { type: 'number' } }, { title: 'InvoiceLine' });
+  const invoice = closedObject({ id: { type: 'string' }, lines: { type: 'array', items: line } }, { title: 'Invoice' });
+  const h = await startControlPlane({
+    register(cp) {
+      const billing = cp.forPlugin('billing');
+      billing.route({ method: 'GET', path: '/api/billing/invoices/:id', summary: 'One invoice', response: invoice, handler: () => ({}) });
+      billing.route({ method: 'GET', path: '/api/billing/export.csv', summary: 'CSV', response: CSV_BODY, handler: () => '' });
+      billing.route({ method: 'GET', path: '/billing', summary: 'Page', responses: { 200: HTML_BODY, 304: NO_BODY }, handler: () => '' });
+    },
+  });
+  try {
+    const doc = (await (await h.bearer('/api')).json()) as Doc & { components: { schemas: Record<string, unknown> } };
+    const one = doc.paths['/api/billing/invoices/{id}'].get.responses as Record<string, { content?: Record<string, { schema: unknown }> }>;
+    assert.equal(one['200'].content, { 'application/json': { schema: { $ref: '#/components/schemas/Invoice' } } });
+    assert.equal(one['4XX'].content, { 'application/json': { schema: { $ref: '#/components/schemas/ErrorAnswer' } } });
+    assert.equal(one['5XX'].content, { 'application/json': { schema: { $ref: '#/components/schemas/ErrorAnswer' } } });
+    const schemas = doc.components.schemas as Record<string, { properties: Record<string, unknown>; additionalProperties: boolean }>;
+    assert.equal(schemas.Invoice.properties.lines, { type: 'array', items: { $ref: '#/components/schemas/InvoiceLine' } });
+    assert.is(schemas.InvoiceLine.additionalProperties, false);
+    assert.equal(Object.keys(schemas.ErrorAnswer.properties), ['error']);
+    const csv = doc.paths['/api/billing/export.csv'].get.responses as Record<string, { content: Record<string, unknown> }>;
+    assert.equal(Object.keys(csv['200'].content), ['text/csv']);
+    const page = doc.paths['/billing'].get.responses as Record<string, { content?: Record<string, unknown> }>;
+    assert.equal(Object.keys(page['200'].content!), ['text/html']);
+    assert.is(page['304'].content, undefined);
+  } finally {
+    await h.close();
+  }
+});
+
 test('a route registered after the first request appears in the next listing', async () => {
   const h = await startControlPlane();
   try {
     const before = (await (await h.bearer('/api')).json()) as Doc;
     assert.not.ok(before.paths['/api/late']);
-    h.cp.forPlugin('late').route({ method: 'GET', path: '/api/late', summary: 'Late', handler: () => 1 });
+    h.cp.forPlugin('late').route({ response: {}, method: 'GET', path: '/api/late', summary: 'Late', handler: () => 1 });
     const after = (await (await h.bearer('/api')).json()) as Doc;
     assert.ok(after.paths['/api/late']?.get);
     assert.is((await h.bearer('/api/late')).status, 200);

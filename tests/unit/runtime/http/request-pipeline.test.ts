@@ -4,8 +4,8 @@ import { errorOf, rawRequest, sessionCookieOf, startControlPlane, TOKEN, type Ha
 
 const routes = (cp: Harness['cp']): void => {
   const r = cp.forPlugin('shop');
-  r.route({ method: 'GET', path: '/ui/orders', summary: 'Orders page', handler: () => ({ page: 'orders' }) });
-  r.route({
+  r.route({ response: {}, method: 'GET', path: '/ui/orders', summary: 'Orders page', handler: () => ({ page: 'orders' }) });
+  r.route({ response: {},
     method: 'GET',
     path: '/api/orders',
     summary: 'List orders',
@@ -19,7 +19,7 @@ const routes = (cp: Harness['cp']): void => {
     },
     handler: (ctx) => ({ query: ctx.query }),
   });
-  r.route({
+  r.route({ response: {},
     method: 'POST',
     path: '/api/orders',
     summary: 'Create an order',
@@ -42,7 +42,7 @@ const routes = (cp: Harness['cp']): void => {
     },
     handler: (ctx) => ({ received: ctx.request.body }),
   });
-  r.route({ method: 'POST', path: '/api/blobs', summary: 'Upload', rawBody: true, bodyLimit: 1024, handler: (ctx) => ({ bytes: (ctx.request.body as Buffer).length }) });
+  r.route({ response: {}, method: 'POST', path: '/api/blobs', summary: 'Upload', rawBody: true, bodyLimit: 1024, handler: (ctx) => ({ bytes: (ctx.request.body as Buffer).length }) });
 };
 
 const postJson = (h: Harness, path: string, body: string, contentType = 'application/json'): Promise<Response> =>

@@ -1,5 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { closedObject, CSV_BODY, HTML_BODY, NO_BODY } from '@vigil/plugin-sdk';
 import { pathParamNames, routeShape, RouteTable } from '../../../../runtime/http/route-table.js';
 import { createSchemaCompiler } from '../../../../runtime/http/schema-validation.js';
 
@@ -27,7 +28,11 @@ test('invalid definitions are VIGIL_ERR_HTTP_ROUTE_INVALID naming the plugin and
     [{ method: 'GET', path: '/a', summary: 's' }, /handler/],
     [{ method: 'GET', path: '/a', summary: 's', handler, bodyLimit: -5 }, /bodyLimit/],
     [{ method: 'POST', path: '/a', summary: 's', handler, rawBody: true, body: { type: 'object' } }, /rawBody/],
-    [{ method: 'POST', path: '/a', summary: 's', handler, body: { type: 'no-such-type' } }, /body schema/],
+    [{ method: 'POST', path: '/a', summary: 's', handler, response: {}, body: { type: 'no-such-type' } }, /body schema/],
+    [{ method: 'GET', path: '/a', summary: 's', handler, response: { type: 'no-such-type' } }, /response schema of status 200/],
+    [{ method: 'GET', path: '/a', summary: 's', handler, response: {}, responses: { 200: {} } }, /exclude each other/],
+    [{ method: 'GET', path: '/a', summary: 's', handler, responses: { 2000: {} } }, /not an HTTP status/],
+    [{ method: 'GET', path: '/a', summary: 's', handler, responses: {} }, /declares no response/],
   ];
   for (const [definition, message] of cases) {
     const err = errorOf(() => t.addRoute('p', definition as never));
@@ -36,6 +41,31 @@ test('invalid definitions are VIGIL_ERR_HTTP_ROUTE_INVALID naming the plugin and
     assert.match(err!.message, /plugin "p"/);
   }
   assert.is(t.routes.length, 0);
+});
+
+test('a route without a declared response is refused, naming the plugin, the method and the path', () => {
+  const t = table();
+  const err = errorOf(() => t.addRoute('billing', { method: 'GET', path: '/api/billing/invoices', summary: 's', handler } as never));
+  assert.is(err?.code, 'VIGIL_ERR_HTTP_ROUTE_INVALID');
+  assert.match(err!.message, /plugin "billing": route GET \/api\/billing\/invoices: declares no response/);
+  assert.match(err!.message, /HTML_BODY/);
+  assert.is(t.routes.length, 0);
+  // A marker is a declaration too.
+  t.addRoute('billing', { method: 'GET', path: '/invoices.csv', summary: 's', handler, response: CSV_BODY });
+  t.addRoute('billing', { method: 'GET', path: '/page', summary: 's', handler, responses: { 200: HTML_BODY, 304: NO_BODY } });
+  assert.equal([...t.routes[1].responses.keys()], [200, 304]);
+});
+
+test('one name, one shape: a second schema titled like another but different is refused naming the first route', () => {
+  const t = table();
+  const invoice = closedObject({ id: { type: 'string' } }, { title: 'Invoice' });
+  t.addRoute('billing', { method: 'GET', path: '/a', summary: 's', handler, response: invoice });
+  t.addRoute('billing', { method: 'GET', path: '/b', summary: 's', handler, response: { type: 'array', items: invoice } });
+  const err = errorOf(() => t.addRoute('shop', {
+    method: 'GET', path: '/c', summary: 's', handler, response: closedObject({ number: { type: 'integer' } }, { title: 'Invoice' }),
+  }));
+  assert.is(err?.code, 'VIGIL_ERR_HTTP_ROUTE_INVALID');
+  assert.match(err!.message, /plugin "shop": route GET \/c: the schema named "Invoice" differs from the one of that name declared by plugin "billing": route GET \/a/);
 });
 
 test('auth schemes: reserved and duplicate names are refused naming both plugins', () => {
@@ -54,7 +84,7 @@ test('auth schemes: reserved and duplicate names are refused naming both plugins
 test('version moves with each registration', () => {
   const t = table();
   const v0 = t.version;
-  t.addRoute('p', { method: 'GET', path: '/a', summary: 's', handler });
+  t.addRoute('p', { response: {}, method: 'GET', path: '/a', summary: 's', handler });
   t.addSocket('p', { path: '/ws', summary: 's', handler() {} });
   assert.is(t.version, v0 + 2);
 });

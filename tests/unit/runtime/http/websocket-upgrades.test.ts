@@ -33,6 +33,27 @@ test('same origin and the session cookie: the socket opens and talks to the plug
   }
 });
 
+test('a socket opened with a session is closed (1008) when the session ends; one opened with the token stays', async () => {
+  const h = await startControlPlane({ register: echo });
+  try {
+    const cookie = await login(h);
+    const mine = await openSocket(wsUrl(h), { origin: h.url, cookie });
+    const token = await openSocket(wsUrl(h), { origin: h.url, authorization: `Bearer ${TOKEN}` });
+    await mine.next();
+    await token.next();
+    const closed = new Promise<number>((resolve) => mine.ws!.once('close', (code) => resolve(code)));
+    const res = await h.bearer('/api/sessions', { method: 'DELETE' });
+    assert.equal(await res.json(), { ended: 1 });
+    assert.is(await closed, 1008);
+    token.ws!.send('still here');
+    assert.is(await token.next(), 'echo:still here');
+    assert.is((await openSocket(wsUrl(h), { origin: h.url, cookie })).status, 401, 'reopened with the ended session');
+    token.ws!.close();
+  } finally {
+    await h.close();
+  }
+});
+
 test('a foreign or missing Origin is refused with 403 before the upgrade, even with a valid cookie', async () => {
   const h = await startControlPlane({ register: echo });
   try {

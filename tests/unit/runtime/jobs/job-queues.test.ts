@@ -275,6 +275,32 @@ function define(kind: BackendKind) {
     assert.equal(await q.stats(), { pending: 1, running: 0, done: 9, failed: 0, dead: 0 });
   });
 
+  test('an idle queue slows its looks to 4 × pollMs; a job enqueued by another process is still claimed within that', async (ctx) => {
+    // Count this queue's looks: each is one read of the store that names the queue.
+    let looks = 0;
+    const counting = new Proxy(ctx.store, {
+      get(target, key) {
+        if (key === 'query') {
+          return (sql: string, params?: unknown[]) => { if (params?.includes('t.idle')) looks++; return target.query(sql, params as never); };
+        }
+        const value = Reflect.get(target, key) as unknown;
+        return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+      },
+    });
+    const queues = make(ctx, 'w1', counting);
+    const ran: number[] = [];
+    queues.queue<number>('t.idle', async (job) => { ran.push(job.payload); }, { pollMs: 50 });
+    await queues.start();
+    await sleep(1200);
+    // At 50 ms a look that never slowed would be 24; slowing to 100 then 200 ms gives about 7.
+    assert.ok(looks >= 2 && looks <= 10, `${looks} looks in 1.2 s`);
+    const other = make(ctx, 'w2', await kind.open(ctx.url));
+    const sent = Date.now();
+    await other.queue<number>('t.idle', async () => { throw new Error('w2 never starts'); }, { pollMs: 50 }).enqueue(7);
+    await waitFor(() => ran.length === 1, { what: 'the job claimed by the idle worker', timeoutMs: 2000 });
+    assert.ok(Date.now() - sent < 1000, `claimed after ${Date.now() - sent} ms (an idle look waits 200 ms at most here)`);
+  });
+
   test('a stored payload that is not JSON fails the job', async (ctx) => {
     const queues = make(ctx);
     let calls = 0;

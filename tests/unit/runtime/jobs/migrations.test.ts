@@ -1,6 +1,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { coreMigrationOwner, ensureJobTables, jobsMigrations } from '../../../../runtime/jobs/migrations.js';
+import { JobTable } from '../../../../runtime/jobs/job-table.js';
 import { backendKinds, type BackendKind } from '../store/backend-kinds.js';
 
 function define(kind: BackendKind) {
@@ -29,6 +30,16 @@ function define(kind: BackendKind) {
     await store.run(insert, ['done', 'k']);
     const bad = await store.run(insert, ['sleeping', null]).then(() => null, (e: { code?: string }) => e);
     assert.is(bad?.code, 'VIGIL_ERR_STORE_QUERY');
+  });
+
+  test('jobs queued before fair claims existed join the default group and are claimed', async () => {
+    const store = await kind.open(await kind.fresh());
+    await store.migrate(coreMigrationOwner, jobsMigrations.filter((m) => m.version <= 2));
+    await store.run("INSERT INTO vigil_jobs (queue, payload, state, max_attempts, run_at, created_at, updated_at) VALUES ('q', '1', 'pending', 1, 0, 0, 0)");
+    await ensureJobTables(store);
+    assert.equal(await store.query('SELECT fair_group FROM vigil_jobs'), [{ fair_group: '' }]);
+    const claimed = await new JobTable(store).claim('q', 'w1', 4, 60_000);
+    assert.equal(claimed.map((j) => [j.payload, j.group]), [['1', '']]);
   });
 
   return test;

@@ -20,7 +20,7 @@ function core(events: string[] = []) {
     runtime: { version: 't', configDir: dir.path, controlPlaneUrl: () => 'http://x', dataDir: dir.path, startedAt: 0, installMethod: 'source tree', storage: () => ({ backend: 'none' }), plugins: () => [] },
     metrics: (p) => registry.forPlugin(p),
     bus: new MessageBus(registry.core, (p, e) => errors.push([p, String(e)])),
-    http: (p) => ({ route: () => events.push(`route:${p}`), authScheme: () => {}, websocket: () => {}, pageStylesheet: () => {} }),
+    http: (p) => ({ route: () => events.push(`route:${p}`), authScheme: () => {}, websocket: () => {}, pageStylesheet: () => {}, audit: async () => {}, whenSessionEnds: () => () => {} }),
     deliveryQueue: () => { throw new Error('not used'); },
     validate: () => {},
     reportError: (p, e, what) => errors.push([p, `${what}: ${String(e)}`]),

@@ -40,16 +40,25 @@ test('shortcuts are unique two-key sequences; command ids are unique', () => {
   const shortcuts = [...areas.flatMap((a) => a.pages), ...systemPages].map((p) => p.shortcut).filter(Boolean) as string[];
   assert.equal([...new Set(shortcuts)], shortcuts);
   for (const s of shortcuts) assert.match(s, /^[a-z] [a-z]$/);
+  // Every page the sidebar lists can be reached from the keyboard.
+  for (const page of [...areas.flatMap((a) => a.pages), ...systemPages].filter((p) => p.nav !== false && !p.path.includes(':'))) {
+    assert.ok(page.shortcut, `${page.path} has a shortcut`);
+  }
   const commands = areas.flatMap((a) => a.commands ?? []).map((c) => c.id);
   assert.equal([...new Set(commands)], commands);
 });
 
-test('every area says what it is and which plugins turn it on; its snippet is YAML', () => {
+test('every area says what it is and which plugins turn it on; an available one shows its snippet, a planned one none', () => {
   for (const area of areas) {
     assert.ok(area.description.length > 40, `${area.id}: a description`);
     assert.ok(area.requires.length > 0, `${area.id}: requires a plugin`);
-    assert.ok(area.enableSnippet.split('\n').length <= 3, `${area.id}: at most three lines`);
-    assert.type(parse(area.enableSnippet), 'object', `${area.id}: the snippet parses`);
+    if (area.status === 'planned') {
+      // Its plugins are not in this build: any config for them would fail `vigil validate`.
+      assert.is(area.enableSnippet, undefined, `${area.id}: a planned area shows no snippet`);
+      continue;
+    }
+    assert.ok(area.enableSnippet !== undefined && area.enableSnippet.split('\n').length <= 3, `${area.id}: at most three lines`);
+    assert.type(parse(area.enableSnippet!), 'object', `${area.id}: the snippet parses`);
   }
 });
 
@@ -58,7 +67,7 @@ test('an available area\'s snippet is real config: vigil validate accepts it, an
   try {
     for (const area of areas.filter((a) => a.status === 'available')) {
       const file = join(dir.path, `${area.id}.yaml`);
-      writeFileSync(file, `data_dir: ${join(dir.path, 'data')}\n${area.enableSnippet}\n`);
+      writeFileSync(file, `data_dir: ${join(dir.path, 'data')}\n${area.enableSnippet!}\n`);
       const r = await runVigil(['validate', '-config', file]);
       assert.is(r.code, 0, `${area.id}: ${r.stdout}${r.stderr}`);
       for (const plugin of area.requires) assert.match(r.stdout + r.stderr, new RegExp(`\\b${plugin}\\b`), `${area.id} enables ${plugin}`);

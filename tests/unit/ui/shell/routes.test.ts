@@ -37,7 +37,7 @@ test('home leads to the first configured area with pages, or nowhere (the welcom
   assert.is(homePath(areas, only('gateway')), '/gateway');
   assert.is(homePath(areas, only()), undefined);
   assert.is(homePath(areas, only('llm')), '/llm');
-  assert.is(homePath(areas, only('host')), undefined, 'a planned area has no pages to lead to');
+  assert.is(homePath(areas, only('host')), '/host', 'the host area leads to this machine\'s overview');
 });
 
 test('Simple mode hides developer pages; detail pages are never listed', () => {
@@ -52,6 +52,17 @@ test('document titles name the page and its area', () => {
   assert.is(documentTitle(resolveRoute('/about', areas, systemPages, only())), 'About · Vigil');
   assert.is(documentTitle(resolveRoute('/llm', areas, systemPages, only())), 'LLM · Vigil');
   assert.is(documentTitle(resolveRoute('/x', areas, systemPages, only())), 'Page not found · Vigil');
+});
+
+test('a page that needs a capability is listed until /api/caps answers, then only where the machine has it', () => {
+  const containers = areas.find((a) => a.id === 'host')!.pages.find((p) => p.path === '/host/containers')!;
+  assert.is(containers.cap, 'containers');
+  assert.is(isListed(containers, false, undefined), true, 'caps not known yet');
+  assert.is(isListed(containers, false, { containers: [] }), false, 'no engine found');
+  assert.is(isListed(containers, false, { containers: ['podman'] }), true);
+  assert.is(isListed(containers, true, { containers: ['docker'] }), false, 'a developer page in Simple mode');
+  const overview = areas.find((a) => a.id === 'host')!.pages[0];
+  assert.is(isListed(overview, false, { containers: [] }), true, 'pages without a cap are unaffected');
 });
 
 test.run();

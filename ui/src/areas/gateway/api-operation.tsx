@@ -3,6 +3,7 @@
 import type { ComponentChildren } from 'preact';
 import { Badge } from '../../components/badge.js';
 import { CodeBlock } from '../../components/code-block.js';
+import { TableFrame } from '../../components/table-frame.js';
 import type { Tone } from '../../components/stat.js';
 import {
   constraintTexts, credentialText, curlCommand, typeText, type Operation, type Parameter, type Schema, type SecurityScheme,
@@ -36,29 +37,26 @@ interface Field { name: string; where?: string; required: boolean; schema?: Sche
  */
 function FieldTable({ caption, fields, showWhere }: { caption: string; fields: Field[]; showWhere: boolean }) {
   return (
-    <div class="table-wrap api-fields" role="region" aria-label={caption} tabIndex={0}>
-      <table class="table" role="table">
-        <caption class="sr-only">{caption}</caption>
-        <thead role="rowgroup">
-          <tr role="row">
-            <th scope="col" role="columnheader">Name</th>
-            {showWhere && <th scope="col" role="columnheader">In</th>}
-            <th scope="col" role="columnheader">Type</th>
-            <th scope="col" role="columnheader">Description</th>
+    <TableFrame layout="cards" caption={caption} wrapClass="api-fields">
+      <thead role="rowgroup">
+        <tr role="row">
+          <th scope="col" role="columnheader">Name</th>
+          {showWhere && <th scope="col" role="columnheader">In</th>}
+          <th scope="col" role="columnheader">Type</th>
+          <th scope="col" role="columnheader">Description</th>
+        </tr>
+      </thead>
+      <tbody role="rowgroup">
+        {fields.map((f) => (
+          <tr key={`${f.where}:${f.name}`} role="row">
+            <td role="cell" class="api-field-name card-top"><code>{f.name}</code>{f.required && <span class="api-required">required</span>}</td>
+            {showWhere && <td role="cell" class="api-field-where muted">{f.where}</td>}
+            <td role="cell" class="api-field-type"><TypeCell schema={f.schema} /></td>
+            <td role="cell" class="api-field-description card-wide">{f.description ? <WithCode text={f.description} /> : <span class="muted">—</span>}</td>
           </tr>
-        </thead>
-        <tbody role="rowgroup">
-          {fields.map((f) => (
-            <tr key={`${f.where}:${f.name}`} role="row">
-              <td role="cell" class="api-field-name"><code>{f.name}</code>{f.required && <span class="api-required">required</span>}</td>
-              {showWhere && <td role="cell" class="api-field-where muted">{f.where}</td>}
-              <td role="cell" class="api-field-type"><TypeCell schema={f.schema} /></td>
-              <td role="cell" class="api-field-description">{f.description ? <WithCode text={f.description} /> : <span class="muted">—</span>}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+        ))}
+      </tbody>
+    </TableFrame>
   );
 }
 

@@ -1,63 +1,14 @@
-// What the gateway's pages read: `/api/gateway/*` (plugins/capture, plugins/proxy), as types.
-
-export interface Figures {
-  requests: number;
-  errors: number;
-  /** errors / requests; 0 without requests. */
-  error_rate: number;
-  p95_ms: number | null;
-  p99_ms: number | null;
-  tokens: number;
-}
+// What the gateway's pages read: `/api/gateway/*` (plugins/capture, plugins/proxy), by the names the pages use; the
+// shapes are generated from the routes' schemas (ui/src/data/api.gen.ts).
+import type { GatewayOverview, GovernedRecord, GovernedRecordPage, ProxyStatus } from '../../data/api.gen.js';
 
 /** `GET /api/gateway/overview?range=` */
-export interface Overview extends Figures {
-  range: '1h' | '24h' | '7d';
-  from: number;
-  to: number;
-  step_ms: number;
-  volume: (Figures & { time: number })[];
-  top_routes: (Figures & { route: string })[];
-}
-
+export type Overview = GatewayOverview;
 /** `GET /api/gateway/proxy`: where the gateway listens, and what it forwards to. */
-export interface ProxyStatus {
-  url: string;
-  upstream: string;
-}
-
+export type { ProxyStatus };
 /** A stored record as `/api/gateway/records` lists it (plugins/capture/README.md). */
-export interface GatewayRecord {
-  id: string;
-  time: number;
-  method: string;
-  path: string;
-  route: string[];
-  query: Record<string, string | string[]>;
-  status: number;
-  duration_ms: number;
-  headers: Record<string, string | string[]> | null;
-  response_headers: Record<string, string | string[]> | null;
-  request_body: unknown;
-  response_body: unknown;
-  labels: Record<string, string>;
-  matched_rules: string[];
-  tokens: number | null;
-  sampled: boolean;
-  truncated: boolean;
-  dropped_reason: string | null;
-  error: string | null;
-}
-
-export interface RecordPage {
-  data: GatewayRecord[];
-  limit: number;
-  offset: number;
-  /** Cursor of the next (older) page, for `before=`; null at the end. */
-  next: string | null;
-  /** Cursor of the previous (newer) page, for `after=`; null on the newest page. */
-  prev: string | null;
-}
+export type GatewayRecord = GovernedRecord;
+export type RecordPage = GovernedRecordPage;
 
 /** A URL for a `curl` through the gateway: a proxy listening on every interface is reached on this host's name. */
 export function reachableUrl(url: string, hostname: string): string {

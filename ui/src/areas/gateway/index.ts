@@ -1,4 +1,5 @@
 import type { Area } from '../types.js';
+import { gatewayWidgets } from './widgets.js';
 
 /** A governed record's id: a UUIDv7 (plugins/capture). */
 const RECORD_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
@@ -88,4 +89,6 @@ export const gateway: Area = {
     matches: (query) => RECORD_ID.test(query.trim()),
     find: async (query, signal) => (await import('./record-search.js')).findRecord(query.trim(), signal),
   },
+  names: { load: async (signal) => (await import('./name-search.js')).gatewayNames(signal) },
+  widgets: gatewayWidgets,
 };

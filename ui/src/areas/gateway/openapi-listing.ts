@@ -58,7 +58,7 @@ export interface OpenApiDocument {
   tags?: { name: string; description?: string }[];
   security?: Record<string, string[]>[];
   paths: Record<string, Record<string, RawOperation>>;
-  components?: { securitySchemes?: Record<string, SecurityScheme> };
+  components?: { securitySchemes?: Record<string, SecurityScheme>; schemas?: Record<string, Schema> };
 }
 
 export interface Operation {
@@ -88,6 +88,12 @@ export interface TagGroup {
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete', 'head', 'options'];
 
+/** A named schema (`#/components/schemas/Name`) as the document defines it; any other schema as it is. */
+function resolved(doc: OpenApiDocument, schema: Schema | undefined): Schema | undefined {
+  const name = schema?.$ref?.match(/^#\/components\/schemas\/(.+)$/)?.[1];
+  return name === undefined ? schema : doc.components?.schemas?.[name] ?? schema;
+}
+
 /** Every operation of the document, in path order and, within a path, in method order. */
 export function listOperations(doc: OpenApiDocument): Operation[] {
   const out: Operation[] = [];
@@ -107,7 +113,7 @@ export function listOperations(doc: OpenApiDocument): Operation[] {
         topics: [...new Set(rest)].filter((t) => t !== tag),
         credentials: [...new Set((op.security ?? doc.security ?? []).flatMap((s) => Object.keys(s)))],
         parameters: op.parameters ?? [],
-        body: type ? { type, schema: media?.schema } : undefined,
+        body: type ? { type, schema: resolved(doc, media?.schema) } : undefined,
         status: Object.keys(op.responses ?? {}).find((s) => s !== 'default') ?? '200',
         websocket: op['x-websocket'] === true,
       });

@@ -3,18 +3,22 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { Card } from '../../components/card.js';
 import { Chart, preloadCharts, type ChartSeries } from '../../components/chart.js';
+import { countAxis, latencyAxis, percentAxis } from '../../components/chart-scales.js';
+import { useChartZoom, ZoomNote, type ChartZoom } from '../../components/chart-zoom.js';
+import { useOpeningRange } from '../../components/opening-range.js';
 import { CodeBlock } from '../../components/code-block.js';
 import { EmptyState } from '../../components/empty-state.js';
 import { ErrorState } from '../../components/error-state.js';
 import { PageHeader } from '../../components/page-header.js';
 import { RangePicker, RANGES, type RangeName } from '../../components/range-picker.js';
 import { Skeleton } from '../../components/skeleton.js';
-import { Stat, Stats, type Tone } from '../../components/stat.js';
+import { Stat, Stats } from '../../components/stat.js';
 import { Table, type Column } from '../../components/table.js';
 import { useLive, useWhileVisible } from '../../data/live.js';
 import { throttle } from '../../data/throttle.js';
 import { useResource } from '../../data/use-resource.js';
-import { formatCompact, formatInteger, formatLatency, formatPercent, formatRate } from '../../format/numbers.js';
+import { errorRateClass, errorRateTone } from '../../format/error-rate.js';
+import { countFormat, formatCompact, formatInteger, formatLatency, formatPercent, formatRate } from '../../format/numbers.js';
 import { formatClock } from '../../format/time.js';
 import { LiveBadge } from '../../shell/live-badge.js';
 import { Link, useChoice } from '../../shell/router.js';
@@ -25,13 +29,6 @@ const RANGE_TEXT: Record<RangeName, string> = { '1h': 'the last hour', '24h': 't
 const STEP_TEXT: Record<RangeName, string> = { '1h': 'minute', '24h': '15 minutes', '7d': 'hour' };
 /** Live refreshes at most this often, in ms, however busy the gateway. */
 const LIVE_REFRESH_MS = 5000;
-
-/** Red from 5 % of requests failing, amber from 1 %: below that, a few failures are the ordinary noise of an API. */
-function errorTone(rate: number): Tone {
-  if (rate >= 0.05) return 'danger';
-  if (rate >= 0.01) return 'warning';
-  return 'neutral';
-}
 
 /** Refreshes on every captured batch (throttled), and as the window slides while nothing arrives. */
 function useLiveRefresh(reload: () => void, range: RangeName): void {
@@ -46,7 +43,7 @@ function OverviewStats({ o, range }: { o: Overview; range: RangeName }) {
   return (
     <Stats label={`Gateway figures for ${RANGE_TEXT[range]}`}>
       <Stat label="Requests" value={formatCompact(o.requests)} detail={`${formatRate(o.requests / minutes)} on average`} />
-      <Stat label="Error rate" value={formatPercent(o.error_rate)} tone={errorTone(o.error_rate)}
+      <Stat label="Error rate" value={formatPercent(o.error_rate)} tone={errorRateTone(o.error_rate)}
         detail={o.errors === 1 ? '1 error (5xx or no answer)' : `${formatInteger(o.errors)} errors (5xx or no answer)`} />
       <Stat label="P95 latency" value={formatLatency(o.p95_ms)} detail="95 % of requests were faster" />
       <Stat label="P99 latency" value={formatLatency(o.p99_ms)} detail="99 % of requests were faster" />
@@ -76,7 +73,7 @@ function useChartsDrawnMark(names: readonly string[]): (name: string) => () => v
 }
 const CHART_NAMES = ['volume', 'errors', 'latency'] as const;
 
-function OverviewCharts({ o, range }: { o: Overview; range: RangeName }) {
+function OverviewCharts({ o, range, zoom }: { o: Overview; range: RangeName; zoom: ChartZoom }) {
   const drawn = useChartsDrawnMark(CHART_NAMES);
   const times = useMemo(() => o.volume.map((p) => p.time), [o]);
   const volume = useMemo<ChartSeries[]>(() => [
@@ -94,19 +91,21 @@ function OverviewCharts({ o, range }: { o: Overview; range: RangeName }) {
   const worstRate = o.volume.reduce((w, p) => Math.max(w, p.requests ? p.error_rate : 0), 0);
   const worstP99 = o.volume.reduce((w, p) => Math.max(w, p.p99_ms ?? 0), 0);
   const step = STEP_TEXT[range];
+  // One crosshair and readout for the three charts, and one zoom.
+  const shared = { times, stepMs: o.step_ms, sync: 'gateway-overview', zoom: zoom.zoom, onZoom: zoom.onZoom };
   return (
     <div class="chart-grid">
       <Card title="Request volume" description={`Requests per ${step}; errors in red`} class="chart-card chart-card-wide">
-        <Chart times={times} stepMs={o.step_ms} series={volume} format={formatCompact} minMax={4} height={220} onDraw={drawn('volume')}
+        <Chart {...shared} series={volume} format={formatCompact} axis={countAxis} minMax={4} height={220} onDraw={drawn('volume')}
           summary={`Request volume over ${RANGE_TEXT[range]}, one bar per ${step}: ${formatInteger(o.requests)} requests in all, ` +
             `at most ${formatInteger(busiest.requests)} in the ${step} from ${formatClock(busiest.time)}.`} />
       </Card>
       <Card title="Error rate" description={`Share of requests per ${step} that failed`} class="chart-card">
-        <Chart times={times} stepMs={o.step_ms} series={errorRate} format={formatPercent} minMax={0.01} height={180} onDraw={drawn('errors')}
+        <Chart {...shared} series={errorRate} format={formatPercent} axis={percentAxis} minMax={0.01} height={180} onDraw={drawn('errors')}
           summary={`Error rate over ${RANGE_TEXT[range]}: ${formatPercent(o.error_rate)} overall, at worst ${formatPercent(worstRate)} in one ${step}.`} />
       </Card>
       <Card title="Latency" description={`P95 and P99 per ${step}`} class="chart-card">
-        <Chart times={times} stepMs={o.step_ms} series={latency} format={formatLatency} minMax={10} height={180} onDraw={drawn('latency')}
+        <Chart {...shared} series={latency} format={formatLatency} axis={latencyAxis} minMax={10} height={180} onDraw={drawn('latency')}
           summary={`Latency over ${RANGE_TEXT[range]}: P95 ${formatLatency(o.p95_ms)}, P99 ${formatLatency(o.p99_ms)} overall; the slowest ${step} had a P99 of ${formatLatency(worstP99)}.`} />
       </Card>
     </div>
@@ -117,7 +116,7 @@ type RouteRow = Overview['top_routes'][number];
 
 const routeColumns = (total: number): Column<RouteRow>[] => [
   {
-    key: 'route', label: 'Route', width: '34%', value: (r) => r.route,
+    key: 'route', label: 'Route', width: '34%', value: (r) => r.route, card: 'top',
     render: (r) => (
       <Link href={`/gateway/requests?route=${encodeURIComponent(r.route)}`} class="route-link" title="Show this route's requests">
         <code>{r.route}</code>
@@ -125,22 +124,23 @@ const routeColumns = (total: number): Column<RouteRow>[] => [
     ),
   },
   {
-    key: 'requests', label: 'Requests', align: 'end', value: (r) => r.requests,
-    render: (r) => (
+    key: 'requests', label: 'Requests', align: 'end', value: (r) => r.requests, numbers: countFormat, card: 'main',
+    render: (r, text) => (
       <span class="share">
         <span class="share-bar" aria-hidden="true"><span style={{ width: `${total ? Math.max(2, (r.requests / total) * 100) : 0}%` }} /></span>
-        {formatInteger(r.requests)}
+        {text}
       </span>
     ),
   },
-  { key: 'errors', label: 'Errors', align: 'end', value: (r) => r.errors, render: (r) => formatInteger(r.errors) },
+  { key: 'errors', label: 'Errors', align: 'end', value: (r) => r.errors, numbers: countFormat },
   {
-    key: 'error_rate', label: 'Error rate', align: 'end', value: (r) => r.error_rate,
-    render: (r) => <span class={r.error_rate === 0 ? 'muted' : `tone-${errorTone(r.error_rate)}`}>{formatPercent(r.error_rate)}</span>,
+    key: 'error_rate', label: 'Error rate', align: 'end', value: (r) => r.error_rate, card: 'main',
+    render: (r) => <span class={errorRateClass(r.error_rate)}>{formatPercent(r.error_rate)}</span>,
   },
   { key: 'p95', label: 'P95', align: 'end', value: (r) => r.p95_ms, render: (r) => formatLatency(r.p95_ms) },
   { key: 'p99', label: 'P99', align: 'end', value: (r) => r.p99_ms, render: (r) => formatLatency(r.p99_ms) },
-  { key: 'tokens', label: 'Tokens', align: 'end', value: (r) => r.tokens, render: (r) => (r.tokens ? formatCompact(r.tokens) : <span class="muted">0</span>) },
+  // No route meters tokens unless a rule says so: none is no data, not zero.
+  { key: 'tokens', label: 'Tokens', align: 'end', value: (r) => r.tokens || null, numbers: countFormat },
 ];
 
 function TopRoutes({ o }: { o: Overview }) {
@@ -206,10 +206,13 @@ function OverviewSkeleton() {
 export default function OverviewPage() {
   // The charts' drawing downloads while the overview's figures are on their way.
   useEffect(() => { preloadCharts().catch(() => {}); }, []);
-  const [range, setRange] = useChoice('range', RANGES, '24h');
+  const opening = useOpeningRange('range', useChoice('range', RANGES, '24h'), '1h');
+  const { range, choose: setRange } = opening;
   const overview = useResource<Overview>(`/api/gateway/overview?range=${range}`, 'the gateway overview');
   useLiveRefresh(overview.reload, range);
-  const o = overview.data;
+  const zoom = useChartZoom(range);
+  useEffect(() => opening.look(overview.data && { times: overview.data.volume.map((p) => p.time), counts: overview.data.volume.map((p) => p.requests) }), [overview.data]);
+  const o = opening.settled ? overview.data : undefined;
   // Whether anything was ever captured decides between "nothing in this range" and "nothing yet".
   const ever = useResource<{ data: unknown[] }>(o && o.requests === 0 ? '/api/gateway/records?limit=1' : null, 'the latest record');
   const [updated, setUpdated] = useState<number>();
@@ -236,7 +239,8 @@ export default function OverviewPage() {
             </div>
           )}
           <OverviewStats o={o} range={range} />
-          <OverviewCharts o={o} range={range} />
+          <ZoomNote zoom={zoom} stepMs={o.step_ms} />
+          <OverviewCharts o={o} range={range} zoom={zoom} />
           <TopRoutes o={o} />
         </div>
       )}

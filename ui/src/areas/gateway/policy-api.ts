@@ -1,77 +1,24 @@
-// What the Policy page reads and sends: `/api/gateway/policy` (plugins/governance) and
-// `/api/gateway/policy/usage` (plugins/capture), as types.
-import type { GatewayRecord } from './gateway-api.js';
+// What the Policy page reads and sends: `/api/gateway/policy` (plugins/governance) and `/api/gateway/policy/usage`
+// (plugins/capture), by the names the page uses; the shapes are generated from the routes' schemas (api.gen.ts).
+import type { ApiBodies, ListedRule, PolicyInForce, PolicyRuleUsage, RulePathUsage, RestrictedParts, RuleUsage, TryResult, UnmatchedUsage } from '../../data/api.gen.js';
 
-export type RestrictPart = 'request_body' | 'response_body' | 'headers';
+export type RestrictPart = keyof RestrictedParts;
 
 /** One rule as the config file writes it (policies/README.md), with its place in the list. */
-export interface PolicyRule {
-  index: number;
-  name: string;
-  match: { path: string; methods?: string[] };
-  restrict?: RestrictPart[];
-  redact?: { headers?: string[]; query_params?: string[]; json_fields?: string[]; detect?: string[] };
-  labels?: Record<string, string>;
-  sample?: number;
-  keep_errors?: boolean;
-  meter?: { tokens?: string };
-  wasm?: string;
-  wasm_sha256?: string;
-  /** Where the rule is written in the config file. */
-  source?: { file: string; line: number; column: number };
-}
+export type PolicyRule = ListedRule;
 
 /** `GET /api/gateway/policy` */
-export interface Policy {
-  config_file: string | null;
-  /** Epoch ms at which the rules in force were loaded. */
-  loaded_at: number;
-  reloads: number;
-  rules: PolicyRule[];
-}
+export type Policy = PolicyInForce;
 
-export interface RuleRoute {
-  method: string;
-  /** As received, id-like segments written `{id}`. */
-  path: string;
-  requests: number;
-}
+/** A route a rule matched; id-like segments written `{id}`. */
+export type RuleRoute = RulePathUsage;
 
-export interface RuleUsage {
-  /** Null for the requests no rule matched. */
-  rule: string | null;
-  requests: number;
-  routes: RuleRoute[];
-  other_routes: number;
-  other_requests: number;
-}
+/** What one rule matched (`RuleUsage`), or what no rule matched (`UnmatchedUsage`, rule null). */
+export type { RuleUsage, UnmatchedUsage };
 
 /** `GET /api/gateway/policy/usage?range=24h` */
-export interface PolicyUsage {
-  range: '24h' | '7d';
-  from: number;
-  to: number;
-  rules: RuleUsage[];
-  unmatched: RuleUsage;
-}
+export type PolicyUsage = PolicyRuleUsage;
 
-/** `POST /api/gateway/policy/try`'s body. */
-export interface TryInput {
-  method: string;
-  path: string;
-  headers?: Record<string, string | string[]>;
-  body?: string;
-  response?: { status?: number; headers?: Record<string, string | string[]>; body?: string };
-}
-
-/** Its answer: the record as it would be stored, and the decision behind it. */
-export interface TryResult {
-  stored: false;
-  record: GatewayRecord & { partial?: boolean };
-  matched_rules: string[];
-  route: string[];
-  restricted: Record<RestrictPart, string[]>;
-  redacted: number;
-  sampling: { rate: number; rule: string | null; keep_errors: boolean; kept: boolean };
-  wasm_not_applied: { rule: string; module: string }[];
-}
+/** `POST /api/gateway/policy/try`'s body; its answer is the record as it would be stored, and the decision behind it. */
+export type TryInput = ApiBodies['POST /api/gateway/policy/try'];
+export type { TryResult };

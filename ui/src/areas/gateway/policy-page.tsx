@@ -14,12 +14,12 @@ import { Table, type Column } from '../../components/table.js';
 import { useLive, useWhileVisible } from '../../data/live.js';
 import { throttle } from '../../data/throttle.js';
 import { useResource } from '../../data/use-resource.js';
-import { formatInteger } from '../../format/numbers.js';
+import { countFormat, formatInteger } from '../../format/numbers.js';
 import { formatDateTime } from '../../format/time.js';
 import { LiveBadge } from '../../shell/live-badge.js';
 import { Link } from '../../shell/router.js';
 import { shellInfo } from '../../shell/shell-info.js';
-import type { Policy, PolicyRule, PolicyUsage, RuleRoute, RuleUsage, TryResult } from './policy-api.js';
+import type { Policy, PolicyRule, PolicyUsage, RuleRoute, RuleUsage, TryResult, UnmatchedUsage } from './policy-api.js';
 import { matchText, ruleBadges, ruleSentences, ruleYaml } from './rule-text.js';
 import { Ticks } from './ticks.js';
 import { TryPanel } from './try-panel.js';
@@ -34,25 +34,25 @@ export const FIRST_RULE = 'rules:\n  - name: all-traffic\n    match: { path: /**
 const requestsText = (n: number): string => (n === 1 ? '1 request' : `${formatInteger(n)} requests`);
 
 const routeColumns = (rule: PolicyRule | null, total: number): Column<RuleRoute>[] => [
-  { key: 'method', label: 'Method', value: (r) => r.method, render: (r) => <span class="method">{r.method}</span> },
+  { key: 'method', label: 'Method', value: (r) => r.method, card: 'lead', render: (r) => <span class="method">{r.method}</span> },
   {
-    key: 'path', label: 'Path', value: (r) => r.path,
+    key: 'path', label: 'Path', value: (r) => r.path, card: 'top',
     render: (r) => (rule
       ? <Link href={`/gateway/requests?route=${encodeURIComponent(rule.match.path)}`} class="route-link" title={`Show the requests of ${rule.match.path}`}><code>{r.path}</code></Link>
       : <code class="rule-path">{r.path}</code>),
   },
   {
-    key: 'requests', label: 'Requests', align: 'end', value: (r) => r.requests,
-    render: (r) => (
+    key: 'requests', label: 'Requests', align: 'end', value: (r) => r.requests, numbers: countFormat, card: 'main',
+    render: (r, text) => (
       <span class="share">
         <span class="share-bar" aria-hidden="true"><span style={{ width: `${total ? Math.max(2, (r.requests / total) * 100) : 0}%` }} /></span>
-        {formatInteger(r.requests)}
+        {text}
       </span>
     ),
   },
 ];
 
-function RuleRoutes({ rule, usage, label }: { rule: PolicyRule | null; usage: RuleUsage | undefined; label: string }) {
+function RuleRoutes({ rule, usage, label }: { rule: PolicyRule | null; usage: RuleUsage | UnmatchedUsage | undefined; label: string }) {
   const columns = useMemo(() => routeColumns(rule, usage?.requests ?? 0), [rule, usage?.requests]);
   if (!usage || usage.requests === 0) return <p class="muted">No request matched {rule ? 'this rule' : ''} in the last 24 hours.</p>;
   return (
@@ -136,7 +136,7 @@ function NoRules({ file }: { file: string }) {
   );
 }
 
-function Unmatched({ usage, open, onToggle }: { usage: RuleUsage; open: boolean; onToggle(): void }) {
+function Unmatched({ usage, open, onToggle }: { usage: UnmatchedUsage; open: boolean; onToggle(): void }) {
   return (
     <li class={`rule rule-unmatched${open ? ' rule-open' : ''}`}>
       <h3 class="rule-heading">

@@ -11,6 +11,11 @@ export const DEFAULT_SINCE: Since = '24h';
 const EXACT_STATUS = /^[1-5][0-9]{2}$/;
 /** The records API's cursor, `<epoch ms>.<id>` (plugins/capture/routes/records.ts). */
 const CURSOR = /^[0-9]{1,15}\.[\x21-\x7e]{1,200}$/;
+/** Methods the filter offers; the API takes any token of letters. */
+export const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'] as const;
+/** Characters of the text filter, as the API bounds it (plugins/capture/routes/records.ts). */
+export const MAX_TEXT = 200;
+const METHOD = /^[A-Za-z]{1,16}$/;
 /** A label filter's parameter, named as the policy names labels. */
 const LABEL_PARAM = /^label\.([a-zA-Z_][a-zA-Z0-9_]*)$/;
 
@@ -19,6 +24,12 @@ export interface RecordsView {
   status: string;
   since: Since;
   route: string;
+  /** Text the path holds (any case); empty for none. */
+  text: string;
+  /** An upper-case method, or empty for any. */
+  method: string;
+  /** The tenant (the label capture.tenant_label names), or empty for any. */
+  tenant: string;
   /** Label filters, in URL order: [name, value]. */
   labels: [string, string][];
   /** The page: records older than `before`, or newer than `after`; neither for the newest page. */
@@ -43,11 +54,18 @@ export function readView(search: string): RecordsView {
     status: status !== null && ((STATUS_CLASSES as readonly string[]).includes(status) || EXACT_STATUS.test(status)) ? status : 'all',
     since: (SINCE as readonly string[]).includes(since ?? '') ? since as Since : DEFAULT_SINCE,
     route: one('route') ?? '',
+    text: (one('q') ?? '').slice(0, MAX_TEXT),
+    method: METHOD.test(one('method') ?? '') ? one('method')!.toUpperCase() : '',
+    tenant: one('tenant') ?? '',
     labels,
     before,
     after: before === null ? cursor('after') : null,
   };
 }
+
+/** Whether any filter narrows the list (the time range aside). */
+export const isFiltered = (v: RecordsView): boolean =>
+  v.status !== 'all' || v.route !== '' || v.text !== '' || v.method !== '' || v.tenant !== '' || v.labels.length > 0;
 
 /** Whether the status filter is one exact code rather than a class. */
 export const isExactStatus = (status: string): boolean => EXACT_STATUS.test(status);
@@ -59,6 +77,9 @@ export function recordsPath(search: string): string {
   if (v.status !== 'all') q.set('status', v.status);
   q.set('since', v.since);
   if (v.route) q.set('route', v.route);
+  if (v.text) q.set('q', v.text);
+  if (v.method) q.set('method', v.method);
+  if (v.tenant) q.set('tenant', v.tenant);
   for (const [name, value] of v.labels) q.set(`label.${name}`, value);
   if (v.before) q.set('before', v.before);
   if (v.after) q.set('after', v.after);

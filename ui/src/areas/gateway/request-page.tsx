@@ -1,19 +1,26 @@
-// One captured request, as stored: what was asked and answered, what the policy did to it, and every masked value
-// marked.
-import type { ComponentChildren } from 'preact';
+// One captured request, as stored: what was asked and answered, what the policy did to it, every masked value
+// marked with the rule that masked it, and the request as a curl command.
+import { useEffect, useState } from 'preact/hooks';
 import { Badge, statusTone } from '../../components/badge.js';
 import { Card } from '../../components/card.js';
+import { Fact } from '../../components/fact.js';
 import { EmptyState } from '../../components/empty-state.js';
 import { ErrorState } from '../../components/error-state.js';
 import { countRedacted, JsonView, REDACTED } from '../../components/json-view.js';
 import { PageHeader } from '../../components/page-header.js';
 import { Loading } from '../../components/skeleton.js';
+import { isAbort, postJson } from '../../data/api.js';
 import { useResource } from '../../data/use-resource.js';
+import { CodeBlock } from '../../components/code-block.js';
 import { formatLatency } from '../../format/numbers.js';
 import { formatDateTime } from '../../format/time.js';
 import { Link } from '../../shell/router.js';
 import type { PageProps } from '../types.js';
-import type { GatewayRecord } from './gateway-api.js';
+import { shellInfo } from '../../shell/shell-info.js';
+import { curlCommand } from './curl-command.js';
+import { reachableUrl, type GatewayRecord, type ProxyStatus } from './gateway-api.js';
+import { maskedFields, maskRuleText, PART_NAMES, type MaskSource } from './masked-fields.js';
+import { Ticks } from './ticks.js';
 
 function Headers({ headers, label }: { headers: GatewayRecord['headers']; label: string }) {
   if (headers === null) return <p class="muted">Not captured: a rule restricts headers on this route.</p>;
@@ -41,8 +48,48 @@ function Body({ value, label, why }: { value: unknown; label: string; why: strin
   return <JsonView value={value} label={label} />;
 }
 
-function Fact({ term, children }: { term: string; children: ComponentChildren }) {
-  return <div class="fact"><dt>{term}</dt><dd>{children}</dd></div>;
+/** Each masked place of the record and the rule that masks it, by the rules in force (POST /api/gateway/policy/mask-sources). */
+function MaskedBy({ r }: { r: GatewayRecord }) {
+  const [sources, setSources] = useState<MaskSource[] | 'failed'>();
+  useEffect(() => {
+    const fields = maskedFields(r);
+    if (fields.length === 0) return undefined;
+    const abort = new AbortController();
+    postJson<{ fields: MaskSource[] }>('/api/gateway/policy/mask-sources', { matched_rules: r.matched_rules, fields }, { signal: abort.signal, what: 'the rules behind the masks' })
+      .then((answer) => setSources(answer.fields), (err) => { if (!isAbort(err)) setSources('failed'); });
+    return () => abort.abort();
+  }, [r.id]);
+  if (sources === undefined) return null;
+  if (sources === 'failed') return <p class="muted">Which rule masked each value could not be read; the values stay marked below.</p>;
+  return (
+    <table class="table kv-table masked-by">
+      <caption class="sr-only">Masked values and the rule that masked each</caption>
+      <tbody>
+        {sources.map((m) => (
+          <tr key={`${m.part} ${m.field}`}>
+            <th scope="row"><span class="masked-part">{PART_NAMES[m.part]}</span> {m.field}{m.span && <span class="muted"> (part of the value)</span>}</th>
+            <td>
+              {m.rules.length ? m.rules.map((x) => (
+                <div key={x.rule}><Badge>{x.rule}</Badge> <span class="muted"><Ticks text={maskRuleText(x)} /></span></div>
+              )) : <span class="muted">{r.agent_masked?.length ? 'Masked by the agent\'s policy (see below)' : 'No rule in force masks it now: the rule changed after this request'}</span>}
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+/** The request as a curl command through the gateway, masked values left masked. */
+function AsCurl({ r }: { r: GatewayRecord }) {
+  const proxyOn = shellInfo.value?.plugins.includes('proxy') ?? false;
+  const proxy = useResource<ProxyStatus>(proxyOn ? '/api/gateway/proxy' : null, 'the gateway\'s address');
+  const base = proxy.data ? reachableUrl(proxy.data.url, window.location.hostname) : 'http://127.0.0.1:8080';
+  return (
+    <Card title="As curl" description="The request as captured, through the gateway. Masked values stay masked: put the real ones back to replay it.">
+      <CodeBlock label="Copy as curl" language="shell" code={curlCommand(r, base)} />
+    </Card>
+  );
 }
 
 export default function RequestPage({ params }: PageProps) {
@@ -68,7 +115,7 @@ export default function RequestPage({ params }: PageProps) {
         actions={r && <>
           <Badge tone={statusTone(r.status)}>{r.status || 'no answer'}</Badge>
           <Badge>{formatLatency(r.duration_ms)}</Badge>
-          {masked > 0 && <Badge tone="warning">{masked} masked</Badge>}
+          {masked > 0 && <Badge title="Values the policy masked before storage">{masked} masked</Badge>}
           {back}
         </>} />
       {record.error && <ErrorState error={record.error} onRetry={record.reload} />}
@@ -81,10 +128,16 @@ export default function RequestPage({ params }: PageProps) {
               <Fact term="Route">{r.route.length ? r.route.map((g) => <code class="inline-code" key={g}>{g}</code>) : 'unmatched'}</Fact>
               <Fact term="Labels">{Object.keys(r.labels).length ? Object.entries(r.labels).map(([k, v]) => <Badge key={k}>{k}: {v || '""'}</Badge>) : 'none'}</Fact>
               <Fact term="Bodies">{r.sampled ? 'kept (sampled in)' : 'not kept (sampled out)'}{r.truncated ? '; cut at the capture limit' : ''}</Fact>
-              <Fact term="Masked values">{masked ? `${masked}, shown as ${REDACTED}` : 'none'}</Fact>
+              <Fact term="Masked values">{masked ? <>{masked}, shown as {REDACTED}<MaskedBy r={r} /></> : 'none'}</Fact>
               {r.tokens !== null && <Fact term="Tokens metered">{r.tokens}</Fact>}
               {r.error && <Fact term="Gateway error"><code class="inline-code">{r.error}</code></Fact>}
               {r.dropped_reason && <Fact term="Why a body is missing">{r.dropped_reason}</Fact>}
+              {r.agent_masked && (
+                <Fact term="Masked by the agent">
+                  Sent in clear by the middleware, masked or removed by this agent's policy:
+                  <span class="code-chips">{r.agent_masked.map((p) => <code class="inline-code" key={p}>{p}</code>)}</span>
+                </Fact>
+              )}
             </dl>
           </Card>
           <div class="detail-grid">
@@ -103,6 +156,7 @@ export default function RequestPage({ params }: PageProps) {
               <Body value={r.response_body} label="Response body" why={r.dropped_reason} />
             </Card>
           </div>
+          <AsCurl r={r} />
         </div>
       )}
     </>

@@ -2,26 +2,29 @@
 // cursor. The filters and the page are in the URL. The newest page is live: new records appear at its top, and what
 // the reader has scrolled to stays in place (AnchoredRows); an older page never moves. Records hold only what the
 // policy let through; masked values show as [REDACTED].
-import { useEffect, useMemo, useState } from 'preact/hooks';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { AnchoredRows } from '../../components/anchored-rows.js';
 import { Badge, statusTone } from '../../components/badge.js';
 import { Card } from '../../components/card.js';
 import { EmptyState } from '../../components/empty-state.js';
 import { ErrorState } from '../../components/error-state.js';
+import { FilterChip } from '../../components/filter-chip.js';
 import { Icon } from '../../components/icon.js';
 import { countRedacted } from '../../components/json-view.js';
 import { PageHeader } from '../../components/page-header.js';
+import { RecordTime } from '../../components/record-time.js';
 import { Segmented } from '../../components/segmented.js';
 import { Loading } from '../../components/skeleton.js';
+import { TableFrame } from '../../components/table-frame.js';
 import { useLive } from '../../data/live.js';
 import { throttle } from '../../data/throttle.js';
 import { useResource } from '../../data/use-resource.js';
 import { formatLatency } from '../../format/numbers.js';
-import { formatAgo, formatDateTime } from '../../format/time.js';
+import { formatDateTime } from '../../format/time.js';
 import { LiveBadge } from '../../shell/live-badge.js';
 import { here, Link, navigate } from '../../shell/router.js';
 import type { GatewayRecord, RecordPage } from './gateway-api.js';
-import { filterSearch, isExactStatus, pageSearch, readView, recordsPath, type RecordsView } from './records-query.js';
+import { filterSearch, isExactStatus, isFiltered, MAX_TEXT, METHODS, pageSearch, readView, recordsPath, type RecordsView } from './records-query.js';
 
 const LIVE_REFRESH_MS = 3000;
 
@@ -46,7 +49,7 @@ function RecordRow({ r, now, search }: { r: GatewayRecord; now: number; search: 
   const route = r.route[r.route.length - 1];
   return (
     <tr data-id={r.id}>
-      <td class="nowrap card-main"><span title={formatDateTime(r.time)}>{formatAgo(r.time, now)}</span></td>
+      <td class="nowrap card-main"><RecordTime ms={r.time} now={now} /></td>
       <td class="request-cell card-top">
         <Link href={`/gateway/requests/${encodeURIComponent(r.id)}`} class="request-link">
           <span class="method">{r.method}</span>
@@ -61,7 +64,9 @@ function RecordRow({ r, now, search }: { r: GatewayRecord; now: number; search: 
       <td class="align-end numeric card-main">{formatLatency(r.duration_ms)}</td>
       <td class="route-cell" data-label="Route">
         {route === undefined ? <code>unmatched</code> : (
-          <Link href={`/gateway/requests${filterSearch(search, 'route', route)}`} class="filter-link" title={`Only the route ${route}`}><code>{route}</code></Link>
+          <Link href={`/gateway/requests${filterSearch(search, 'route', route)}`} class="filter-link route-filter" title={`Only the route ${route}`}>
+            <code>{route}</code><Icon name="search" class="route-filter-icon" />
+          </Link>
         )}
       </td>
       <td class="labels-cell">
@@ -76,26 +81,65 @@ function RecordRow({ r, now, search }: { r: GatewayRecord; now: number; search: 
   );
 }
 
-/** An active filter the toolbar has no control for, with a button that removes it. */
-function FilterChip({ name, value, onRemove }: { name: string; value: string; onRemove(): void }) {
+/** How long typing rests before the text filters apply, in ms: one request per word, not per key. */
+const TYPING_MS = 400;
+
+/** A free-text filter that follows the URL and writes to it once typing rests (or on Enter). */
+function TextFilter({ label, placeholder, value, maxLength, onApply, icon, class: className }: {
+  label: string; placeholder: string; value: string; maxLength?: number; onApply(value: string | null): void; icon?: boolean; class?: string;
+}) {
+  const [draft, setDraft] = useState(value);
+  // The latest value and callback, for a timer set during an earlier render: a stale one would write an old URL.
+  const latest = useRef({ value, onApply });
+  latest.current = { value, onApply };
+  useEffect(() => setDraft(value), [value]);
+  const apply = (text: string) => { if (text.trim() !== latest.current.value) latest.current.onApply(text.trim() || null); };
+  useEffect(() => {
+    if (draft.trim() === value) return undefined;
+    const timer = setTimeout(() => apply(draft), TYPING_MS);
+    return () => clearTimeout(timer);
+  }, [draft, value]);
   return (
-    <span class="filter-chip">
-      {name} <code>{value}</code>
-      <button type="button" class="button button-ghost button-icon button-small" aria-label={`Remove the filter ${name} ${value}`} onClick={onRemove}>
-        <Icon name="close" />
-      </button>
-    </span>
+    <label class={`filter-field ${className ?? ''}`}>
+      {icon && <Icon name="search" />}
+      <span class="sr-only">{label}</span>
+      <input type="search" value={draft} placeholder={placeholder} maxLength={maxLength} autocomplete="off" spellcheck={false}
+        onInput={(e) => setDraft((e.currentTarget as HTMLInputElement).value)}
+        onKeyDown={(e) => { if (e.key === 'Enter') apply(draft); }} />
+    </label>
   );
 }
 
 function Filters({ view, set }: { view: RecordsView; set(name: string, value: string | null): void }) {
   const exact = isExactStatus(view.status);
+  const chips: { param: string; name: string; value: string }[] = [
+    ...(view.text ? [{ param: 'q', name: 'Path has', value: view.text }] : []),
+    ...(view.method ? [{ param: 'method', name: 'Method', value: view.method }] : []),
+    ...(view.tenant ? [{ param: 'tenant', name: 'Tenant', value: view.tenant }] : []),
+    ...(exact ? [{ param: 'status', name: 'Status', value: view.status }] : []),
+    ...(view.route ? [{ param: 'route', name: 'Route', value: view.route }] : []),
+    ...view.labels.map(([name, value]) => ({ param: `label.${name}`, name, value })),
+  ];
   return (
-    <div class="toolbar">
-      <Segmented label="Status" options={statusOptions} value={exact ? '' : view.status} onChange={(v) => set('status', v)} />
-      {exact && <FilterChip name="Status" value={view.status} onRemove={() => set('status', null)} />}
-      {view.route && <FilterChip name="Route" value={view.route} onRemove={() => set('route', null)} />}
-      {view.labels.map(([name, value]) => <FilterChip key={name} name={name} value={value} onRemove={() => set(`label.${name}`, null)} />)}
+    <div class="requests-filters">
+      <div class="toolbar">
+        <TextFilter label="Path contains" placeholder="Filter by path" value={view.text} maxLength={MAX_TEXT} onApply={(v) => set('q', v)} icon class="filter-text" />
+        <label class="filter-select">
+          <span class="sr-only">Method</span>
+          <select class="input" value={view.method} onChange={(e) => set('method', (e.currentTarget as HTMLSelectElement).value || null)}>
+            <option value="">Any method</option>
+            {METHODS.map((m) => <option key={m} value={m}>{m}</option>)}
+          </select>
+        </label>
+        <TextFilter label="Tenant" placeholder="Tenant" value={view.tenant} onApply={(v) => set('tenant', v)} class="filter-tenant" />
+        <Segmented label="Status" options={statusOptions} value={exact ? '' : view.status} onChange={(v) => set('status', v)} />
+      </div>
+      {chips.length > 0 && (
+        <div class="toolbar filter-chips" role="group" aria-label="Filters in use">
+          {chips.map((c) => <FilterChip key={c.param} name={c.name} value={c.value} onRemove={() => set(c.param, null)} />)}
+          {chips.length > 1 && <Link href="/gateway/requests" class="button button-ghost button-small">Clear all</Link>}
+        </div>
+      )}
     </div>
   );
 }
@@ -125,7 +169,7 @@ export default function RequestsPage() {
     go(pageSearch(search, to));
     window.scrollTo({ top: 0 });
   };
-  const filtered = view.status !== 'all' || view.route !== '' || view.labels.length > 0;
+  const filtered = isFiltered(view);
   const rows = page?.data ?? [];
   const now = Date.now();
 
@@ -160,9 +204,8 @@ export default function RequestsPage() {
       )}
       {page && rows.length > 0 && (
         <Card padded={false}>
-          <div class="table-wrap requests-wrap" role="region" aria-label="Captured requests" tabIndex={0}>
-            <table class="table table-cards requests-table">
-              <caption class="sr-only">Captured requests, newest first. A status, route or label filters the list by it.</caption>
+          <TableFrame layout="cards" caption="Captured requests" detail="Newest first. A status, route or label filters the list by it"
+            class="requests-table" wrapClass="requests-wrap">
               <thead>
                 <tr>
                   <th scope="col">When</th>
@@ -175,8 +218,7 @@ export default function RequestsPage() {
                 </tr>
               </thead>
               <AnchoredRows rows={rows}>{rows.map((r) => <RecordRow key={r.id} r={r} now={now} search={search} />)}</AnchoredRows>
-            </table>
-          </div>
+          </TableFrame>
           <nav class="pager" aria-label="Pages of requests">
             <span class="muted">
               {newest ? `The newest ${rows.length}` : `${formatDateTime(rows[0].time)} to ${formatDateTime(rows[rows.length - 1].time)}`}

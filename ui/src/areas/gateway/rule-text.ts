@@ -188,8 +188,9 @@ export function explainTry(result: TryResult, rules: readonly PolicyRule[]): Exp
   }
   const redactors = matched.filter((r) => redactCount(r) > 0).map((r) => r.name);
   if (result.redacted > 0) {
+    // Masking is the policy working: information, not a warning.
     out.push({
-      tone: 'warning',
+      tone: 'neutral',
       text: `Masked: ${result.redacted} ${plural(result.redacted, 'value is', 'values are')} stored as [REDACTED]` +
         (redactors.length ? `, by the redactions of ${codes(redactors)}.` : '.'),
     });

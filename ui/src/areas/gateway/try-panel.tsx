@@ -4,6 +4,7 @@
 import type { ComponentChildren } from 'preact';
 import { useId, useState } from 'preact/hooks';
 import { Card } from '../../components/card.js';
+import { CodeBlock } from '../../components/code-block.js';
 import { ErrorState } from '../../components/error-state.js';
 import { JsonView } from '../../components/json-view.js';
 import type { ApiError } from '../../data/api-error.js';
@@ -11,6 +12,9 @@ import { postJson } from '../../data/api.js';
 import type { PolicyRule, TryInput, TryResult } from './policy-api.js';
 import { explainTry, parseHeaderLines } from './rule-text.js';
 import { Ticks } from './ticks.js';
+import { exampleRequest } from './try-example.js';
+
+export { examplePath } from './try-example.js';
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'] as const;
 
@@ -27,22 +31,9 @@ interface Draft {
 
 const EMPTY: Draft = { method: 'GET', path: '/', headers: '', body: '', withResponse: false, status: '200', responseHeaders: '', responseBody: '' };
 
-/** A path the glob matches: `**` and `*` filled in. */
-export function examplePath(glob: string): string {
-  const path = glob.replace(/\/\*\*$/, '/example').replace(/\*\*/g, 'example').replace(/\*/g, 'x');
-  return path === '' ? '/' : path;
-}
-
-/** A request worth trying: a card number, an email and a bearer token, sent to the first rule that masks anything. */
+/** The example as a draft: the request of try-example.ts, no response. */
 function example(rules: readonly PolicyRule[]): Draft {
-  const masking = rules.find((r) => r.redact?.json_fields?.length || r.redact?.detect?.length) ?? rules.find((r) => r.redact) ?? rules[0];
-  return {
-    ...EMPTY,
-    method: masking?.match.methods?.[0]?.toUpperCase() ?? 'POST',
-    path: masking ? examplePath(masking.match.path) : '/api/payments/charge',
-    headers: 'Authorization: Bearer sk_live_51Hx9\nX-Tenant-Id: acme\nContent-Type: application/json',
-    body: JSON.stringify({ amount: 1250, card: { number: '4111 1111 1111 1111', cvc: '123' }, email: 'ada@example.com' }, null, 2),
-  };
+  return { ...EMPTY, ...exampleRequest(rules) };
 }
 
 function Field({ id, label, hint, error, children }: { id: string; label: string; hint?: string; error?: string; children: ComponentChildren }) {
@@ -55,6 +46,37 @@ function Field({ id, label, hint, error, children }: { id: string; label: string
   );
 }
 
+const PART_WORDS: Record<TryResult['unmasked'][number]['part'], string> = {
+  query: 'query parameter', header: 'header', request_body: 'request body field', response_body: 'response body field',
+};
+
+/** Values stored in clear that `vigil scan`'s detectors call sensitive: what each looks like, and the rule that masks it. */
+function Unmasked({ findings }: { findings: TryResult['unmasked'] }) {
+  if (findings.length === 0) return null;
+  return (
+    <div class="unmasked" role="alert">
+      <h4 class="unmasked-title">
+        {findings.length === 1 ? 'A value looks sensitive and would be stored in clear' : `${findings.length} values look sensitive and would be stored in clear`}
+      </h4>
+      <ul class="unmasked-list">
+        {findings.map((f) => (
+          <li key={`${f.part} ${f.field} ${f.kind}`} class="unmasked-item">
+            <p>
+              The {PART_WORDS[f.part]} <code class="inline-code">{f.field}</code> holds <code class="inline-code">{f.sample}</code>, which
+              the <code class="inline-code">{f.kind}</code> detector recognises ({f.why}). No rule masks this field.
+            </p>
+            <p class="muted">To mask it, add this rule to the <code class="inline-code">rules:</code> list and reload, or add its <code class="inline-code">redact</code> setting to a rule that matches:</p>
+            <CodeBlock label={`A rule that masks ${f.field}`} language="yaml" code={f.rule} />
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+/** The record as the JSON view shows it: the time as a date (a record stores epoch ms). */
+const shown = (record: TryResult['record']) => ({ ...record, time: new Date(record.time).toISOString() });
+
 function TryOutcome({ result, rules }: { result: TryResult; rules: readonly PolicyRule[] }) {
   const explanations = explainTry(result, rules);
   return (
@@ -63,7 +85,8 @@ function TryOutcome({ result, rules }: { result: TryResult; rules: readonly Poli
       <ul class="explanations" aria-live="polite">
         {explanations.map((e) => <li key={e.text} class={`explanation explanation-${e.tone}`}><Ticks text={e.text} /></li>)}
       </ul>
-      <JsonView value={result.record} label="The record as it would be stored" />
+      <Unmasked findings={result.unmasked ?? []} />
+      <JsonView value={shown(result.record)} label="The record as it would be stored" />
       <p class="muted try-footnote">Nothing was stored or exported: a try never is.</p>
     </section>
   );

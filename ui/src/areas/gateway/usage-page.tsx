@@ -4,6 +4,9 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { Card } from '../../components/card.js';
 import { Chart } from '../../components/chart.js';
+import { countAxis, moneyAxis } from '../../components/chart-scales.js';
+import { useChartZoom, ZoomNote, type ChartZoom } from '../../components/chart-zoom.js';
+import { useOpeningRange } from '../../components/opening-range.js';
 import { ErrorState } from '../../components/error-state.js';
 import { Icon } from '../../components/icon.js';
 import { PageHeader } from '../../components/page-header.js';
@@ -52,7 +55,7 @@ function UsageStats({ s, unlabelled, measure, range }: { s: UsageSeries; unlabel
   );
 }
 
-function UsageChart({ s, measure, onMeasure, range }: { s: UsageSeries; measure: Measure; onMeasure(m: Measure): void; range: RangeName }) {
+function UsageChart({ s, measure, onMeasure, range, zoom }: { s: UsageSeries; measure: Measure; onMeasure(m: Measure): void; range: RangeName; zoom: ChartZoom }) {
   const series = useMemo(() => usageChartSeries(s, measure), [s, measure]);
   const step = stepText(s.step_ms);
   const noun = MEASURE_TEXT[measure].noun;
@@ -62,8 +65,8 @@ function UsageChart({ s, measure, onMeasure, range }: { s: UsageSeries; measure:
   return (
     <Card title="Usage over time" description={`${MEASURE_TEXT[measure].label} per ${step}, ${busiest}${s.other.tenants ? ', the rest in grey' : ''}`}
       class="chart-card usage-chart" actions={<Segmented label="Measure" options={measureOptions} value={measure} onChange={onMeasure} />}>
-      <Chart times={s.times} stepMs={s.step_ms} series={series} stacked height={240}
-        format={(v) => formatMeasureShort(measure, v, s.currency)} minMax={measure === 'cost' ? 0.01 : 4}
+      <Chart times={s.times} stepMs={s.step_ms} series={series} stacked height={240} zoom={zoom.zoom} onZoom={zoom.onZoom}
+        format={(v) => formatMeasureShort(measure, v, s.currency)} axis={measure === 'cost' ? moneyAxis(s.currency) : countAxis} minMax={measure === 'cost' ? 0.01 : 4}
         summary={`${MEASURE_TEXT[measure].label} per ${step} over ${RANGE_TEXT[range]}, stacked by tenant: ${parts.join(', ') || 'none'}; ` +
           `${formatMeasure(measure, s.totals[measure], s.currency)} ${noun} in all.`} />
     </Card>
@@ -80,6 +83,10 @@ function UsageSkeleton() {
   );
 }
 
+/** Requests per bucket, every tenant summed: what decides the range the page opens on. */
+const usageCounts = (s: UsageSeries): number[] =>
+  s.times.map((_, i) => s.series.reduce((n, t) => n + (t.points.requests[i] ?? 0), s.other.points.requests[i] ?? 0));
+
 /** Keeps the last answer for the same range on screen while another measure loads, so the page does not flash. */
 function useSteady(data: UsageSeries | undefined, range: RangeName): UsageSeries | undefined {
   const last = useRef<UsageSeries | undefined>(undefined);
@@ -88,11 +95,14 @@ function useSteady(data: UsageSeries | undefined, range: RangeName): UsageSeries
 }
 
 export default function UsagePage() {
-  const [range, setRange] = useChoice('range', RANGES, '24h');
+  const opening = useOpeningRange('range', useChoice('range', RANGES, '24h'), '1h');
+  const { range, choose: setRange } = opening;
   const [measure, setMeasure] = useChoice('by', MEASURES, 'requests');
   const series = useResource<UsageSeries>(`/api/gateway/usage/series?range=${range}&by=${measure}&top=${CHARTED_TENANTS}`, 'the usage over time');
+  const zoom = useChartZoom(range);
+  useEffect(() => opening.look(series.data && { times: series.data.times, counts: usageCounts(series.data) }), [series.data]);
   const list = useResource<UsageList>(`/api/gateway/usage?range=${range}&limit=${LIST_LIMIT}`, 'the usage per tenant');
-  const s = useSteady(series.data, range);
+  const s = useSteady(opening.settled ? series.data : undefined, range);
   const l = list.data;
 
   // Refreshes on every captured batch (throttled), and as the window slides while nothing arrives.
@@ -132,7 +142,8 @@ export default function UsagePage() {
         <div class="stack">
           <UsageStats s={s} unlabelled={unlabelled} measure={measure} range={range} />
           {unlabelled > 0 && <UnlabelledHint requests={unlabelled} total={s.totals.requests} label={label} />}
-          <UsageChart s={s} measure={measure} onMeasure={setMeasure} range={range} />
+          <ZoomNote zoom={zoom} stepMs={s.step_ms} />
+          <UsageChart s={s} measure={measure} onMeasure={setMeasure} range={range} zoom={zoom} />
           <TenantTable list={l} s={s} measure={measure} />
         </div>
       )}

@@ -3,7 +3,7 @@
 import { useMemo } from 'preact/hooks';
 import { Card } from '../../components/card.js';
 import { Table, type Column } from '../../components/table.js';
-import { formatInteger, formatMoney, formatPercent } from '../../format/numbers.js';
+import { countFormat, formatInteger, formatPercent, moneyFormat } from '../../format/numbers.js';
 import type { Measure, TenantUsage, UsageList, UsageSeries } from './usage-api.js';
 import { MEASURE_TEXT, shareOf, tenantColor, UNLABELLED } from './usage-figures.js';
 
@@ -22,14 +22,15 @@ function columns(s: UsageSeries, measure: Measure, currency: string): Column<Ten
   const total = s.totals[measure];
   return [
     {
-      key: 'tenant', label: 'Tenant', width: '30%', value: (r) => r.tenant,
+      key: 'tenant', label: 'Tenant', width: '30%', value: (r) => r.tenant, card: 'top',
       render: (r) => <TenantCell row={r} color={tenantColor(s, r.tenant)} label={s.tenant_label} />,
     },
-    { key: 'requests', label: 'Requests', align: 'end', value: (r) => r.requests, render: (r) => formatInteger(r.requests) },
-    { key: 'tokens', label: 'Tokens', align: 'end', value: (r) => r.tokens, render: (r) => (r.tokens ? formatInteger(r.tokens) : <span class="muted">0</span>) },
-    { key: 'cost', label: 'Cost', align: 'end', value: (r) => r.cost, render: (r) => formatMoney(r.cost, currency) },
+    { key: 'requests', label: 'Requests', align: 'end', value: (r) => r.requests, numbers: countFormat },
+    // No rule meters this tenant's tokens: no data, not zero.
+    { key: 'tokens', label: 'Tokens', align: 'end', value: (r) => r.tokens || null, numbers: countFormat },
+    { key: 'cost', label: 'Cost', align: 'end', value: (r) => r.cost, numbers: (v) => moneyFormat(v, currency) },
     {
-      key: 'share', label: `Share of ${MEASURE_TEXT[measure].noun}`, align: 'end', width: '22%', value: (r) => r[measure],
+      key: 'share', label: `Share of ${MEASURE_TEXT[measure].noun}`, align: 'end', width: '22%', value: (r) => r[measure], card: 'main',
       render: (r) => {
         const share = shareOf(r[measure], total);
         return (

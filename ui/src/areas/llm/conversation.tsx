@@ -19,7 +19,8 @@ export function MarkedText({ text }: { text: string }) {
 
 const ROLE_TEXT: Record<string, string> = { system: 'System', developer: 'Developer', user: 'User', assistant: 'Assistant', tool: 'Tool', function: 'Function' };
 
-function Message({ m }: { m: ChatMessage }) {
+/** One message of a conversation, its role named and every masked value marked. */
+export function Message({ m }: { m: ChatMessage }) {
   const role = ROLE_TEXT[m.role] ?? m.role;
   return (
     <li class={`message message-${ROLE_TEXT[m.role] ? m.role : 'other'}`}>

@@ -1,9 +1,14 @@
 // What the Evals page and the trace page read and send: the evaluators plugin's dashboard routes
-// (`/api/llm/projects/:project/evals`, `/eval-results`, `/api/llm/eval-providers`), as types, and pure helpers: the
-// score histogram, the form of a definition and the body it sends. A provider's key never reaches the page.
+// (`/api/llm/projects/:project/evals`, `/eval-results`, `/api/llm/eval-providers`), by the names the page uses (the
+// shapes are generated from the routes' schemas, api.gen.ts), and pure helpers: the score histogram, the form of a
+// definition and the body it sends. A provider's key never reaches the page.
+import type {
+  ApiAnswers, EvalDefinition, EvalDefinitionList, EvalResult, EvalResultPage, EvalSettings, EvalTrial, JudgeProvider,
+} from '../../data/api.gen.js';
 
-export const EVAL_TYPES = ['custom_function', 'llm_judge', 'semantic_similarity'] as const;
-export type EvalType = (typeof EVAL_TYPES)[number];
+/** The types in the order the form offers them. */
+export const EVAL_TYPES = ['custom_function', 'llm_judge', 'semantic_similarity'] as const satisfies readonly EvalDefinition['type'][];
+export type EvalType = EvalDefinition['type'];
 
 export const EVAL_TYPE_LABEL: Record<EvalType, string> = {
   llm_judge: 'LLM judge',
@@ -11,58 +16,21 @@ export const EVAL_TYPE_LABEL: Record<EvalType, string> = {
   custom_function: 'Custom function',
 };
 
-export interface EvalSettings { provider?: string; model?: string; rubric?: string; temperature?: number; golden?: string[]; source?: string }
-
+export type { EvalSettings };
 /** `GET …/evals`, one entry. */
-export interface EvalDefinition {
-  id: string;
-  name: string;
-  type: EvalType;
-  sample_rate: number;
-  template: string | null;
-  versions: { min?: number; max?: number } | null;
-  settings: EvalSettings;
-  source: 'config' | 'store';
-  rate_per_minute: number;
-  created_at: string;
-  updated_at: string;
-  stats: { results: number; failed: number; avg_score: number | null; method: string | null; cost_usd: number; last_result_at: string | null };
-}
-
-export interface EvalDefinitionList { data: EvalDefinition[] }
-
+export type { EvalDefinition, EvalDefinitionList };
 /** `GET /api/llm/eval-providers`, one entry: never its key, only whether it has one. */
-export interface EvalProvider { name: string; base_url: string; model: string; has_key: boolean; key_env: string | null }
-
-export interface EvalResult {
-  id: string;
-  eval_definition_id: string;
-  trace_id: string;
-  score: number | null;
-  status: 'ok' | 'failed';
-  reason: string | null;
-  method: string;
-  model?: string | null;
-  cost: { tokens_in: number; tokens_out: number; usd: number | null };
-  latency_ms: number;
-  created_at: string;
-  details?: Record<string, unknown> | null;
-}
-
-export interface EvalResultPage { data: EvalResult[]; limit: number; offset: number }
-
+export type EvalProvider = JudgeProvider;
+export type { EvalResult, EvalResultPage };
 /** `POST …/evals/test`: one trial, not saved. */
-export interface EvalTrial {
-  trace_id: string | null;
-  sample_trace: boolean;
-  status: 'ok' | 'failed';
-  score: number | null;
-  reason: string | null;
-  method: string;
-  model?: string | null;
-  cost: { tokens_in: number; tokens_out: number; usd: number | null };
-  latency_ms: number;
-}
+export type { EvalTrial };
+/** How an eval ended; `skipped`: the trace had no output and the definition skips such traces. */
+export type EvalStatus = EvalResult['status'];
+/** What a definition does with a trace that has no output (a failed call). */
+export type MissingOutput = EvalDefinition['on_missing_output'];
+
+/** GET /api/llm/embeddings/status: where the embedder's one-time preparation stands (plugins/evaluators). */
+export type EmbedderStatus = ApiAnswers['GET /api/llm/embeddings/status'];
 
 /** What a provider's key is, as the page may say it: `from env VAR`, `set`, or missing. Never the key. */
 export function providerKeyText(p: EvalProvider): string {
@@ -72,7 +40,7 @@ export function providerKeyText(p: EvalProvider): string {
 
 export const HISTOGRAM_BINS = 10;
 
-/** Scores (0..1) counted in ten bins of 0.1; a score of exactly 1 is in the last bin. Failed results (null) are not counted. */
+/** Scores (0..1) counted in ten bins of 0.1; a score of exactly 1 is in the last bin. Failed and skipped results (null) are not counted. */
 export function scoreHistogram(scores: readonly (number | null)[], bins = HISTOGRAM_BINS): number[] {
   const counts = new Array<number>(bins).fill(0);
   for (const s of scores) {
@@ -81,6 +49,10 @@ export function scoreHistogram(scores: readonly (number | null)[], bins = HISTOG
   }
   return counts;
 }
+
+/** A result without a score in words: `skipped: no output` (the trace had none to score), else `failed`. */
+export const unscoredText = (r: { status: EvalStatus; reason: string | null }): string =>
+  (r.status === 'skipped' ? `skipped: ${r.reason ?? 'no output'}` : 'failed');
 
 /** The label of bin `i`: `0.0–0.1`, …, `0.9–1.0`. */
 export const binLabel = (i: number, bins = HISTOGRAM_BINS): string => `${(i / bins).toFixed(1)}–${((i + 1) / bins).toFixed(1)}`;
@@ -94,6 +66,7 @@ export interface EvalForm {
   template: string;
   versionMin: string;
   versionMax: string;
+  onMissingOutput: MissingOutput;
   source: string;
   provider: string;
   model: string;
@@ -106,7 +79,7 @@ export const DEFAULT_RUBRIC = 'Question: {{input}}\nAnswer: {{output}}\nIs the a
 
 export function emptyForm(providers: readonly EvalProvider[] = []): EvalForm {
   return {
-    id: '', name: '', type: 'custom_function', sampleRate: '1', template: '', versionMin: '', versionMax: '',
+    id: '', name: '', type: 'custom_function', sampleRate: '1', template: '', versionMin: '', versionMax: '', onMissingOutput: 'skip',
     source: DEFAULT_FUNCTION, provider: providers[0]?.name ?? '', model: '', rubric: DEFAULT_RUBRIC, golden: '',
   };
 }
@@ -115,7 +88,7 @@ export function formOf(d: EvalDefinition): EvalForm {
   return {
     id: d.id, name: d.name, type: d.type, sampleRate: String(d.sample_rate), template: d.template ?? '',
     versionMin: d.versions?.min === undefined ? '' : String(d.versions.min), versionMax: d.versions?.max === undefined ? '' : String(d.versions.max),
-    source: d.settings.source ?? DEFAULT_FUNCTION, provider: d.settings.provider ?? '', model: d.settings.model ?? '',
+    onMissingOutput: d.on_missing_output, source: d.settings.source ?? DEFAULT_FUNCTION, provider: d.settings.provider ?? '', model: d.settings.model ?? '',
     rubric: d.settings.rubric ?? DEFAULT_RUBRIC, golden: (d.settings.golden ?? []).join('\n'),
   };
 }
@@ -156,7 +129,7 @@ export function readEvalForm(form: EvalForm): { body?: Record<string, unknown>; 
   const body: Record<string, unknown> = {
     name, type: form.type, sample_rate: rate, template: template || null,
     versions: min !== undefined || max !== undefined ? { ...(min !== undefined ? { min } : {}), ...(max !== undefined ? { max } : {}) } : null,
-    settings,
+    on_missing_output: form.onMissingOutput, settings,
   };
   if (form.id.trim()) body.id = form.id.trim();
   return { body, problems };

@@ -9,19 +9,22 @@ import { CodeBlock } from '../../components/code-block.js';
 import { EmptyState } from '../../components/empty-state.js';
 import { ErrorState } from '../../components/error-state.js';
 import { Loading } from '../../components/skeleton.js';
+import { TableFrame } from '../../components/table-frame.js';
+import { RecordTime } from '../../components/record-time.js';
 import { postJson, putJson } from '../../data/api.js';
 import type { ApiError } from '../../data/api-error.js';
 import { useResource } from '../../data/use-resource.js';
-import { formatInteger, formatLatency, formatPercent } from '../../format/numbers.js';
-import { formatAgo, formatDateTime } from '../../format/time.js';
+import { countFormat, formatBinEdge, formatInteger, formatLatency, formatPercent, moneyFormat } from '../../format/numbers.js';
 import { here, Link, navigate } from '../../shell/router.js';
 import { withParams } from '../../shell/url-state.js';
 import {
-  binLabel, EVAL_TYPE_LABEL, EVAL_TYPES, emptyForm, evalsPath, formOf, providerKeyText, readEvalForm, scopeText, scoreHistogram,
+  binLabel, EVAL_TYPE_LABEL, EVAL_TYPES, emptyForm, evalsPath, formOf, providerKeyText, readEvalForm, scopeText, scoreHistogram, unscoredText,
   type EvalDefinition, type EvalDefinitionList, type EvalForm, type EvalProvider, type EvalResultPage, type EvalTrial, type EvalType, type FormProblems,
+  type MissingOutput,
 } from './evals-api.js';
 import { formatScore, formatUsd } from './figures.js';
-import { projectApi, tracePath, type Project, type TracePage } from './llm-api.js';
+import { EmbedderPreparation, useEmbedderStatus } from './embedder-preparation.js';
+import { projectApi, tracePath, type Project, type TemplateList, type TracePage } from './llm-api.js';
 import { ProjectPage } from './project-frame.js';
 import { evaluatorsOn } from './trace-evals.js';
 
@@ -39,43 +42,45 @@ function Field({ id, label, hint, error, children }: { id: string; label: string
 }
 
 function DefinitionsTable({ project, list, selected }: { project: string; list: EvalDefinition[]; selected: string | null }) {
+  const f = {
+    results: countFormat(list.map((d) => d.stats.results)),
+    failed: countFormat(list.map((d) => d.stats.failed)),
+    cost: moneyFormat(list.map((d) => d.stats.cost_usd), 'USD'),
+  };
   return (
-    <div class="table-wrap" role="region" aria-label="Eval definitions" tabIndex={0}>
-      <table class="table evals-table">
-        <caption class="sr-only">Eval definitions with their type, sample rate, scope, rate, results, average score and cost so far</caption>
-        <thead>
-          <tr>
-            <th scope="col">Definition</th>
-            <th scope="col">Type</th>
-            <th scope="col" class="align-end">Sample rate</th>
-            <th scope="col">Scope</th>
-            <th scope="col" class="align-end">Rate</th>
-            <th scope="col" class="align-end">Results</th>
-            <th scope="col" class="align-end">Failed</th>
-            <th scope="col" class="align-end">Avg score</th>
-            <th scope="col" class="align-end">Cost so far</th>
+    <TableFrame layout="cards" caption="Eval definitions" detail="With their type, sample rate, scope, rate, results, average score and cost so far" class="evals-table">
+      <thead>
+        <tr>
+          <th scope="col">Definition</th>
+          <th scope="col">Type</th>
+          <th scope="col" class="align-end">Sample rate</th>
+          <th scope="col">Scope</th>
+          <th scope="col" class="align-end">Rate</th>
+          <th scope="col" class="align-end">Results</th>
+          <th scope="col" class="align-end">Failed</th>
+          <th scope="col" class="align-end">Avg score</th>
+          <th scope="col" class="align-end">Cost so far</th>
+        </tr>
+      </thead>
+      <tbody>
+        {list.map((d) => (
+          <tr key={d.id} aria-current={d.id === selected ? 'true' : undefined}>
+            <th scope="row">
+              <Link href={evalsPath(project, d.id)}>{d.name}</Link>
+              {d.source === 'config' && <> <Badge title="Declared in the config file, which wins: edit it there">config</Badge></>}
+            </th>
+            <td class="nowrap card-lead">{EVAL_TYPE_LABEL[d.type]}</td>
+            <td class="align-end numeric" data-label="Sampled">{formatPercent(d.sample_rate)}</td>
+            <td data-label="Scope">{scopeText(d)}</td>
+            <td class="align-end numeric nowrap" data-label="Rate">{formatInteger(d.rate_per_minute)}/min</td>
+            <td class="align-end numeric card-main" data-label="Results">{f.results(d.stats.results)}</td>
+            <td class={`align-end numeric card-main${d.stats.failed ? ' tone-danger' : ''}`} data-label="Failed">{f.failed(d.stats.failed)}</td>
+            <td class={`align-end numeric card-main${d.stats.avg_score === null ? ' muted' : ''}`} data-label="Score">{formatScore(d.stats.avg_score)}</td>
+            <td class="align-end numeric" data-label="Cost">{f.cost(d.stats.cost_usd)}</td>
           </tr>
-        </thead>
-        <tbody>
-          {list.map((d) => (
-            <tr key={d.id} aria-current={d.id === selected ? 'true' : undefined}>
-              <th scope="row">
-                <Link href={evalsPath(project, d.id)}>{d.name}</Link>
-                {d.source === 'config' && <> <Badge title="Declared in the config file, which wins: edit it there">config</Badge></>}
-              </th>
-              <td class="nowrap">{EVAL_TYPE_LABEL[d.type]}</td>
-              <td class="align-end numeric">{formatPercent(d.sample_rate)}</td>
-              <td>{scopeText(d)}</td>
-              <td class="align-end numeric nowrap">{formatInteger(d.rate_per_minute)}/min</td>
-              <td class="align-end numeric">{formatInteger(d.stats.results)}</td>
-              <td class={`align-end numeric${d.stats.failed ? ' tone-danger' : ''}`}>{formatInteger(d.stats.failed)}</td>
-              <td class={`align-end numeric${d.stats.avg_score === null ? ' muted' : ''}`}>{formatScore(d.stats.avg_score)}</td>
-              <td class="align-end numeric">{formatUsd(d.stats.cost_usd)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+        ))}
+      </tbody>
+    </TableFrame>
   );
 }
 
@@ -83,17 +88,25 @@ function DefinitionsTable({ project, list, selected }: { project: string; list: 
 function Histogram({ scores }: { scores: (number | null)[] }) {
   const counts = scoreHistogram(scores);
   const most = Math.max(1, ...counts);
+  const width = 1 / counts.length;
   return (
     <figure class="histogram-figure">
       <ol class="histogram" aria-label="Score distribution: results per score band">
         {counts.map((n, i) => (
           <li key={i} class="histogram-bin" data-bin={binLabel(i)} data-count={n}>
-            <span class="histogram-count">{n}</span>
-            <span class="histogram-bar" style={{ height: `${(n / most) * 100}%` }} aria-hidden="true" />
-            <span class="histogram-label"><span class="sr-only">{n} results scored </span>{binLabel(i)}</span>
+            {/* An empty band has no bar and no figure: a row of zeros hides the bands that hold the results. */}
+            <span class="histogram-count" aria-hidden="true">{n || ''}</span>
+            <span class="histogram-bar" style={{ height: n ? `${(n / most) * 100}%` : 0 }} aria-hidden="true" />
+            <span class="sr-only">{n} results scored {binLabel(i)}</span>
           </li>
         ))}
       </ol>
+      {/* The axis: a tick at every band's edge, as precise as the band width. */}
+      <div class="histogram-axis" aria-hidden="true">
+        {Array.from({ length: counts.length + 1 }, (_, i) => (
+          <span key={i} class="histogram-tick" style={{ left: `${(i / counts.length) * 100}%` }}>{formatBinEdge(i * width, width)}</span>
+        ))}
+      </div>
     </figure>
   );
 }
@@ -105,6 +118,7 @@ function Results({ project, d, onChanged }: { project: string; d: EvalDefinition
   const list = results.data?.data ?? [];
   const scored = list.filter((r) => r.status === 'ok' && r.score !== null);
   const failures = list.filter((r) => r.status === 'failed');
+  const skipped = list.length - scored.length - failures.length;
   const average = scored.length ? scored.reduce((a, r) => a + (r.score ?? 0), 0) / scored.length : null;
   const runAgain = async () => {
     setError(undefined);
@@ -136,11 +150,14 @@ function Results({ project, d, onChanged }: { project: string; d: EvalDefinition
           <dl class="facts eval-figures">
             <div class="fact"><dt>Scored</dt><dd data-figure="scored">{formatInteger(scored.length)}</dd></div>
             <div class="fact"><dt>Failed</dt><dd data-figure="failed">{formatInteger(failures.length)}</dd></div>
+            <div class="fact" title="Traces without output (failed calls): not scored, left out of the average">
+              <dt>Skipped: no output</dt><dd data-figure="skipped">{formatInteger(skipped)}</dd>
+            </div>
             <div class="fact"><dt>Average score</dt><dd data-figure="average">{formatScore(average)}</dd></div>
             <div class="fact"><dt>Method</dt><dd>{d.stats.method ?? '—'}</dd></div>
           </dl>
           <h3 class="section-title">Score distribution</h3>
-          {scored.length ? <Histogram scores={list.map((r) => r.score)} /> : <p class="muted">Every result failed: no score to show.</p>}
+          {scored.length ? <Histogram scores={list.map((r) => r.score)} /> : <p class="muted">No result has a score yet: each one failed or was skipped for a trace without output.</p>}
           <h3 class="section-title">Failures</h3>
           {failures.length === 0 ? <p class="muted">None.</p> : (
             <ul class="eval-results" aria-label="Failed evals with their reasons">
@@ -148,7 +165,7 @@ function Results({ project, d, onChanged }: { project: string; d: EvalDefinition
                 <li key={r.id} class="eval-result">
                   <div class="eval-result-head">
                     <Link href={tracePath(project, r.trace_id)}>Trace <code class="inline-code">…{r.trace_id.slice(-12)}</code></Link>
-                    <span class="muted" title={formatDateTime(Date.parse(r.created_at))}>{formatAgo(Date.parse(r.created_at))}</span>
+                    <span class="muted"><RecordTime ms={Date.parse(r.created_at)} /></span>
                   </div>
                   <p class="eval-result-reason">{r.reason ?? 'no reason given'}</p>
                 </li>
@@ -165,11 +182,15 @@ function TrialResult({ trial }: { trial: EvalTrial }) {
   return (
     <div class="eval-trial" role="status" aria-label="Test result">
       <p>
-        {trial.status === 'ok' ? <Badge tone="success">score {trial.score?.toFixed(2)}</Badge> : <Badge tone="danger">failed</Badge>}{' '}
+        {trial.status === 'ok' ? <Badge tone="success">score {trial.score?.toFixed(2)}</Badge>
+          : <Badge tone={trial.status === 'skipped' ? 'neutral' : 'danger'}>{unscoredText(trial)}</Badge>}{' '}
         on {trial.sample_trace ? 'a built-in sample trace' : <>trace <code class="inline-code">…{trial.trace_id?.slice(-12)}</code></>}
         <span class="muted"> · {trial.method} · {formatLatency(trial.latency_ms)}{trial.cost.usd ? ` · ${formatUsd(trial.cost.usd)}` : ''}</span>
       </p>
-      {trial.reason && <p class="eval-result-reason"><span class="eval-result-label">{trial.status === 'ok' ? 'Reason' : 'Why'}:</span> {trial.reason}</p>}
+      {trial.preparation_ms !== undefined && trial.preparation_ms >= 1000 && (
+        <p class="muted eval-trial-preparation">Before it, {formatLatency(trial.preparation_ms)} preparing embeddings (one time, not counted in the eval's latency).</p>
+      )}
+      {trial.reason && trial.status !== 'skipped' && <p class="eval-result-reason"><span class="eval-result-label">{trial.status === 'ok' ? 'Reason' : 'Why'}:</span> {trial.reason}</p>}
     </div>
   );
 }
@@ -185,6 +206,10 @@ function DefinitionForm({ project, providers, editing, onSaved, onCancel }: {
   const [busy, setBusy] = useState<'test' | 'save'>();
   const [traceId, setTraceId] = useState('');
   const traces = useResource<TracePage>(projectApi(project, `/traces?limit=20${form.template.trim() ? `&template=${encodeURIComponent(form.template.trim())}` : ''}`), 'the recent traces');
+  const templates = useResource<TemplateList>(projectApi(project, '/prompt-templates?limit=200'), 'the prompt templates');
+  // The project's templates; a definition's own template stays listed after its traces are gone.
+  const templateNames = [...new Set([...(templates.data?.data ?? []).map((t) => t.name), ...(form.template ? [form.template] : [])])].sort();
+  const preparation = useEmbedderStatus(busy === 'test' && form.type === 'semantic_similarity');
   const set = (field: keyof EvalForm) => (e: Event) => setForm({ ...form, [field]: (e.currentTarget as HTMLInputElement).value });
   const provider = providers.find((p) => p.name === form.provider);
   const query = traceId ? `?trace_id=${encodeURIComponent(traceId)}` : '';
@@ -233,8 +258,13 @@ function DefinitionForm({ project, providers, editing, onSaved, onCancel }: {
           <Field id={`${id}-rate`} label="Sample rate" hint="0 to 1: the share of traces scored (1: every one)." error={hint('sampleRate')}>
             <input id={`${id}-rate`} class="input" inputMode="decimal" value={form.sampleRate} onInput={set('sampleRate')} aria-describedby={`${id}-rate-hint`} />
           </Field>
-          <Field id={`${id}-template`} label="Prompt template (optional)" hint="Only traces of this template." error={hint('template')}>
-            <input id={`${id}-template`} class="input" value={form.template} onInput={set('template')} aria-describedby={`${id}-template-hint`} />
+          <Field id={`${id}-template`} label="Prompt template" error={hint('template')}
+            hint={templates.data && templates.data.data.length === 0 ? 'No template yet: traces name theirs in prompt_template.' : 'Only traces of this template, or every trace.'}>
+            <select id={`${id}-template`} class="input" value={form.template} aria-describedby={`${id}-template-hint`}
+              onChange={(e) => setForm({ ...form, template: (e.currentTarget as HTMLSelectElement).value, versionMin: '', versionMax: '' })}>
+              <option value="">Every template</option>
+              {templateNames.map((name) => <option key={name} value={name}>{name}</option>)}
+            </select>
           </Field>
         </div>
         {form.template.trim() && (
@@ -247,6 +277,13 @@ function DefinitionForm({ project, providers, editing, onSaved, onCancel }: {
             </Field>
           </div>
         )}
+        <Field id={`${id}-missing`} label="Traces without output" hint="A failed call has no answer: skipped, it stays out of the average.">
+          <select id={`${id}-missing`} class="input" value={form.onMissingOutput} aria-describedby={`${id}-missing-hint`}
+            onChange={(e) => setForm({ ...form, onMissingOutput: (e.currentTarget as HTMLSelectElement).value as MissingOutput })}>
+            <option value="skip">Skip: "skipped: no output"</option>
+            <option value="score">Score them like any other</option>
+          </select>
+        </Field>
         {form.type === 'custom_function' && (
           <Field id={`${id}-source`} label="Function" error={hint('source')}
             hint={<><code class="inline-code">export default (trace) =&gt; number | {'{'} score, reason {'}'}</code>, a score from 0 to 1; outside it the result fails.</>}>
@@ -286,10 +323,11 @@ function DefinitionForm({ project, providers, editing, onSaved, onCancel }: {
             ))}
           </select>
         </Field>
+        {busy === 'test' && <EmbedderPreparation status={preparation} />}
         {trial && <TrialResult trial={trial} />}
         {error && <ErrorState error={error} compact />}
         <div class="form-actions">
-          <button type="button" class="button button-secondary" disabled={busy !== undefined} onClick={() => void test()}>{busy === 'test' ? 'Testing…' : 'Test'}</button>
+          <button type="button" class="button button-secondary" disabled={busy !== undefined} onClick={() => void test()}>{busy === 'test' ? (preparation?.state === 'preparing' ? 'Preparing embeddings…' : 'Testing…') : 'Test'}</button>
           <button type="submit" class="button button-primary" disabled={busy !== undefined}>{busy === 'save' ? 'Saving…' : editing ? 'Save changes' : 'Create'}</button>
           <button type="button" class="button button-secondary" onClick={onCancel}>Cancel</button>
         </div>

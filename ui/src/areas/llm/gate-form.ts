@@ -14,7 +14,7 @@ export interface GateForm {
   minSamples: string;
 }
 
-/** The server's default when no threshold is named (plugins/llm/api/gate.ts). */
+/** Checked by the server unless the question gives them another value (plugins/llm/api/gate.ts). */
 export const DEFAULT_THRESHOLDS: Partial<Record<ThresholdName, number>> = { max_error_rate_increase: 0.02, max_p95_increase_pct: 20 };
 export const DEFAULT_MIN_SAMPLES = 30;
 
@@ -91,8 +91,8 @@ export function shellWord(word: string): string {
  * The `vigil gate` command that asks CI the form's question against the control plane at `url`. The key is never in
  * it: CI holds it in VIGIL_PROJECT_KEY, which the command reads.
  */
-export function gateCommand(url: string, form: GateForm): string {
-  const parts = ['vigil gate', `--url ${shellWord(url)}`, '--key "$VIGIL_PROJECT_KEY"', `--template ${shellWord(form.template || 'TEMPLATE')}`];
+export function gateCommand(url: string, form: GateForm, cli = 'npx vigil'): string {
+  const parts = [`${cli} gate`, `--url ${shellWord(url)}`, '--key "$VIGIL_PROJECT_KEY"', `--template ${shellWord(form.template || 'TEMPLATE')}`];
   if (form.baseline !== 'previous') parts.push(`--baseline ${form.baseline}`);
   if (form.candidate !== 'latest') parts.push(`--candidate ${form.candidate}`);
   for (const t of THRESHOLDS) if (form.thresholds[t] !== undefined) parts.push(`${THRESHOLD_INFO[t].flag} ${form.thresholds[t]}`);

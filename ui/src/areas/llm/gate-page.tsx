@@ -10,9 +10,11 @@ import { EmptyState } from '../../components/empty-state.js';
 import { ErrorState } from '../../components/error-state.js';
 import { Icon } from '../../components/icon.js';
 import { Loading } from '../../components/skeleton.js';
+import { TableFrame } from '../../components/table-frame.js';
 import { useResource } from '../../data/use-resource.js';
 import { formatInteger } from '../../format/numbers.js';
 import { here, Link, navigate } from '../../shell/router.js';
+import { vigilCli } from '../../shell/shell-info.js';
 import { formatCheckValue, formatMetric, formatThreshold } from './figures.js';
 import {
   DEFAULT_MIN_SAMPLES, DEFAULT_THRESHOLDS, gateApiPath, gateCommand, gateSearch, readGateForm, THRESHOLD_INFO, thresholdProblem, type GateForm,
@@ -42,7 +44,6 @@ function GateFormCard({ project, templates, form }: { project: string; templates
   const template = templates.find((t) => t.name === draft.template);
   const versions = template?.versions.map((v) => v.version) ?? [];
   const problems = Object.fromEntries(THRESHOLDS.map((t) => [t, thresholdProblem(t, draft.thresholds[t] ?? '')]).filter(([, p]) => p));
-  const noneSet = THRESHOLDS.every((t) => !draft.thresholds[t]);
   const setThreshold = (name: (typeof THRESHOLDS)[number], value: string) => setDraft((d) => {
     const thresholds = { ...d.thresholds };
     if (value.trim()) thresholds[name] = value.trim(); else delete thresholds[name];
@@ -71,10 +72,10 @@ function GateFormCard({ project, templates, form }: { project: string; templates
         </div>
         <fieldset class="gate-thresholds">
           <legend class="field-label">Thresholds</legend>
-          <p class="field-hint gate-thresholds-hint">{noneSet ? 'None set: the gate checks its defaults, shown greyed.' : 'Empty fields are not checked.'}</p>
+          <p class="field-hint gate-thresholds-hint">An empty field with a greyed value checks that default; the other empty fields are not checked.</p>
           {THRESHOLDS.map((t) => {
             const info = THRESHOLD_INFO[t];
-            const fallback = noneSet ? DEFAULT_THRESHOLDS[t] : undefined;
+            const fallback = DEFAULT_THRESHOLDS[t];
             return (
               <div class="field" key={t}>
                 <label class="field-label" for={`${id}-${t}`}>{info.label} <span class="field-unit">({info.unit})</span></label>
@@ -126,33 +127,30 @@ function Verdict({ v, project }: { v: GateVerdict; project: string }) {
         <div><dt>Needs</dt><dd>{formatInteger(v.min_samples)} calls each</dd></div>
       </dl>
       {v.checks.length > 0 && (
-        <div class="table-wrap" role="region" aria-label="The gate's checks" tabIndex={0}>
-          <table class="table checks-table">
-            <caption class="sr-only">Each check of the gate: its result, the two versions' values, and what is held against the threshold</caption>
-            <thead>
-              <tr>
-                <th scope="col">Check</th>
-                <th scope="col">Result</th>
-                <th scope="col" class="align-end">Baseline</th>
-                <th scope="col" class="align-end">Candidate</th>
-                <th scope="col" class="align-end">Measured</th>
-                <th scope="col" class="align-end">Threshold</th>
+        <TableFrame layout="cards" caption="The gate's checks" detail="Each check's result, the two versions' values, and what is held against the threshold" class="checks-table">
+          <thead>
+            <tr>
+              <th scope="col">Check</th>
+              <th scope="col">Result</th>
+              <th scope="col" class="align-end">Baseline</th>
+              <th scope="col" class="align-end">Candidate</th>
+              <th scope="col" class="align-end">Measured</th>
+              <th scope="col" class="align-end">Threshold</th>
+            </tr>
+          </thead>
+          <tbody>
+            {v.checks.map((c) => (
+              <tr key={c.metric} data-metric={c.metric}>
+                <th scope="row">{THRESHOLD_INFO[c.metric].label}<span class="check-metric">{c.metric}</span></th>
+                <td class="card-lead">{c.pass === null ? <Badge tone="warning">no value</Badge> : c.pass ? <Badge tone="success">pass</Badge> : <Badge tone="danger">fail</Badge>}</td>
+                <td class="align-end numeric" data-label="Baseline">{formatMetric(c.metric, c.baseline)}</td>
+                <td class="align-end numeric" data-label="Candidate">{formatMetric(c.metric, c.candidate)}</td>
+                <td class="align-end numeric card-main" data-label="Measured">{formatCheckValue(c.metric, c.value)}</td>
+                <td class="align-end numeric card-main" data-label="Threshold">{formatThreshold(c.metric, c.threshold)}</td>
               </tr>
-            </thead>
-            <tbody>
-              {v.checks.map((c) => (
-                <tr key={c.metric} data-metric={c.metric}>
-                  <th scope="row">{THRESHOLD_INFO[c.metric].label}<span class="check-metric">{c.metric}</span></th>
-                  <td>{c.pass === null ? <Badge tone="warning">no value</Badge> : c.pass ? <Badge tone="success">pass</Badge> : <Badge tone="danger">fail</Badge>}</td>
-                  <td class="align-end numeric">{formatMetric(c.metric, c.baseline)}</td>
-                  <td class="align-end numeric">{formatMetric(c.metric, c.candidate)}</td>
-                  <td class="align-end numeric">{formatCheckValue(c.metric, c.value)}</td>
-                  <td class="align-end numeric">{formatThreshold(c.metric, c.threshold)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+            ))}
+          </tbody>
+        </TableFrame>
       )}
     </Card>
   );
@@ -187,7 +185,7 @@ function Gate({ project }: { project: Project }) {
         {path && !verdict.data && !verdict.error && <Loading label="Asking the gate" lines={5} />}
         {verdict.data && <Verdict v={verdict.data} project={project.name} />}
         <Card title="The same check in CI" description="Your CI holds the project key as VIGIL_PROJECT_KEY; the command never needs it in a file">
-          <CodeBlock label="The vigil gate command" code={gateCommand(window.location.origin, form)} />
+          <CodeBlock label="The vigil gate command" code={gateCommand(window.location.origin, form, vigilCli())} />
           <p class="muted gate-cli-note">Add <code class="inline-code">--markdown</code> for a table to post on the pull request. Exit codes: 0 pass, 1 fail, 3 too few samples, 2 no answer.</p>
         </Card>
       </div>

@@ -1,4 +1,5 @@
 import type { Area } from '../types.js';
+import { llmWidgets } from './widgets.js';
 
 /** A trace's id: a UUID (the server's are v7; a client's own, OTLP's v5 and Langfuse's may be any version). */
 const TRACE_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -28,6 +29,24 @@ export const llm: Area = {
     },
     { path: '/llm/traces/:id', title: 'Trace', nav: false, load: () => import('./trace-page.js') },
     {
+      path: '/llm/sessions',
+      title: 'Sessions',
+      icon: 'requests',
+      shortcut: 'g m',
+      keywords: ['sessions', 'conversations', 'chats', 'replay', 'turns', 'session_id'],
+      load: () => import('./sessions-page.js'),
+    },
+    { path: '/llm/sessions/:id', title: 'Session', nav: false, load: () => import('./session-page.js') },
+    {
+      path: '/llm/users',
+      title: 'Users',
+      icon: 'usage',
+      shortcut: 'g w',
+      keywords: ['users', 'end users', 'customers', 'user_id', 'cost per user', 'eval score per user'],
+      load: () => import('./users-page.js'),
+    },
+    { path: '/llm/users/:id', title: 'User', nav: false, load: () => import('./user-page.js') },
+    {
       path: '/llm/prompts',
       title: 'Prompts',
       icon: 'record',
@@ -46,6 +65,7 @@ export const llm: Area = {
     },
     {
       path: '/llm/evals',
+      shortcut: 'g e',
       title: 'Evals',
       icon: 'check',
       keywords: ['evaluations', 'evals', 'llm judge', 'custom function', 'semantic similarity', 'score', 'rubric', 'golden set', 'quality'],
@@ -60,7 +80,16 @@ export const llm: Area = {
       load: () => import('./gate-page.js'),
     },
     {
+      path: '/llm/billing',
+      shortcut: 'g b',
+      title: 'Billing',
+      icon: 'usage',
+      keywords: ['billing', 'invoice', 'plans', 'limits', 'budget', 'spend', 'cost per project', 'tokens', 'csv', 'export', 'openmeter', 'cloudevents'],
+      load: () => import('./billing-page.js'),
+    },
+    {
       path: '/llm/projects',
+      shortcut: 'g k',
       title: 'Projects',
       icon: 'key',
       keywords: ['project keys', 'api key', 'rotate', 'budget', 'limits', 'redaction', 'retention', 'create project'],
@@ -84,6 +113,13 @@ export const llm: Area = {
       run: (ctx) => ctx.navigate('/llm/gate'),
     },
     {
+      id: 'llm.billing-csv',
+      title: 'Export this month\'s LLM billing (CSV)',
+      icon: 'download',
+      keywords: ['billing', 'invoice', 'csv', 'export', 'usage'],
+      run: (ctx) => ctx.download('/api/llm/billing.csv'),
+    },
+    {
       id: 'llm.errors',
       title: 'Show failed LLM calls',
       icon: 'alert',
@@ -95,4 +131,6 @@ export const llm: Area = {
     matches: (query) => TRACE_ID.test(query.trim()),
     find: async (query, signal) => (await import('./trace-search.js')).findTrace(query.trim(), signal),
   },
+  names: { load: async (signal) => (await import('./name-search.js')).llmNames(signal) },
+  widgets: llmWidgets,
 };

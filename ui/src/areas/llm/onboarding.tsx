@@ -8,11 +8,14 @@ import { Icon } from '../../components/icon.js';
 import type { ApiError } from '../../data/api-error.js';
 import { postJson } from '../../data/api.js';
 import { Link } from '../../shell/router.js';
-import { shellInfo } from '../../shell/shell-info.js';
+import { shellInfo, vigilCli } from '../../shell/shell-info.js';
 import type { CreatedProject } from './llm-api.js';
 import { shellWord } from './gate-form.js';
 
-/** The project key, once: copy it now, or rotate for another. It lives in this component's state only. */
+/**
+ * The project key, once: copy it now, or rotate for another. It lives in this component's state only. A new project's
+ * panel also shows how to send its first trace, the key already in the command, while the key is on screen anyway.
+ */
 export function KeyOnce({ project, keyText, onDone, rotated }: { project: string; keyText: string; onDone(): void; rotated?: boolean }) {
   const box = useRef<HTMLDivElement>(null);
   // Focus moves to the key so a screen reader reads the warning first, and a keyboard user can copy at once.
@@ -25,6 +28,13 @@ export function KeyOnce({ project, keyText, onDone, rotated }: { project: string
         if it is lost, rotate the key for a new one. Keep it where your application reads it, as <code class="inline-code">VIGIL_PROJECT_KEY</code>.
       </p>
       <CodeBlock code={keyText} label={`the project key of ${project}`} language="project key" />
+      {!rotated && (
+        <div class="first-trace">
+          <p class="first-trace-title">Send your first trace</p>
+          <p class="muted">Paste this in a shell: the trace appears on the project's traces page a moment later.</p>
+          <CodeBlock label="Send your first trace with curl" code={curlExample(window.location.origin, keyText)} />
+        </div>
+      )}
       <div class="form-actions">
         <button type="button" class="button button-primary" onClick={onDone}><Icon name="check" /> I have saved the key</button>
       </div>
@@ -82,7 +92,7 @@ export function CreateProjectForm({ onCreated, autoFocus }: { onCreated(created:
 /** The CLI line that creates a project on this installation. */
 export function createCommand(name = 'my-app'): string {
   const file = shellInfo.value?.config_file;
-  return `vigil project create ${name}${file ? ` -config ${shellWord(file)}` : ''}`;
+  return `${vigilCli()} project create ${name}${file ? ` -config ${shellWord(file)}` : ''}`;
 }
 
 /** No project at all: create one here (its key shown once), or with the CLI. */
@@ -101,11 +111,14 @@ export function NoProjectYet({ onCreated }: { onCreated(): void }) {
   );
 }
 
-/** `curl` sending one trace to this control plane with the key from the environment; one field group a line. */
-export function curlExample(origin: string): string {
+/**
+ * `curl` sending one trace to this control plane; one field group a line. The key is read from the environment, or
+ * written in when it is given (a project key is letters, digits, `_` and `-`: safe inside double quotes).
+ */
+export function curlExample(origin: string, key?: string): string {
   return [
     `curl -X POST ${origin}/v1/traces \\`,
-    '  -H "X-Service-Project-Key: $VIGIL_PROJECT_KEY" \\',
+    `  -H "X-Service-Project-Key: ${key ?? '$VIGIL_PROJECT_KEY'}" \\`,
     '  -H "Content-Type: application/json" \\',
     `  -d '{"traces": [{`,
     '        "model": "gpt-4o-mini", "name": "hello", "latency_ms": 420,',
@@ -116,6 +129,14 @@ export function curlExample(origin: string): string {
     "      }]}'",
   ].join('\n');
 }
+
+/** How to install the Node client until it is published, as clients/node/README.md says. */
+export const NODE_CLIENT_INSTALL = [
+  '# in the clone of Vigil',
+  'node scripts/build.mjs --types && npm pack ./clients/node',
+  '# in your app',
+  'npm install /path/to/vigil/vigil-llm-client-0.1.0.tgz',
+].join('\n');
 
 /** The Node client, as clients/node/README.md shows it. */
 export function nodeExample(origin: string): string {
@@ -138,7 +159,8 @@ export function NoTracesYet({ project }: { project: string }) {
     <EmptyState icon="requests" title={`No traces in ${project} yet`}>
       <p>Send one with the project's key (set <code class="inline-code">VIGIL_PROJECT_KEY</code> to it first):</p>
       <CodeBlock label="Send a trace with curl" code={curlExample(origin)} />
-      <p>Or wrap your OpenAI client with the Node client (<code class="inline-code">npm install @vigil/llm-client</code>):</p>
+      <p>Or wrap your OpenAI client with the Node client. It is not on the npm registry yet: pack it in the clone of Vigil, then install the tarball in your app:</p>
+      <CodeBlock label="Install the Node client from the clone" code={NODE_CLIENT_INSTALL} />
       <CodeBlock label="Trace OpenAI calls from Node" language="javascript" code={nodeExample(origin)} />
       <p class="muted">This page is live: a trace shows up here a moment after it is sent. Lost the key? <Link href={`/llm/projects/${encodeURIComponent(project)}`}>Rotate it</Link>.</p>
     </EmptyState>

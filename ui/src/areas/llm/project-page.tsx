@@ -17,7 +17,8 @@ import { useResource } from '../../data/use-resource.js';
 import { formatDateTime } from '../../format/time.js';
 import { announce } from '../../shell/announcer.js';
 import { Link, navigate } from '../../shell/router.js';
-import { shellInfo } from '../../shell/shell-info.js';
+import { shellInfo, vigilCli } from '../../shell/shell-info.js';
+import { shellWord } from './gate-form.js';
 import type { PageProps } from '../types.js';
 import { formatUsd } from './figures.js';
 import { DETECTORS, projectApi, type Project, type ProjectList, type RotatedKey } from './llm-api.js';
@@ -37,13 +38,14 @@ const DETECTOR_TEXT: Record<string, string> = {
   aws_access_key_id: 'AWS access key ids', private_key: 'Private keys (PEM)', us_ssn: 'US social security numbers',
 };
 
-/** Why a config-file project cannot change here, and where it can. */
-function FromConfig({ what }: { what: string }) {
+/** Why a config-file project cannot change here, and where it can: said once, above everything it covers. */
+function FromConfig() {
   const file = shellInfo.value?.config_file;
   return (
-    <div class="notice" role="note">
-      <strong>Read-only: the config file owns this project.</strong> It is declared in <code class="inline-code">llm.projects</code>
-      {file ? <> of <code class="inline-code">{file}</code></> : ''}, which wins over the dashboard: {what} there, then reload Vigil (SIGHUP) or restart it.
+    <div class="notice read-only-notice" role="note">
+      <strong>Read-only: the config file owns this project.</strong> Its key and settings are declared in{' '}
+      <code class="inline-code">llm.projects</code>{file ? <> of <code class="inline-code">{file}</code></> : ''}, which wins over the
+      dashboard. Change them there, then reload Vigil (SIGHUP) or restart it.
     </div>
   );
 }
@@ -82,7 +84,7 @@ function Keys({ p, onRotated }: { p: Project; onRotated(): void }) {
           ))}
         </ul>
       )}
-      {readOnly ? <FromConfig what="its key comes from key or key_sha256; change it" /> : rotated ? (
+      {readOnly ? null : rotated ? (
         <KeyOnce project={p.name} keyText={rotated.key} rotated onDone={() => { setRotated(undefined); announce('The new key is in place.'); }} />
       ) : (
         <div class="rotate">
@@ -166,15 +168,16 @@ function Settings({ p, onSaved }: { p: Project; onSaved(): void }) {
       setBusy(false);
     }
   };
+  // Read-only, a field shows the value in force as text: what the file sets, else the default, said as such.
+  const shown = (key: keyof SettingsDraft, fallback: string) => (readOnly && !draft[key] ? `${fallback} (default)` : draft[key] as string);
   const input = (key: keyof SettingsDraft, placeholder: string, mono = true) => (
-    <input id={`${id}-${key}`} class={`input${mono ? ' input-mono' : ''}`} value={draft[key] as string} placeholder={placeholder} disabled={readOnly}
+    <input id={`${id}-${key}`} class={`input${mono ? ' input-mono' : ''}`} value={shown(key, placeholder)} placeholder={placeholder} readOnly={readOnly}
       autoComplete="off" spellcheck={false} aria-invalid={problems[key] ? true : undefined} aria-describedby={`${id}-${key}-hint`} onInput={set(key)} />
   );
   return (
-    <Card title="Settings" description="Empty fields follow llm.defaults, else Vigil's defaults (shown greyed)">
-      {readOnly && <FromConfig what="its settings come from there; change them" />}
-      <form class="settings-form" onSubmit={submit} noValidate>
-        <fieldset class="settings-group" disabled={readOnly}>
+    <Card title="Settings" description={readOnly ? 'As the config file sets them; the others follow llm.defaults, else Vigil\'s defaults' : 'Empty fields follow llm.defaults, else Vigil\'s defaults (shown greyed)'}>
+      <form class={readOnly ? 'settings-form read-only' : 'settings-form'} onSubmit={submit} noValidate>
+        <fieldset class="settings-group">
           <legend>Budget</legend>
           <Field id={`${id}-monthlyUsd`} label="Monthly cap (USD)" error={problems.monthlyUsd}
             hint={<>Month-to-date spend, UTC calendar month. In force: {e.budget}; this month {formatUsd(p.usage.cost_usd)}.</>}>
@@ -185,8 +188,12 @@ function Settings({ p, onSaved }: { p: Project; onSaved(): void }) {
             {input('sampleRate', e.sampleRate)}
           </Field>
         </fieldset>
-        <fieldset class="settings-group" disabled={readOnly}>
+        <fieldset class="settings-group">
           <legend>Plan limits</legend>
+          <Field id={`${id}-plan`} label="Plan" error={problems.plan}
+            hint="A plan of llm.plans in the config file: its limits, budget and retention apply where this project sets none. See Billing.">
+            {input('plan', e.plan, false)}
+          </Field>
           <Field id={`${id}-itemsPerMonth`} label="Traces a month" error={problems.itemsPerMonth} hint="Past it, ingest answers 429 until the next month.">
             {input('itemsPerMonth', e.itemsPerMonth)}
           </Field>
@@ -200,24 +207,27 @@ function Settings({ p, onSaved }: { p: Project; onSaved(): void }) {
             {input('retention', e.retention)}
           </Field>
         </fieldset>
-        <fieldset class="settings-group settings-redaction" disabled={readOnly}>
+        <fieldset class="settings-group settings-redaction">
           <legend>Redaction, before anything is stored</legend>
           <Field id={`${id}-jsonFields`} label="JSON paths to mask" error={problems.jsonFields}
             hint={<>One a line, over the trace item: <code class="inline-code">$.input.**.email</code>, <code class="inline-code">$.metadata.user.phone</code>.</>}>
-            <textarea id={`${id}-jsonFields`} class="input input-mono textarea" rows={3} value={draft.jsonFields} disabled={readOnly}
+            <textarea id={`${id}-jsonFields`} class="input input-mono textarea" rows={readOnly ? Math.max(1, draft.jsonFields.split('\n').length) : 3}
+              value={shown('jsonFields', 'none')} readOnly={readOnly}
               placeholder="$.metadata.user.phone" spellcheck={false} aria-invalid={problems.jsonFields ? true : undefined}
               aria-describedby={`${id}-jsonFields-hint`} onInput={set('jsonFields')} />
           </Field>
           <div class="field">
             <span class="field-label" id={`${id}-detect`}>Detectors, in every string of input, output and metadata</span>
-            <div class="detectors" role="group" aria-labelledby={`${id}-detect`}>
+            {readOnly ? (
+              <p class="detectors-read">{detect.length ? detect.map((k) => DETECTOR_TEXT[k] ?? k).join(', ') : 'None'}</p>
+            ) : <div class="detectors" role="group" aria-labelledby={`${id}-detect`}>
               {DETECTORS.map((kind) => (
                 <label class="check" key={kind}>
-                  <input type="checkbox" checked={detect.includes(kind)} disabled={readOnly} onChange={() => toggle(kind)} />
+                  <input type="checkbox" checked={detect.includes(kind)} onChange={() => toggle(kind)} />
                   {DETECTOR_TEXT[kind] ?? kind}
                 </label>
               ))}
-            </div>
+            </div>}
             <p class="field-hint">{draft.detect === null ? 'Following the default: ' : 'Set for this project: '}{detect.length ? `${detect.length} of ${DETECTORS.length} on` : 'none on'}.</p>
           </div>
         </fieldset>
@@ -298,13 +308,14 @@ export default function ProjectPage({ params }: PageProps) {
       {!list.data && !list.error && <Loading label="Loading the project" lines={8} />}
       {p && (
         <div class="stack">
+          {p.source === 'config' && <FromConfig />}
           <Keys p={p} onRotated={list.reload} />
           <Settings p={p} onSaved={list.reload} />
           <Danger p={p} />
-          <details class="cli-hint">
+          {p.source !== 'config' && <details class="cli-hint">
             <summary>The same from the CLI</summary>
-            <CodeBlock label="Project commands" code={`vigil project rotate-key ${p.name} --grace 24h${shellInfo.value?.config_file ? ` -config ${shellInfo.value.config_file}` : ''}\nvigil project delete ${p.name}${shellInfo.value?.config_file ? ` -config ${shellInfo.value.config_file}` : ''}`} />
-          </details>
+            <CodeBlock label="Project commands" code={`${vigilCli()} project rotate-key ${p.name} --grace 24h${shellInfo.value?.config_file ? ` -config ${shellWord(shellInfo.value.config_file)}` : ''}\n${vigilCli()} project delete ${p.name}${shellInfo.value?.config_file ? ` -config ${shellWord(shellInfo.value.config_file)}` : ''}`} />
+          </details>}
         </div>
       )}
     </>

@@ -7,9 +7,11 @@ import { CodeBlock } from '../../components/code-block.js';
 import { ErrorState } from '../../components/error-state.js';
 import { PageHeader } from '../../components/page-header.js';
 import { Loading } from '../../components/skeleton.js';
+import { TableFrame } from '../../components/table-frame.js';
 import { useResource } from '../../data/use-resource.js';
-import { formatInteger } from '../../format/numbers.js';
+import { countFormat, formatInteger, moneyFormat } from '../../format/numbers.js';
 import { here, Link, navigate } from '../../shell/router.js';
+import { projectState, STATE_TEXT } from './billing-figures.js';
 import { formatUsd } from './figures.js';
 import type { CreatedProject, Project, ProjectList } from './llm-api.js';
 import { createCommand, CreateProjectForm, KeyOnce } from './onboarding.js';
@@ -26,49 +28,65 @@ function Budget({ p }: { p: Project }) {
   );
 }
 
-function ProjectTable({ projects }: { projects: Project[] }) {
+/** The project's plan, and whether it is near or over a monthly limit (the billing page has the figures). */
+function PlanBadge({ p }: { p: Project }) {
+  const state = projectState(p.effective, p.usage);
+  if (!p.effective.plan && state !== 'near' && state !== 'over') return null;
   return (
-    <div class="table-wrap" role="region" aria-label="LLM projects" tabIndex={0}>
-      <table class="table projects-table">
-        <caption class="sr-only">LLM projects, with their keys (hints), this month's traces and cost, and budget</caption>
-        <thead>
-          <tr>
-            <th scope="col">Project</th>
-            <th scope="col">Defined in</th>
-            <th scope="col">Keys</th>
-            <th scope="col" class="align-end">Traces this month</th>
-            <th scope="col" class="align-end">Cost this month</th>
-            <th scope="col">Monthly budget</th>
-            <th scope="col"><span class="sr-only">Pages</span></th>
+    <span class="plan-badges">
+      {p.effective.plan && <Badge title="Its plan of llm.plans">{p.effective.plan}</Badge>}
+      {(state === 'near' || state === 'over') && (
+        <Link href="/llm/billing" class="plan-state"><Badge tone={state === 'over' ? 'danger' : 'warning'} title="This month against its plan's limits: see Billing">{STATE_TEXT[state]}</Badge></Link>
+      )}
+    </span>
+  );
+}
+
+function ProjectTable({ projects }: { projects: Project[] }) {
+  const traces = countFormat(projects.map((p) => p.usage.items));
+  const cost = moneyFormat(projects.map((p) => p.usage.cost_usd), 'USD');
+  return (
+    <TableFrame layout="cards" caption="LLM projects" detail="With their keys (hints), this month's traces and cost, and budget" class="projects-table">
+      <thead>
+        <tr>
+          <th scope="col">Project</th>
+          <th scope="col">Defined in</th>
+          <th scope="col">Keys</th>
+          <th scope="col" class="align-end">Traces this month</th>
+          <th scope="col" class="align-end">Cost this month</th>
+          <th scope="col">Monthly budget</th>
+          <th scope="col"><span class="sr-only">Pages</span></th>
+        </tr>
+      </thead>
+      <tbody>
+        {projects.map((p) => (
+          <tr key={p.name}>
+            <th scope="row">
+              <Link href={`/llm/projects/${encodeURIComponent(p.name)}`} class="project-link">{p.name}</Link>
+              <PlanBadge p={p} />
+            </th>
+            <td class="card-lead">{p.source === 'config' ? <Badge title="Declared in llm.projects of the config file, which wins: read-only here">config file</Badge> : <Badge tone="accent">dashboard or CLI</Badge>}</td>
+            <td class="keys-cell nowrap" data-label="Keys">
+              {p.keys.length === 0 ? <span class="muted">none: rotate to get one</span> : p.keys.map((k) => (
+                <code key={k.hint} class="inline-code" title={k.expires_at ? `Stops working at ${k.expires_at}` : 'Active'}>{k.hint}{k.expires_at ? ' (expiring)' : ''}</code>
+              ))}
+            </td>
+            <td class="align-end numeric card-main" data-label="Traces">
+              {traces(p.usage.items)}
+              {p.usage.sampled_out > 0 && <span class="muted" title="Accepted over budget and dropped by sampling"> ({formatInteger(p.usage.sampled_out)} sampled out)</span>}
+            </td>
+            <td class="align-end numeric card-main" data-label="Cost">{cost(p.usage.cost_usd)}</td>
+            <td data-label="Budget"><Budget p={p} /></td>
+            <td class="nowrap">
+              <span class="row-links">
+                <Link href={`/llm?project=${encodeURIComponent(p.name)}`}>Traces</Link>
+                <Link href={`/llm/projects/${encodeURIComponent(p.name)}`}>Settings</Link>
+              </span>
+            </td>
           </tr>
-        </thead>
-        <tbody>
-          {projects.map((p) => (
-            <tr key={p.name}>
-              <th scope="row"><Link href={`/llm/projects/${encodeURIComponent(p.name)}`} class="project-link">{p.name}</Link></th>
-              <td>{p.source === 'config' ? <Badge title="Declared in llm.projects of the config file, which wins: read-only here">config file</Badge> : <Badge tone="accent">dashboard or CLI</Badge>}</td>
-              <td class="keys-cell nowrap">
-                {p.keys.length === 0 ? <span class="muted">none: rotate to get one</span> : p.keys.map((k) => (
-                  <code key={k.hint} class="inline-code" title={k.expires_at ? `Stops working at ${k.expires_at}` : 'Active'}>{k.hint}{k.expires_at ? ' (expiring)' : ''}</code>
-                ))}
-              </td>
-              <td class="align-end numeric">
-                {formatInteger(p.usage.items)}
-                {p.usage.sampled_out > 0 && <span class="muted" title="Accepted over budget and dropped by sampling"> ({formatInteger(p.usage.sampled_out)} sampled out)</span>}
-              </td>
-              <td class="align-end numeric">{formatUsd(p.usage.cost_usd)}</td>
-              <td><Budget p={p} /></td>
-              <td class="nowrap">
-                <span class="row-links">
-                  <Link href={`/llm?project=${encodeURIComponent(p.name)}`}>Traces</Link>
-                  <Link href={`/llm/projects/${encodeURIComponent(p.name)}`}>Settings</Link>
-                </span>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+        ))}
+      </tbody>
+    </TableFrame>
   );
 }
 

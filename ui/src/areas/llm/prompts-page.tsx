@@ -5,33 +5,37 @@ import { Card } from '../../components/card.js';
 import { EmptyState } from '../../components/empty-state.js';
 import { ErrorState } from '../../components/error-state.js';
 import { Icon } from '../../components/icon.js';
+import { RecordTime } from '../../components/record-time.js';
 import { Loading } from '../../components/skeleton.js';
+import { TableFrame } from '../../components/table-frame.js';
 import { useLive } from '../../data/live.js';
 import { useResource } from '../../data/use-resource.js';
-import { formatInteger, formatLatency, formatPercent } from '../../format/numbers.js';
-import { formatAgo, formatDateTime } from '../../format/time.js';
+import { errorRateClass } from '../../format/error-rate.js';
+import { countFormat, formatInteger, formatLatency, formatPercent, moneyFormat } from '../../format/numbers.js';
 import { here, Link, navigate } from '../../shell/router.js';
 import { withParams } from '../../shell/url-state.js';
 import { EVAL_TYPE_LABEL, type EvalDefinitionList } from './evals-api.js';
 import { evaluatorsOn } from './trace-evals.js';
 import { useEffect, useId, useMemo } from 'preact/hooks';
 import { throttle } from '../../data/throttle.js';
-import { formatScore, formatUsd } from './figures.js';
+import { formatScore } from './figures.js';
 import { projectApi, templatePath, type Project, type Template, type TemplateList } from './llm-api.js';
 import { ProjectPage } from './project-frame.js';
 
 const LIVE_REFRESH_MS = 5000;
 
-/** A version's error rate against the version before it: worse in the danger tone. */
-function rateTone(rate: number, before: number | undefined): string {
-  if (before === undefined || rate <= before) return '';
-  return rate - before >= 0.02 ? 'tone-danger' : 'tone-warning';
-}
-
 function When({ iso }: { iso: string | null }) {
   if (!iso) return <span class="muted">—</span>;
-  const at = Date.parse(iso);
-  return <span title={formatDateTime(at)}>{formatAgo(at)}</span>;
+  return <RecordTime ms={Date.parse(iso)} />;
+}
+
+/** A template's columns of figures, each in one format chosen from all its versions. */
+function versionFormats(versions: readonly Template['versions'][number][]) {
+  const money = (pick: (v: Template['versions'][number]) => number | null) => {
+    const format = moneyFormat(versions.map(pick).filter((x): x is number => x !== null), 'USD');
+    return (x: number | null) => (x === null ? '—' : format(x));
+  };
+  return { calls: countFormat(versions.map((v) => v.requests)), cost: money((v) => v.cost_usd), perCall: money((v) => v.avg_cost_usd) };
 }
 
 function TemplateCard({ t, project }: { t: Template; project: string }) {
@@ -39,9 +43,10 @@ function TemplateCard({ t, project }: { t: Template; project: string }) {
   const calls = t.versions.reduce((n, v) => n + v.requests, 0);
   const latest = t.latest_version;
   const previous = t.versions.length > 1 ? t.versions[t.versions.length - 2].version : undefined;
+  const f = versionFormats(t.versions);
   return (
     <Card title={t.name} padded={false} class="template-card"
-      description={`${t.versions.length} ${t.versions.length === 1 ? 'version' : 'versions'} · ${formatInteger(calls)} calls`}
+      description={`${t.version_count > t.versions.length ? `the newest ${t.versions.length} of ${formatInteger(t.version_count)} versions` : `${t.versions.length} ${t.versions.length === 1 ? 'version' : 'versions'}`} · ${formatInteger(calls)} calls`}
       actions={<>
         {latest !== null && previous !== undefined && (
           <Link href={templatePath(project, t.name, { version: latest, against: previous })} class="button button-secondary button-small">
@@ -54,46 +59,41 @@ function TemplateCard({ t, project }: { t: Template; project: string }) {
           </Link>
         )}
       </>}>
-      <div class="table-wrap" role="region" aria-label={`Versions of ${t.name}`} tabIndex={0}>
-        <table class="table versions-table">
-          <caption class="sr-only">Versions of {t.name}, newest first, with their calls, eval score, P95 latency, error rate and cost</caption>
-          <thead>
-            <tr>
-              <th scope="col">Version</th>
-              <th scope="col" class="align-end">Calls</th>
-              <th scope="col" class="align-end">Eval score</th>
-              <th scope="col" class="align-end">P95</th>
-              <th scope="col" class="align-end">Error rate</th>
-              <th scope="col" class="align-end">Cost</th>
-              <th scope="col" class="align-end">Per call</th>
-              <th scope="col">First seen</th>
-              <th scope="col">Last seen</th>
+      <TableFrame layout="cards" caption={`Versions of ${t.name}`} detail="Newest first, with their calls, eval score, P95 latency, error rate and cost"
+        class="versions-table">
+        <thead>
+          <tr>
+            <th scope="col">Version</th>
+            <th scope="col" class="align-end">Calls</th>
+            <th scope="col" class="align-end">Eval score</th>
+            <th scope="col" class="align-end">P95</th>
+            <th scope="col" class="align-end">Error rate</th>
+            <th scope="col" class="align-end">Cost</th>
+            <th scope="col" class="align-end">Per call</th>
+            <th scope="col">First seen</th>
+            <th scope="col">Last seen</th>
+          </tr>
+        </thead>
+        <tbody>
+          {versions.map((v) => (
+            <tr key={v.version}>
+              <th scope="row">
+                <Link href={templatePath(project, t.name, { version: v.version })} class="version-link">
+                  v{v.version}{v.version === latest && <Badge tone="accent">latest</Badge>}
+                </Link>
+              </th>
+              <td class="align-end numeric card-main" data-label="Calls">{f.calls(v.requests)}</td>
+              <td class={`align-end numeric card-main${v.avg_score === null ? ' muted' : ''}`} data-label="Score">{formatScore(v.avg_score)}</td>
+              <td class="align-end numeric" data-label="P95">{formatLatency(v.p95_latency_ms)}</td>
+              <td class={`align-end numeric ${v.requests ? errorRateClass(v.error_rate) : 'muted'}`} data-label="Errors">{v.requests ? formatPercent(v.error_rate) : '—'}</td>
+              <td class="align-end numeric" data-label="Cost">{f.cost(v.cost_usd)}</td>
+              <td class="align-end numeric" data-label="Per call">{f.perCall(v.avg_cost_usd)}</td>
+              <td class="nowrap" data-label="First seen"><When iso={v.first_seen} /></td>
+              <td class="nowrap" data-label="Last seen"><When iso={v.last_seen} /></td>
             </tr>
-          </thead>
-          <tbody>
-            {versions.map((v) => {
-              const before = t.versions.find((x) => x.version === v.version - 1);
-              return (
-                <tr key={v.version}>
-                  <th scope="row">
-                    <Link href={templatePath(project, t.name, { version: v.version })} class="version-link">
-                      v{v.version}{v.version === latest && <Badge tone="accent">latest</Badge>}
-                    </Link>
-                  </th>
-                  <td class="align-end numeric">{formatInteger(v.requests)}</td>
-                  <td class={`align-end numeric${v.avg_score === null ? ' muted' : ''}`}>{formatScore(v.avg_score)}</td>
-                  <td class="align-end numeric">{formatLatency(v.p95_latency_ms)}</td>
-                  <td class={`align-end numeric ${rateTone(v.error_rate, before?.error_rate)}`}>{v.requests ? formatPercent(v.error_rate) : '—'}</td>
-                  <td class="align-end numeric">{formatUsd(v.cost_usd)}</td>
-                  <td class="align-end numeric">{formatUsd(v.avg_cost_usd)}</td>
-                  <td class="nowrap"><When iso={v.first_seen} /></td>
-                  <td class="nowrap"><When iso={v.last_seen} /></td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
-      </div>
+          ))}
+        </tbody>
+      </TableFrame>
     </Card>
   );
 }

@@ -1,22 +1,10 @@
 // What the trace page reads of the scores an application sent with its traces (Langfuse `score-create`), kept by the
 // evaluators plugin: `GET /api/llm/projects/:project/traces/:id/scores`. They are on the sender's scale, so the page
-// shows them as sent, never as a 0..1 eval score.
+// shows them as sent, never as a 0..1 eval score. The shapes are generated from the route's schema (api.gen.ts).
+import type { ReceivedScore, ReceivedScorePage } from '../../data/api.gen.js';
 
-export interface SentScore {
-  id: string;
-  trace_id: string | null;
-  sender_trace_id: string | null;
-  observation_id: string | null;
-  name: string;
-  source: string;
-  data_type: 'NUMERIC' | 'CATEGORICAL' | 'BOOLEAN' | string;
-  value: number | string | null;
-  comment: string | null;
-  created_at: string;
-  received_at: string;
-}
-
-export interface SentScorePage { data: SentScore[]; limit: number; offset: number }
+export type SentScore = ReceivedScore;
+export type SentScorePage = ReceivedScorePage;
 
 /** A trace's scores, by the dashboard route. */
 export const traceScoresPath = (project: string, traceId: string): string =>

@@ -1,9 +1,11 @@
 // A project's settings as the settings form edits them: text fields from the stored settings, and back to the
 // settings to store, checked as far as the page can (the server checks the rest and names the field). A field left
 // empty is not set: the project then follows `llm.defaults`, else the built-in default. Pure functions.
-import type { EffectiveSettings, ProjectSettings } from './llm-api.js';
+import type { Detector, EffectiveSettings, ProjectSettings } from './llm-api.js';
 
 export interface SettingsDraft {
+  /** A plan of llm.plans; empty follows llm.defaults' plan, if any. */
+  plan: string;
   monthlyUsd: string;
   sampleRate: string;
   itemsPerMonth: string;
@@ -13,7 +15,7 @@ export interface SettingsDraft {
   /** JSON paths, one a line. */
   jsonFields: string;
   /** The detectors on; null follows the default (all of them, or `llm.defaults`). */
-  detect: string[] | null;
+  detect: Detector[] | null;
 }
 
 export type DraftField = keyof SettingsDraft;
@@ -22,6 +24,7 @@ const text = (v: unknown): string => (v === undefined || v === null ? '' : Strin
 
 export function draftOf(settings: ProjectSettings): SettingsDraft {
   return {
+    plan: text(settings.plan),
     monthlyUsd: text(settings.budget?.monthly_usd),
     sampleRate: text(settings.budget?.over_budget_sample_rate),
     itemsPerMonth: text(settings.limits?.items_per_month),
@@ -37,6 +40,7 @@ const DECIMAL = /^\d+(?:\.\d+)?$/;
 const INTEGER = /^\d+$/;
 /** As plugin-sdk/src/units.ts reads sizes (binary units) and durations (no weeks; parts may follow each other). */
 const BYTES = /^\d+(?:\.\d+)?\s*(?:[kmgt](?:i?b)?|b)?$/i;
+const PLAN_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 const DURATION = /^(?:\d+(?:\.\d+)?(?:ms|s|m|h|d))+$/;
 
 /**
@@ -50,6 +54,10 @@ export function settingsOf(draft: SettingsDraft): { settings: ProjectSettings } 
   const limits: NonNullable<ProjectSettings['limits']> = {};
   const t = (s: string) => s.trim();
 
+  if (t(draft.plan)) {
+    if (PLAN_NAME.test(t(draft.plan))) settings.plan = t(draft.plan);
+    else problems.plan = 'A plan\'s name from llm.plans: letters, digits, dots, dashes and underscores.';
+  }
   if (t(draft.monthlyUsd)) {
     if (DECIMAL.test(t(draft.monthlyUsd))) budget.monthly_usd = Number(t(draft.monthlyUsd));
     else problems.monthlyUsd = 'An amount in USD, such as 200 or 49.50.';
@@ -109,8 +117,9 @@ export function formatRetention(ms: number): string {
 }
 
 /** The settings in force, in words, for a read-only view or a form's placeholders. */
-export function effectiveText(e: EffectiveSettings): Record<'budget' | 'sampleRate' | 'itemsPerMonth' | 'itemsPerBatch' | 'bodyBytes' | 'retention', string> {
+export function effectiveText(e: EffectiveSettings): Record<'plan' | 'budget' | 'sampleRate' | 'itemsPerMonth' | 'itemsPerBatch' | 'bodyBytes' | 'retention', string> {
   return {
+    plan: e.plan ?? 'no plan',
     budget: e.monthlyBudgetUsd === null ? 'no cap' : `$${e.monthlyBudgetUsd} a month`,
     sampleRate: `${e.overBudgetSampleRate}`,
     itemsPerMonth: e.itemsPerMonth === null ? 'no limit' : String(e.itemsPerMonth),
@@ -125,7 +134,7 @@ export function fieldOfProblem(message: string): { field: DraftField; text: stri
   const m = /^settings\.([a-z_.0-9]+): (.*)$/s.exec(message);
   if (!m) return null;
   const fields: [RegExp, DraftField][] = [
-    [/^redact\.json_fields/, 'jsonFields'], [/^retention/, 'retention'], [/^limits\.body_bytes/, 'bodyBytes'],
+    [/^plan/, 'plan'], [/^redact\.json_fields/, 'jsonFields'], [/^retention/, 'retention'], [/^limits\.body_bytes/, 'bodyBytes'],
     [/^limits\.items_per_batch/, 'itemsPerBatch'], [/^limits\.items_per_month/, 'itemsPerMonth'],
     [/^budget\.monthly_usd/, 'monthlyUsd'], [/^budget\.over_budget_sample_rate/, 'sampleRate'],
   ];

@@ -6,7 +6,7 @@ import { useResource } from '../../data/use-resource.js';
 import { formatLatency } from '../../format/numbers.js';
 import { Link } from '../../shell/router.js';
 import { shellInfo } from '../../shell/shell-info.js';
-import { EVAL_TYPE_LABEL, evalsPath, type EvalDefinitionList, type EvalResultPage } from './evals-api.js';
+import { EVAL_TYPE_LABEL, evalsPath, unscoredText, type EvalDefinitionList, type EvalResultPage } from './evals-api.js';
 import { formatUsd } from './figures.js';
 import { projectApi } from './llm-api.js';
 
@@ -33,13 +33,13 @@ export function TraceEvals({ project, traceId }: { project: string; traceId: str
                 <span class="eval-result-score">
                   {r.status === 'ok' && r.score !== null
                     ? <Badge tone={r.score >= 0.5 ? 'success' : 'warning'}>score {r.score.toFixed(2)}</Badge>
-                    : <Badge tone="danger">failed</Badge>}
+                    : <Badge tone={r.status === 'skipped' ? 'neutral' : 'danger'}>{unscoredText(r)}</Badge>}
                 </span>
               </div>
-              <p class="eval-result-reason">
+              {r.status !== 'skipped' && <p class="eval-result-reason">
                 <span class="eval-result-label">{r.status === 'failed' ? 'Why it failed' : r.method === 'llm_judge' ? 'The judge\'s reasoning' : 'Reason'}:</span>{' '}
                 {r.reason ?? <span class="muted">none given</span>}
-              </p>
+              </p>}
               <p class="eval-result-meta muted">
                 {r.method}{r.model ? ` · ${r.model}` : ''} · {formatLatency(r.latency_ms)}
                 {r.cost.tokens_in + r.cost.tokens_out > 0 && <> · {r.cost.tokens_in + r.cost.tokens_out} tokens · {formatUsd(r.cost.usd)}</>}

@@ -1,6 +1,6 @@
-// One LLM call as stored: what was sent and answered (as a conversation when it is one, else the JSON), every masked
-// value marked, and its model, prompt version, tokens, cost, latency and metadata.
-import type { ComponentChildren } from 'preact';
+// One LLM call as stored: its figures in one strip (status, model, prompt version, latency, tokens, cost, time), then
+// what was sent and answered (as a conversation when it is one, else the JSON), every masked value marked, then the
+// template's variables, evals, scores and metadata.
 import { Badge } from '../../components/badge.js';
 import { Card } from '../../components/card.js';
 import { EmptyState } from '../../components/empty-state.js';
@@ -9,60 +9,16 @@ import { JsonView } from '../../components/json-view.js';
 import { PageHeader } from '../../components/page-header.js';
 import { Loading } from '../../components/skeleton.js';
 import { useResource } from '../../data/use-resource.js';
-import { formatInteger, formatLatency } from '../../format/numbers.js';
-import { formatDateTime } from '../../format/time.js';
 import { here, Link } from '../../shell/router.js';
 import type { PageProps } from '../types.js';
 import { countMarkers } from './chat-messages.js';
 import { Exchange, MarkedText } from './conversation.js';
-import { formatUsd } from './figures.js';
-import { projectApi, templatePath, type Trace } from './llm-api.js';
+import { CallStrip } from './call-strip.js';
+import { projectApi, type Trace } from './llm-api.js';
+import { TemplateVariables } from './template-variables.js';
 import { TraceEvals } from './trace-evals.js';
 import { TraceScores } from './trace-scores.js';
-import { filterSearch } from './traces-query.js';
-
-function Fact({ term, children }: { term: string; children: ComponentChildren }) {
-  return <div class="fact"><dt>{term}</dt><dd>{children}</dd></div>;
-}
-
-/** Where a filter link of this trace leads: the project's list, filtered by it. */
-const filtered = (project: string, name: 'user_id' | 'session_id' | 'tag' | 'model', value: string) =>
-  `/llm${filterSearch(`?project=${encodeURIComponent(project)}`, name, value)}`;
-
-function Facts({ t, project }: { t: Trace; project: string }) {
-  const tokens = t.tokens;
-  const started = t.start_time ? Date.parse(t.start_time) : null;
-  return (
-    <dl class="facts">
-      <Fact term="Model"><Link href={filtered(project, 'model', t.model)}><code class="inline-code">{t.model}</code></Link>{t.provider && <span class="muted"> · {t.provider}</span>}</Fact>
-      <Fact term="Prompt">
-        {t.prompt_template ? (
-          <Link href={templatePath(project, t.prompt_template.name, { version: t.prompt_template.version })}>
-            <code class="inline-code">{t.prompt_template.name}</code> version {t.prompt_template.version}
-          </Link>
-        ) : 'no template sent'}
-      </Fact>
-      <Fact term="Latency">{formatLatency(t.latency_ms)}</Fact>
-      <Fact term="Tokens">
-        {tokens ? (
-          <>
-            {formatInteger(tokens.input ?? 0)} in{tokens.cache_read ? ` (${formatInteger(tokens.cache_read)} from cache)` : ''} · {formatInteger(tokens.output ?? 0)} out
-            {' · '}{formatInteger(tokens.total ?? (tokens.input ?? 0) + (tokens.output ?? 0))} in all
-          </>
-        ) : 'not reported'}
-      </Fact>
-      <Fact term="Cost">
-        {t.cost_usd === null ? 'unknown (no price for this model, or no tokens)' : <>{formatUsd(t.cost_usd)}{t.cost_estimated && <span class="muted"> · priced by Vigil from the model's price table</span>}</>}
-      </Fact>
-      <Fact term="Started">{started ? formatDateTime(started) : <span class="muted">not sent</span>}</Fact>
-      <Fact term="Stored">{formatDateTime(Date.parse(t.created_at))}</Fact>
-      <Fact term="User">{t.user_id ? <Link href={filtered(project, 'user_id', t.user_id)}>{t.user_id}</Link> : <span class="muted">none</span>}</Fact>
-      <Fact term="Session">{t.session_id ? <Link href={filtered(project, 'session_id', t.session_id)}>{t.session_id}</Link> : <span class="muted">none</span>}</Fact>
-      <Fact term="Tags">{t.tags.length ? t.tags.map((tag) => <Link key={tag} href={filtered(project, 'tag', tag)} class="filter-link"><Badge>{tag}</Badge></Link>) : <span class="muted">none</span>}</Fact>
-      <Fact term="Trace id"><code class="inline-code">{t.id}</code></Fact>
-    </dl>
-  );
-}
+import { TraceTree } from './trace-tree.js';
 
 export default function TracePage({ params }: PageProps) {
   const asked = new URLSearchParams(here.value.search).get('project');
@@ -93,11 +49,8 @@ export default function TracePage({ params }: PageProps) {
   return (
     <>
       <PageHeader title={t ? t.name ?? t.model : 'Trace'}
-        subtitle={t ? <>{formatDateTime(Date.parse(t.created_at))} · project <strong>{project}</strong></> : `Trace ${params.id}`}
+        subtitle={t ? <>Project <strong>{project}</strong></> : `Trace ${params.id}`}
         actions={t && <>
-          <Badge tone={t.status === 'error' ? 'danger' : 'success'}>{t.status === 'error' ? 'error' : 'ok'}</Badge>
-          <Badge>{formatLatency(t.latency_ms)}</Badge>
-          {t.cost_usd !== null && <Badge>{formatUsd(t.cost_usd)}</Badge>}
           {masked > 0 && <Badge tone="warning">{masked} masked</Badge>}
           {back}
         </>} />
@@ -105,13 +58,14 @@ export default function TracePage({ params }: PageProps) {
       {resource.loading && <Loading label="Loading the trace" lines={8} />}
       {t && (
         <div class="stack">
+          <CallStrip t={t} project={project} />
+          {project && <TraceTree project={project} itemId={t.id} metadata={t.metadata} />}
           {t.status === 'error' && (
             <div class="notice notice-danger" role="note">
               <strong>The call failed.</strong>{' '}
               {t.error === null ? 'No error message was sent.' : typeof t.error === 'string' ? <MarkedText text={t.error} /> : <JsonView value={t.error} label="The error" />}
             </div>
           )}
-          <Card title="The call"><Facts t={t} project={project} /></Card>
           <div class="detail-grid">
             <Card title="Input" description="What was sent to the model">
               <Exchange value={t.input} role="user" label="Input" missing="Not recorded: the client sent no input." />
@@ -123,7 +77,7 @@ export default function TracePage({ params }: PageProps) {
           </div>
           {t.prompt_template?.variables !== undefined && (
             <Card title="Template variables" description={`Filled into ${t.prompt_template.name} v${t.prompt_template.version}`}>
-              <JsonView value={t.prompt_template.variables} label="Template variables" />
+              <TemplateVariables value={t.prompt_template.variables} />
             </Card>
           )}
           {project && <TraceEvals project={project} traceId={t.id} />}

@@ -8,20 +8,22 @@ import { Badge } from '../../components/badge.js';
 import { Card } from '../../components/card.js';
 import { EmptyState } from '../../components/empty-state.js';
 import { ErrorState } from '../../components/error-state.js';
-import { Icon } from '../../components/icon.js';
+import { FilterChip } from '../../components/filter-chip.js';
 import { Segmented } from '../../components/segmented.js';
+import { RecordTime } from '../../components/record-time.js';
 import { Loading } from '../../components/skeleton.js';
+import { TableFrame } from '../../components/table-frame.js';
 import { useLive } from '../../data/live.js';
 import { throttle } from '../../data/throttle.js';
 import { useResource } from '../../data/use-resource.js';
-import { formatCompact, formatLatency } from '../../format/numbers.js';
-import { formatAgo, formatDateTime } from '../../format/time.js';
+import { countFormat, formatLatency, moneyFormat } from '../../format/numbers.js';
+import { formatDateTime } from '../../format/time.js';
 import { LiveBadge } from '../../shell/live-badge.js';
 import { here, Link, navigate } from '../../shell/router.js';
 import { countMarkers } from './chat-messages.js';
-import { formatUsd } from './figures.js';
 import { projectApi, tracePath, type Project, type TemplateList, type Trace, type TracePage } from './llm-api.js';
 import { ProjectPage } from './project-frame.js';
+import { TraceSearchBox } from './trace-search-box.js';
 import { NoTracesYet } from './onboarding.js';
 import {
   FILTER_LABELS, filterSearch, isFiltered, pageRows, pageSearch, projectSearch, readTracesView, traceCursor, tracesApiPath,
@@ -45,14 +47,21 @@ const sinceOptions: { value: Since; label: string; description: string }[] = [
 /** Filters typed by hand; status and the template have controls of their own. */
 const FREE_FILTERS = ['model', 'user_id', 'session_id', 'tag'] as const satisfies readonly TraceFilter[];
 
-function TraceRow({ t, now, search, project }: { t: Trace; now: number; search: string; project: string }) {
+/** The list's number formats, one per column, chosen from the rows shown. */
+interface TraceFormats { tokens(n: number): string; cost(usd: number): string }
+const traceFormats = (rows: readonly Trace[]): TraceFormats => ({
+  tokens: countFormat(rows.flatMap((t) => (t.tokens ? [t.tokens.input ?? 0, t.tokens.output ?? 0] : []))),
+  cost: moneyFormat(rows.flatMap((t) => (t.cost_usd === null ? [] : [t.cost_usd])), 'USD'),
+});
+
+function TraceRow({ t, now, search, project, f }: { t: Trace; now: number; search: string; project: string; f: TraceFormats }) {
   const at = Date.parse(t.created_at);
   const masked = countMarkers([t.input, t.output, t.metadata, t.error, t.prompt_template?.variables]);
   const filter = (name: TraceFilter, value: string) => `/llm${filterSearch(search, name, value)}`;
   const tpl = t.prompt_template;
   return (
     <tr data-id={t.id}>
-      <td class="nowrap card-main"><span title={formatDateTime(at)}>{formatAgo(at, now)}</span></td>
+      <td class="nowrap card-main"><RecordTime ms={at} now={now} /></td>
       <td class="trace-cell card-top">
         <Link href={tracePath(project, t.id)} class="trace-link">
           <span class="trace-name">{t.name ?? t.model}</span>
@@ -62,6 +71,7 @@ function TraceRow({ t, now, search, project }: { t: Trace; now: number; search: 
         <Link href={filter('status', t.status)} class="filter-link" title={t.status === 'error' ? 'Only failed calls' : 'Only calls that succeeded'}>
           <Badge tone={t.status === 'error' ? 'danger' : 'success'}>{t.status === 'error' ? 'error' : 'ok'}</Badge>
         </Link>
+        {t.incomplete === 'never_ended' && <> <Badge tone="warning" title="Stored after idling without an end; its end replaces it if it comes">incomplete</Badge></>}
       </td>
       <td class="nowrap"><Link href={filter('model', t.model)} class="filter-link" title={`Only ${t.model}`}><code>{t.model}</code></Link></td>
       <td class="nowrap" data-label="Prompt">
@@ -73,23 +83,12 @@ function TraceRow({ t, now, search, project }: { t: Trace; now: number; search: 
       </td>
       <td class="align-end numeric card-main">{formatLatency(t.latency_ms)}</td>
       <td class="align-end numeric nowrap" data-label="Tokens">
-        {t.tokens ? <span title={`${t.tokens.input ?? 0} in, ${t.tokens.output ?? 0} out`}>{formatCompact(t.tokens.input ?? 0)} → {formatCompact(t.tokens.output ?? 0)}</span> : <span class="muted">—</span>}
+        {t.tokens ? <span title={`${t.tokens.input ?? 0} in, ${t.tokens.output ?? 0} out`}>{f.tokens(t.tokens.input ?? 0)} → {f.tokens(t.tokens.output ?? 0)}</span> : <span class="muted">—</span>}
       </td>
-      <td class="align-end numeric card-main" data-label="Cost">{t.cost_usd === null ? <span class="muted">—</span> : formatUsd(t.cost_usd)}</td>
+      <td class="align-end numeric card-main" data-label="Cost">{t.cost_usd === null ? <span class="muted">—</span> : f.cost(t.cost_usd)}</td>
       <td class="nowrap" data-label="User">{t.user_id ? <Link href={filter('user_id', t.user_id)} class="filter-link" title={`Only ${t.user_id}'s calls`}>{t.user_id}</Link> : <span class="muted">—</span>}</td>
       <td class="align-end numeric" data-label="Masked">{masked ? <span class="masked" title={`${masked} values masked before storage`}>{masked}</span> : <span class="muted">0</span>}</td>
     </tr>
-  );
-}
-
-function FilterChip({ name, value, onRemove }: { name: string; value: string; onRemove(): void }) {
-  return (
-    <span class="filter-chip">
-      {name} <code>{value}</code>
-      <button type="button" class="button button-ghost button-icon button-small" aria-label={`Remove the filter ${name} ${value}`} onClick={onRemove}>
-        <Icon name="close" />
-      </button>
-    </span>
   );
 }
 
@@ -149,6 +148,7 @@ function TemplateFilter({ project, view }: { project: string; view: TracesView }
 function Filters({ project, view, set }: { project: string; view: TracesView; set(name: TraceFilter, value: string | null): void }) {
   return (
     <div class="toolbar">
+      <TraceSearchBox value={view.filters.q} onSearch={(q) => set('q', q)} />
       <Segmented label="Status" options={statusOptions} value={view.filters.status ?? 'all'} onChange={(v) => set('status', v === 'all' ? null : v)} />
       <TemplateFilter project={project} view={view} />
       <AddFilter onAdd={set} />
@@ -192,6 +192,7 @@ function TraceList({ project }: { project: Project }) {
   const filtered = isFiltered(view) || view.since !== 'all';
   const never = rows.length === 0 && ever.data?.data.length === 0;
   const now = Date.now();
+  const formats = useMemo(() => traceFormats(rows), [rows]);
   return (
     <>
       {!never && <Filters project={project.name} view={view} set={setFilter} />}
@@ -212,16 +213,19 @@ function TraceList({ project }: { project: Project }) {
                 {isFiltered(view) && <Link href={`/llm${projectSearch(search, project.name)}`} class="button button-secondary">Clear the filters</Link>}
                 {view.since !== 'all' && <button type="button" class="button button-secondary" onClick={() => setFilter('since', 'all')}>Show all time</button>}
               </>}>
-              <p>Nothing stored in the chosen time matches these filters.</p>
+              <p>
+                {view.filters.q
+                  ? <>No stored input or output in the chosen time has every word of <q>{view.filters.q}</q>. Masked values are never found: search for the words around them.</>
+                  : 'Nothing stored in the chosen time matches these filters.'}
+              </p>
             </EmptyState>
           ) : <Loading label="Loading the traces" lines={3} />}
         </Card>
       )}
       {page && rows.length > 0 && (
         <Card padded={false}>
-          <div class="table-wrap traces-wrap" role="region" aria-label="Traces" tabIndex={0}>
-            <table class="table table-cards traces-table">
-              <caption class="sr-only">Traces of {project.name}, newest first. A status, model, template, version or user filters the list by it.</caption>
+          <TableFrame layout="cards" caption={`Traces of ${project.name}`} detail="Newest first. A status, model, template, version or user filters the list by it"
+            class="traces-table" wrapClass="traces-wrap">
               <thead>
                 <tr>
                   <th scope="col">When</th>
@@ -236,9 +240,8 @@ function TraceList({ project }: { project: Project }) {
                   <th scope="col" class="align-end"><abbr title="Values masked before storage ([REDACTED])">Masked</abbr></th>
                 </tr>
               </thead>
-              <AnchoredRows rows={rows}>{rows.map((t) => <TraceRow key={t.id} t={t} now={now} search={search} project={project.name} />)}</AnchoredRows>
-            </table>
-          </div>
+              <AnchoredRows rows={rows}>{rows.map((t) => <TraceRow key={t.id} t={t} now={now} search={search} project={project.name} f={formats} />)}</AnchoredRows>
+          </TableFrame>
           <nav class="pager" aria-label="Pages of traces">
             <span class="muted">
               {newest ? `The newest ${rows.length}` : `${formatDateTime(Date.parse(rows[0].created_at))} to ${formatDateTime(Date.parse(rows[rows.length - 1].created_at))}`}

@@ -9,13 +9,16 @@ export const SINCE = ['1h', '24h', '7d', '30d', 'all'] as const;
 export type Since = (typeof SINCE)[number];
 export const DEFAULT_SINCE: Since = '7d';
 
-/** Filters with a value, in the order the toolbar shows them; each is the API's parameter of the same name. */
-export const TRACE_FILTERS = ['status', 'model', 'template', 'version', 'user_id', 'session_id', 'tag'] as const;
+/**
+ * Filters with a value, in the order the toolbar shows them; each is the API's parameter of the same name. `q` is the
+ * full-text search of the stored input and output.
+ */
+export const TRACE_FILTERS = ['q', 'status', 'model', 'template', 'version', 'user_id', 'session_id', 'tag'] as const;
 export type TraceFilter = (typeof TRACE_FILTERS)[number];
 
 /** What a filter is called on screen. */
 export const FILTER_LABELS: Record<TraceFilter, string> = {
-  status: 'Status', model: 'Model', template: 'Template', version: 'Version', user_id: 'User', session_id: 'Session', tag: 'Tag',
+  q: 'Search', status: 'Status', model: 'Model', template: 'Template', version: 'Version', user_id: 'User', session_id: 'Session', tag: 'Tag',
 };
 
 /** The API's keyset cursor, `<created_at ms>.<id>` (plugins/llm/api/traces-query.ts). */

@@ -2,7 +2,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { PolicyConfig } from '../../../../../policies/schema.js';
-import type { GovernedRecord, RawExchange } from '../../../../../plugins/governance/types.js';
+import type { GovernedRecord, RawExchange } from '../../../../../gateway/govern/types.js';
 import { captureBackends, exchange, startCapture, type CaptureHarness } from '../capture-harness.js';
 
 const backends = await captureBackends('capture_records_route');

@@ -2,7 +2,6 @@
 import { suite, test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { PolicyConfig } from '../../../../../policies/schema.js';
-import { csvCell } from '../../../../../plugins/capture/routes/usage.js';
 import { captureBackends, exchange, startCapture, type CaptureHarness } from '../capture-harness.js';
 
 const backends = await captureBackends('capture_usage_route');
@@ -148,16 +147,5 @@ for (const backend of backends) {
 
   usage.run();
 }
-
-test('csvCell: every field quoted, quotes doubled, formula starts neutralised, numbers never touched', () => {
-  assert.is(csvCell('acme'), '"acme"');
-  assert.is(csvCell('a "b", c'), '"a ""b"", c"');
-  assert.is(csvCell('=HYPERLINK("x")'), '"\'=HYPERLINK(""x"")"');
-  assert.is(csvCell('\tTAB'), '"\'\tTAB"');
-  assert.is(csvCell('\rCR'), '"\'\rCR"');
-  assert.is(csvCell('line\nbreak'), '"line\nbreak"');
-  assert.is(csvCell(-1.5), '"-1.5"');
-  assert.is(csvCell(0.003), '"0.003"');
-});
 
 test.run();

@@ -1,4 +1,4 @@
-import { governedRecordJson, type GovernedRecord, type GovernedRecordJson } from '@vigil/plugin-sdk';
+import { governedRecordJson, type GovernedRecord, type GovernedRecordJson } from '../../../../../gateway/records/governed-record.js';
 
 /** A governed record object, with `n` in its id, path and time. */
 export function governedRecord(n: number, overrides: Partial<GovernedRecord> = {}): GovernedRecord {

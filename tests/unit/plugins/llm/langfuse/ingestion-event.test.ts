@@ -48,6 +48,41 @@ test('each event is validated on its own: the good ones pass, each bad one is an
   assert.ok(errors.every((e) => e.status === 400 && e.error === 'invalid_event'));
 });
 
+test('times and amounts past any real call are refused per event, naming the field: the state never sees them', () => {
+  const NOW = '2026-06-01T12:00:00.000Z';
+  const soon = '2026-06-01T12:04:59.000Z';
+  const late = '2026-06-01T12:05:01.000Z';
+  const { events, errors } = parseIngestionBatch({ batch: [
+    ev('ok', 'generation-create', { id: 'g1', model: 'm', startTime: soon, endTime: soon, completionStartTime: soon,
+      usage: { input: 1e9, output: '1000000000', totalCost: 1e6 }, usageDetails: { input: 1e9, cache_read_input_tokens: 1e9 }, costDetails: { input: 5e5, output: 5e5 } }, { timestamp: soon }),
+    ev('envelope', 'trace-create', { id: 't1' }, { timestamp: '9999-12-31T23:59:59.000Z' }),
+    ev('start', 'generation-create', { id: 'g2', model: 'm', startTime: late }),
+    ev('end', 'generation-update', { id: 'g2', endTime: '9999-01-01T00:00:00Z' }),
+    ev('first-token', 'generation-update', { id: 'g2', completionStartTime: late }),
+    ev('score', 'score-create', { id: 's1', name: 'n', value: 1, timestamp: late }),
+    ev('old', 'span-create', { id: 'sp', startTime: '1970-01-20T16:13:20.000Z' }),
+    ev('tokens', 'generation-create', { id: 'g3', model: 'm', usage: { input: 1e12 } }),
+    ev('details', 'generation-create', { id: 'g4', model: 'm', usageDetails: { output_tokens: '1e300' } }),
+    ev('cost', 'generation-create', { id: 'g5', model: 'm', costDetails: { total: 1e308 } }),
+    ev('cost-sum', 'generation-create', { id: 'g6', model: 'm', costDetails: { input: 6e5, output: 6e5 } }),
+    ev('legacy-cost', 'generation-update', { id: 'g7', usage: { inputCost: 1e300 } }),
+  ] }, () => NOW);
+  assert.equal(events.map((e) => e.id), ['ok']);
+  const byId = Object.fromEntries(errors.map((e) => [e.id, e.message]));
+  assert.match(byId.envelope, /^timestamp 9999-12-31T23:59:59\.000Z is more than 5 minutes ahead of the server's clock/);
+  assert.match(byId.start, /^body\.startTime 2026-06-01T12:05:01\.000Z is more than 5 minutes ahead/);
+  assert.match(byId.end, /^body\.endTime .* ahead/);
+  assert.match(byId['first-token'], /^body\.completionStartTime .* ahead/);
+  assert.match(byId.score, /^body\.timestamp .* ahead/);
+  assert.match(byId.old, /^body\.startTime 1970-01-20T16:13:20\.000Z is before 2000-01-01/);
+  assert.match(byId.tokens, /^body\.usage: 1000000000000 input tokens, more than the 1000000000 of any call/);
+  assert.match(byId.details, /^body\.usageDetails: 1e\+300 output tokens/);
+  assert.match(byId.cost, /^body\.costDetails: a cost of 1e\+308 USD, more than the 1000000 USD of any call/);
+  assert.match(byId['cost-sum'], /^body\.costDetails: a cost of 1200000 USD/);
+  assert.match(byId['legacy-cost'], /^body\.usage: a cost of 1e\+300 USD/);
+  assert.ok(errors.every((e) => e.status === 400 && e.error === 'invalid_event'));
+});
+
 test('the 207 answer lists successes and errors by event id', () => {
   assert.is(INGESTION_STATUS, 207);
   assert.equal(ingestionResponse(['a', 'b'], [{ id: 'c', status: 400, message: 'bad', error: 'invalid_event' }]), {

@@ -16,6 +16,9 @@ test('the inspector\'s URL becomes the records API\'s query; what it cannot read
   assert.equal(q('?status=all&since=forever&offset=100&before=abc&status2=5xx'), { since: '24h', limit: '50' }, 'offset is no longer the inspector\'s');
   assert.equal(q('?status=600&label.bad-name=x&label.plan='), { since: '24h', limit: '50' });
   assert.equal(q('?status=5xx&status=4xx'), { since: '24h', limit: '50' }, 'a repeated filter is not guessed at');
+  assert.equal(q('?q=orders&method=post&tenant=acme'), { since: '24h', q: 'orders', method: 'POST', tenant: 'acme', limit: '50' });
+  assert.equal(q('?method=G3T&q=&tenant='), { since: '24h', limit: '50' }, 'a method is letters; empty text is no filter');
+  assert.is(q(`?q=${'x'.repeat(300)}`).q.length, 200, 'text cut to what the API takes');
 });
 
 test('a filter starts again from the newest page; a page keeps the filters', () => {

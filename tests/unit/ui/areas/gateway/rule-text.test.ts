@@ -85,10 +85,10 @@ const result = (over: Partial<TryResult>): TryResult => ({
   stored: false,
   record: {
     id: 'try', time: 0, method: 'POST', path: '/admin/users', route: [], query: {}, status: 200, duration_ms: 0, headers: {}, response_headers: {},
-    request_body: null, response_body: null, labels: {}, matched_rules: [], tokens: null, sampled: true, truncated: false, dropped_reason: null, error: null,
+    request_body: null, response_body: null, labels: {}, matched_rules: [], tokens: null, sampled: true, truncated: false, partial: false, dropped_reason: null, error: null,
   },
   matched_rules: [], route: [], restricted: { request_body: [], response_body: [], headers: [] }, redacted: 0,
-  sampling: { rate: 1, rule: null, keep_errors: false, kept: true }, wasm_not_applied: [],
+  sampling: { rate: 1, rule: null, keep_errors: false, kept: true }, wasm_not_applied: [], unmasked: [],
   ...over,
 });
 

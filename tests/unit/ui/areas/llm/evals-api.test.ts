@@ -19,8 +19,9 @@ test('a provider\'s key is said by where it comes from, never shown', () => {
 test('the form sends what the API takes, per type, and names each wrong field', () => {
   const form = { ...emptyForm(), name: ' Short ', sampleRate: '0.5', template: 'answer', versionMin: '2' };
   assert.equal(readEvalForm(form).body, {
-    name: 'Short', type: 'custom_function', sample_rate: 0.5, template: 'answer', versions: { min: 2 }, settings: { source: form.source },
+    name: 'Short', type: 'custom_function', sample_rate: 0.5, template: 'answer', versions: { min: 2 }, on_missing_output: 'skip', settings: { source: form.source },
   });
+  assert.is(readEvalForm({ ...form, onMissingOutput: 'score' }).body?.on_missing_output, 'score');
   const judge = readEvalForm({ ...emptyForm([{ name: 'judge', base_url: '', model: 'm', has_key: true, key_env: null }]), name: 'J', type: 'llm_judge' });
   assert.equal(judge.body?.settings, { provider: 'judge', rubric: emptyForm().rubric });
   const bad = readEvalForm({ ...emptyForm(), name: '', sampleRate: '2', versionMin: '3' });

@@ -16,7 +16,7 @@ test('dollars: a bill\'s cents from a dollar up, hundredths of a cent below, two
 test('scores, and the gate\'s checks in their own units', () => {
   assert.is(formatScore(null), 'no evals yet');
   assert.is(formatScore(0.8456), '0.85');
-  assert.is(formatMetric('max_p95_increase_pct', 1180), '1.18 s');
+  assert.is(formatMetric('max_p95_increase_pct', 1180), '1.18\u00a0s');
   assert.is(formatMetric('max_error_rate_increase', 0.2), '20%');
   assert.is(formatMetric('max_cost_increase_pct', 0.0004), '$0.00040');
   assert.is(formatMetric('min_score', null), '—');

@@ -22,7 +22,7 @@ test('the API path asks the same question of the named project; without a templa
 test('the command line asks CI the same, with the key from the environment and never in the text', () => {
   const form = readGateForm('?template=support reply&baseline=2&candidate=3&max_error_rate_increase=0.02&min_score=0.8');
   assert.is(gateCommand('http://127.0.0.1:9095', form), [
-    'vigil gate \\', '  --url http://127.0.0.1:9095 \\', '  --key "$VIGIL_PROJECT_KEY" \\', "  --template 'support reply' \\",
+    'npx vigil gate \\', '  --url http://127.0.0.1:9095 \\', '  --key "$VIGIL_PROJECT_KEY" \\', "  --template 'support reply' \\",
     '  --baseline 2 \\', '  --candidate 3 \\', '  --min-score 0.8 \\', '  --max-error-rate-increase 0.02',
   ].join('\n'));
   assert.not.match(gateCommand('http://h', readGateForm('?template=t')), /--baseline|--candidate|vk_/);

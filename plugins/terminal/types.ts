@@ -1,0 +1,7 @@
+export interface TerminalConfig {
+  enabled: boolean;
+  /** A duration string or ms. */
+  idle_timeout: string | number;
+  max_sessions: number;
+  shell?: string;
+}
