@@ -176,7 +176,16 @@ demo('a day of history: the overview over 24 h opens with bars across the day, s
 demo('the burst is answered and the policy shows in the records: cards, emails, keys masked; nothing of admin; tokens metered', async () => {
   await waitFor(() => vigil.stdout().includes('First burst: 60 requests answered'), { timeoutMs: 60_000, what: 'the burst' });
   // Live records (the burst's and after) are the newest: the history's are all older than the demo's start.
-  const records = (await allRecords(1_000)).filter((r) => r.time >= startedAt);
+  // Capture stores the burst's records after they are answered, and the admin calls among them are never stored:
+  // wait until 60 live records (the burst's and the steady traffic's after it) and the ones read below are in.
+  const records = (await waitFor(async () => {
+    const live = (await allRecords(1_000)).filter((r) => r.time >= startedAt);
+    const ready = live.length >= 60
+      && live.some((r) => r.path === '/api/payments/charge' && r.request_body !== null)
+      && live.some((r) => r.path === '/api/support/tickets' && /card \[REDACTED\] was charged twice/.test(JSON.stringify(r.request_body)))
+      && live.some((r) => r.path === '/v1/chat/completions' && r.status === 200 && typeof r.tokens === 'number');
+    return ready ? live : undefined;
+  }, { timeoutMs: 30_000, intervalMs: 500, what: '60 live records with a charge, a ticket and a completion' }))!;
   assert.ok(records.length >= 60, `${records.length} live records`);
   const charge = records.find((r) => r.path === '/api/payments/charge' && r.request_body !== null);
   assert.ok(charge, 'a stored charge with its body');
@@ -217,7 +226,11 @@ demo('within seconds: LLM traces of both templates in three versions each, with 
     for (const v of t.versions) assert.ok(v.requests > 0 && v.cost_usd > 0, `${t.name} v${v.version}: ${JSON.stringify(v)}`);
     assert.ok(t.versions.reduce((n, v) => n + v.errors, 0) > 0, `${t.name} has failed calls`);
   }
-  const stats = await llmApi<{ requests: number; errors: number; cost_usd: number; tokens: { input: number } }>('/api/v1/stats?range=24h');
+  type Stats = { requests: number; errors: number; cost_usd: number; tokens: { input: number } };
+  const stats = (await waitFor(async () => {
+    const s = await llmApi<Stats>('/api/v1/stats?range=24h');
+    return s.requests >= 600 && s.errors > 0 && s.cost_usd > 0 && s.tokens.input > 0 ? s : undefined;
+  }, { timeoutMs: 60_000, intervalMs: 500, what: '600 calls with errors, cost and tokens in the stats' }))!;
   assert.ok(stats.requests >= 600 && stats.errors > 0 && stats.cost_usd > 0 && stats.tokens.input > 0, JSON.stringify(stats));
   // Failures are drawn at random, a few a second: wait until both kinds have come, rather than hope both did.
   await waitFor(async () => {
@@ -230,7 +243,15 @@ demo('within seconds: LLM traces of both templates in three versions each, with 
 });
 
 demo('a day of LLM history: the stats over 24 h have calls across the day, shaped by the hour, not all in the last minutes', async () => {
-  const day = await llmApi<{ series: { time: string; requests: number }[] }>('/api/v1/stats?range=24h');
+  // The history is sent before the live calls and stored after it is accepted: wait for the line, then for most of it
+  // (its oldest calls leave the 24 h window while the suite runs).
+  const told = await waitFor(() => /LLM history: ([\d,]+) calls of the last 24 hours/.exec(vigil.stdout()), { timeoutMs: 120_000, what: 'the LLM history' });
+  const fed = Number(told![1].replaceAll(',', ''));
+  type Day = { series: { time: string; requests: number }[] };
+  const day = (await waitFor(async () => {
+    const d = await llmApi<Day>('/api/v1/stats?range=24h');
+    return d.series.reduce((n, s) => n + s.requests, 0) >= 0.9 * fed ? d : undefined;
+  }, { timeoutMs: 60_000, intervalMs: 500, what: `most of the ${fed} calls of the history in the stats` }))!;
   const busy = day.series.filter((s) => s.requests > 0);
   assert.ok(busy.length > day.series.length * 0.8, `${busy.length} of ${day.series.length} quarter-hours have calls`);
   const hourAgo = Date.now() - 3_600_000;
