@@ -93,7 +93,13 @@ test('a generation created with output and usage and never ended appears, incomp
   assert.equal(stored.tokens, { input: 12, output: 4 });
   assert.is(stored.user_id, 'u-1');
   assert.is(stored.latency_ms, null);
-  assert.is(await metric('vigil_llm_langfuse_unended_total{outcome="incomplete"}') - before, 1);
+  // The sweep stores the generation in a lane worker thread; the main thread counts it once the worker's answer
+  // comes back, after the commit that the read above already sees: wait for the count.
+  const counted = await waitFor(async () => {
+    const n = await metric('vigil_llm_langfuse_unended_total{outcome="incomplete"}') - before;
+    return n >= 1 ? n : null;
+  }, { intervalMs: 250, what: 'the un-ended generation counted' });
+  assert.is(counted, 1);
   const listed = (await api.get(KEY, '/api/v1/traces?limit=200')).body.data as Json[];
   assert.is(listed.find((x) => x.id === generation.id)?.incomplete, 'never_ended', 'the list shows it too');
 });
