@@ -41,7 +41,9 @@ test('full batches go out at once, with the project key; ids are client UUIDs in
   const r = await receiver();
   const c = client({ url: r.url, batchSize: 100, flushIntervalMs: 60_000 });
   const ids = traceN(c, 250);
-  await waitFor(() => r.batches.length === 2, { what: 'two full batches' });
+  // The receiver records a batch before it answers; the client releases a batch's items from its buffer only when
+  // the answer comes back: wait for both answers too, or `buffered` may still count the second batch in flight.
+  await waitFor(() => r.batches.length === 2 && c.stats().buffered === 50, { what: 'two full batches sent and answered' });
   await new Promise((res) => setTimeout(res, 100));
   assert.equal(r.batches.map((b) => b.items.length), [100, 100], 'the rest waits for the interval');
   assert.is(c.stats().buffered, 50);
