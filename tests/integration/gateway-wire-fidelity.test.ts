@@ -5,6 +5,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { connect } from 'node:net';
 import { freePort, waitFor } from '../support/net.js';
+import { parseExposition, samplesOf } from '../support/prometheus-text.js';
 import { tempDir } from '../support/tmp.js';
 import { startVigil, writeConfig, type VigilProcess } from '../support/vigil-process.js';
 import { hasWholeResponse, rawExchange, startRawUpstream, statusLine, type RawScript } from '../support/raw-http.js';
@@ -154,7 +155,13 @@ test('a request body the client cut short after a complete JSON document is not 
   await new Promise<void>((r) => socket.once('connect', () => r()));
   socket.on('error', () => {});
   socket.write(`POST /json/upload-cut HTTP/1.1\r\nHost: gw.test\r\nContent-Type: application/json\r\nContent-Length: ${body.length + 100}\r\n\r\n${body}`);
-  await new Promise((r) => setTimeout(r, 200));
+  // The reset must come after the gateway has read the request (else there is no exchange to store) and before its
+  // client_body_timeout (300 ms) answers 408: a fixed pause guessed when the gateway would have read it. Its request
+  // buffer taking the body's first bytes says it has.
+  await waitFor(async () => {
+    const res = await fetch(`${cp}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } });
+    return (samplesOf(parseExposition(await res.text()), 'vigil_proxy_request_buffer_bytes')[0]?.value ?? 0) > 0;
+  }, { timeoutMs: 5_000, what: 'the gateway to buffer the upload\'s first bytes' });
   socket.resetAndDestroy();
   const r = await recordFor('/json/upload-cut');
   assert.is(r.request_body, null);
