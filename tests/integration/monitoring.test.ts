@@ -7,6 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { startDashboard, waitForRequests, type Dashboard } from '../support/dashboard.js';
+import { waitFor } from '../support/net.js';
 import { fromRoot } from '../support/paths.js';
 import { parseExposition, samplesOf, type ParsedExposition } from '../support/prometheus-text.js';
 import { familyOf, metricNames, selectorLabels } from '../support/promql-names.js';
@@ -50,10 +51,26 @@ test.before(async () => {
   // 2xx, 5xx (the upstream's 503) and a metered LLM route, so that request, duration and token series have samples.
   await vigil.traffic(['/api/ok', '/api/fail', '/v1/chat/completions'], 9);
   await waitForRequests(vigil, 9);
-  const res = await fetch(`${vigil.url}/metrics`);
-  assert.is(res.status, 200, '/metrics needs no token by default, as prometheus.yml assumes');
-  scrape = parseExposition(await res.text());
+  // The overview's rollups are committed by the capture worker, but vigil_capture_records_total and vigil_tokens_total
+  // are counted afterwards, when the event loop takes the batch's result: scrape until the series the tests read are there.
+  let status = 0;
+  scrape = await waitFor(async () => {
+    const res = await fetch(`${vigil.url}/metrics`);
+    status = res.status;
+    const parsed = parseExposition(await res.text());
+    return status === 200 && hasTrafficSeries(parsed) ? parsed : undefined;
+  }, { timeoutMs: 15_000, intervalMs: 250, what: 'the traffic\'s requests, durations, tokens and stored records on /metrics' }) as ParsedExposition;
+  assert.is(status, 200, '/metrics needs no token by default, as prometheus.yml assumes');
 });
+
+/** What the scrape test below asserts: 2xx and 5xx requests, duration buckets, metered tokens, stored records. */
+function hasTrafficSeries(p: ParsedExposition): boolean {
+  return samplesOf(p, 'vigil_http_requests_total', { status_class: '5xx' }).some((s) => s.value > 0)
+    && samplesOf(p, 'vigil_http_requests_total', { status_class: '2xx' }).some((s) => s.value > 0)
+    && samplesOf(p, 'vigil_http_request_duration_seconds_bucket').length > 0
+    && samplesOf(p, 'vigil_tokens_total').some((s) => s.value > 0)
+    && samplesOf(p, 'vigil_capture_records_total', { outcome: 'stored' }).some((s) => s.value > 0);
+}
 
 test.after(async () => {
   await vigil?.stop();

@@ -160,7 +160,9 @@ example.before(async () => {
   const port = await freePort();
   base = `http://127.0.0.1:${port}`;
   vigil = await startVigil(fromRoot('examples/vigil.yaml'), base, { cwd: work.path, env: { VIGIL_LISTEN: `127.0.0.1:${port}`, VIGIL_TOKEN: '' } });
-  const m = /\?token=([A-Za-z0-9_-]+)/.exec(vigil.stdout());
+  // The line is printed once the runtime is up, on stdout (a pipe), while startVigil returned on the health answer
+  // (a socket): the pipe's bytes may not have been read yet.
+  const m = await waitFor(() => /\?token=([A-Za-z0-9_-]+)/.exec(vigil.stdout()), { timeoutMs: 10_000, what: 'the dashboard URL line' }).catch(() => null);
   assert.ok(m, `dashboard URL with token printed once; stdout: ${vigil.stdout()}`);
   token = m![1];
 });
