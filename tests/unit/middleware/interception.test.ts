@@ -8,6 +8,7 @@ import { ByteBudget } from '@vigil/plugin-sdk';
 import type { RawExchange } from '../../../gateway/exchange/raw-exchange.js';
 import { compilePolicy } from '../../../policies/compile.js';
 import { intercept, type InterceptionLane } from '../../../middleware/core/interception.js';
+import { waitFor as waitUntil } from '../../support/net.js';
 
 const policy = compilePolicy({
   rules: [
@@ -34,8 +35,10 @@ async function serve(handler: (req: IncomingMessage, res: ServerResponse) => voi
   return { port, published, seen, budget, close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }) };
 }
 
+// The exchange is published when the response finishes on the server side, apart from the client's read of it: poll
+// on the scaled deadline (a fixed 2 s can be too short on a loaded machine), then assert.
 const waitFor = async (cond: () => boolean) => {
-  for (let i = 0; i < 200 && !cond(); i++) await new Promise((r) => setTimeout(r, 10));
+  await waitUntil(cond, { timeoutMs: 2_000, intervalMs: 10, what: 'the interception' }).catch(() => undefined);
   assert.ok(cond(), 'timed out');
 };
 

@@ -12,6 +12,7 @@ import type { GovernedRecord, GovernResult, GovernTask, RawExchange } from '../.
 import { GovernanceError } from '../../../../gateway/govern/errors.js';
 import { closeWasmPolicies } from '../../../../gateway/govern/govern-worker.js';
 import { buildPolicy } from '../../../../sandbox/wasm/build-policy.js';
+import { waitFor } from '../../../support/net.js';
 import { fixture, fromRoot } from '../../../support/paths.js';
 import { tempDir } from '../../../support/tmp.js';
 
@@ -195,7 +196,9 @@ test('in a piscina pool: records and failures come back, and destroying the pool
   assert.equal(parsed(result).records[0].request_body, { pan: '[REDACTED]' });
   assert.ok(threads() >= before + 2, `a pool thread and its sandbox thread (${threads()} vs ${before})`);
   await pool.destroy();
-  for (let i = 0; i < 50 && threads() > before; i++) await new Promise((r) => setTimeout(r, 20));
+  // The pool's and the sandbox's threads end asynchronously after destroy(): wait for them on the scaled deadline
+  // (a fixed second of polling can be too short on a loaded machine).
+  await waitFor(() => threads() <= before, { timeoutMs: 5_000, intervalMs: 20, what: 'the pool and sandbox threads to end' }).catch(() => undefined);
   assert.is(threads(), before);
 });
 

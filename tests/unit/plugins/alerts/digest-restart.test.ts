@@ -31,6 +31,12 @@ const sql = (statement: string): Promise<void> => new Promise((resolve, reject) 
   db.run(statement, (err) => db.close(() => (err ? reject(err) : resolve())));
 });
 
+/** Reads rows from the running runtime's SQLite file (WAL: a read-only connection sees its commits). */
+const rows = <T>(statement: string): Promise<T[]> => new Promise((resolve, reject) => {
+  const db = new sqlite3.Database(join(work.path, 'vigil.db'), sqlite3.OPEN_READONLY);
+  db.all(statement, (err, found) => db.close(() => (err ? reject(err) : resolve(found as T[]))));
+});
+
 test.before(async () => { rx = await startReceivers(); });
 test.after(async () => {
   await rx?.close();
@@ -42,8 +48,9 @@ test('a second start sends no second digest for the same week, though the channe
   const first = await start();
   try {
     await waitFor(() => rx.received('/hook').length >= 1 || null, { timeoutMs: 10_000, what: 'the first start\'s digest' });
-    // The ledger is written once the channels hold the deliveries: wait for it before stopping.
-    await new Promise((r) => setTimeout(r, 500));
+    // The ledger is written once the channels hold the deliveries, which may be after the webhook received the
+    // digest (the delivery job runs beside the digest job): wait for its row before stopping.
+    await waitFor(async () => (await rows<{ id: string }>('SELECT id FROM alerts_digests')).length >= 1 || null, { timeoutMs: 10_000, intervalMs: 250, what: 'the digest ledger\'s row' });
   } finally {
     await first.stop();
   }

@@ -12,6 +12,7 @@ import { sendWebhook } from '../../../../plugins/channels/senders/webhook.js';
 import type { Channel } from '../../../../plugins/channels/types.js';
 import { openStore, type StoreBackend } from '../../../../runtime/store/index.js';
 import { startReceivers, type Receivers } from '../../../support/channel-receivers.js';
+import { waitFor } from '../../../support/net.js';
 import { tempDir } from '../../../support/tmp.js';
 
 const dir = tempDir('vigil-channels-job-');
@@ -70,7 +71,9 @@ test('two runs of one job at once: one sends, the other is put back without an a
   let release!: () => void;
   const held = new Promise<void>((r) => { release = r; });
   const first = runner('/b', { beforeAnswer: () => held }).run(job('ev-b'));
-  await new Promise((r) => setTimeout(r, 100));
+  // The first run claims the delivery and sends asynchronously: wait until its send reached the receiver (it then
+  // holds the claim until released), not a fixed 100 ms, so the second run surely finds it held.
+  await waitFor(() => rx.received('/b').length >= 1, { timeoutMs: 10_000, what: 'the first run\'s send' });
   try {
     await runner('/b').run(job('ev-b'));
     assert.unreachable('the second run should be deferred');

@@ -40,7 +40,8 @@ test('writes each record\'s JSON text as a line to the process, as it is and in 
   await exporter.send([...governedRecords(1, 3), { json: '{"id":"rec-4", "amount": 1.50}' }], signal());
   await exporter.shutdown();
   assert.equal(readFileSync(out, 'utf8').split('\n').filter(Boolean), [...textsOf(governedRecords(4)), '{"id":"rec-4", "amount": 1.50}']);
-  const stderr = log.entries.find((e) => e.msg === 'exporter process stderr');
+  // stderr is a pipe of its own, read line by line apart from the exit the shutdown waits for: wait for its line.
+  const stderr = await waitFor(() => log.entries.find((e) => e.msg === 'exporter process stderr'), { timeoutMs: 5_000, what: 'a stderr line logged' }).catch(() => undefined);
   assert.ok(stderr, 'a stderr line was logged');
   assert.is(stderr!.fields.exporter, 'sink');
   assert.match(String(stderr!.fields.line), 'append-lines started');
@@ -119,7 +120,8 @@ test('backpressure: a batch larger than the pipe is delivered only once the proc
   const batch = governedRecords(3_000);
   await exporter.send(batch, signal());
   const sentAt = Date.now();
-  const resumed = log.entries.find((e) => /^resumed \d+$/.test(String(e.fields.line)));
+  // "resumed" comes on stderr, a pipe apart from stdin's drain (which resolved the send): wait for its line.
+  const resumed = await waitFor(() => log.entries.find((e) => /^resumed \d+$/.test(String(e.fields.line))), { timeoutMs: 5_000, what: 'the "resumed" stderr line' }).catch(() => undefined);
   assert.ok(resumed, 'the process reported when it started reading');
   assert.ok(sentAt >= Number(String(resumed!.fields.line).split(' ')[1]), 'send resolved after the reader resumed');
   await exporter.shutdown();

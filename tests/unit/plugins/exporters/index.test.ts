@@ -69,8 +69,14 @@ test('in a real runtime, file, webhook, otlp and exec exporters all receive the 
       ...hook.requests.map((q) => q.body.toString()), ...collector.requests.map((q) => q.body.toString())].join('\n');
     assert.not.match(everything, RAW_SECRET);
     assert.not.match(everything, 'raw-1');
-    const metrics = await rt.metrics();
-    for (const name of ['archive', 'siem', 'otel', 'pipe']) {
+    // Each exporter counts a batch as sent once its send resolved (the file written, the receiver's answer read),
+    // which may be a moment after the receiver or the file shows it: wait for the four counters.
+    const names = ['archive', 'siem', 'otel', 'pipe'];
+    const metrics = await waitFor(async () => {
+      const text = await rt.metrics();
+      return names.every((name) => text.includes(`vigil_export_sent_total{exporter="${name}"} 20`) && text.includes(`vigil_export_dropped_total{exporter="${name}"} 0`)) ? text : '';
+    }, { timeoutMs: 10_000, intervalMs: 250, what: 'every exporter\'s sent counter at 20' }).catch(async () => rt.metrics());
+    for (const name of names) {
       assert.match(metrics, `vigil_export_sent_total{exporter="${name}"} 20`);
       assert.match(metrics, `vigil_export_dropped_total{exporter="${name}"} 0`);
     }
@@ -99,7 +105,11 @@ test('a wasm exporter transforms the governed records for its next exporter, whi
     await waitFor(() => idsInFile(errors).length === 4, { what: 'the four 5xx summaries' });
     const lines = readFileSync(errors, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
     assert.equal(lines, [0, 3, 6, 9].map((i) => ({ id: `rec-${i}`, summary: 'POST /api/payments → 500', tenant: 'acme' })));
-    const metrics = await rt.metrics();
+    // errors-file counts its batch as sent once the file write resolved, a moment after the lines are readable.
+    const metrics = await waitFor(async () => {
+      const text = await rt.metrics();
+      return text.includes('vigil_export_sent_total{exporter="errors-only"} 10') && text.includes('vigil_export_sent_total{exporter="errors-file"} 4') ? text : '';
+    }, { timeoutMs: 10_000, intervalMs: 250, what: 'the two exporters\' sent counters' }).catch(async () => rt.metrics());
     assert.match(metrics, 'vigil_export_sent_total{exporter="errors-only"} 10');
     assert.match(metrics, 'vigil_export_sent_total{exporter="errors-file"} 4');
     assert.match(metrics, 'vigil_bus_delivered_total{topic="gateway.record",subscriber="exporters.errors-only"} 10');

@@ -8,6 +8,7 @@ import type { HostLive } from '../../../../plugins/probes/live-types.js';
 import { EventStream } from '../../../../plugins/ui/event-stream.js';
 import { MessageBus } from '../../../../runtime/bus/message-bus.js';
 import { MetricsRegistry } from '../../../../runtime/metrics/index.js';
+import { waitFor } from '../../../support/net.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -56,9 +57,12 @@ test('nothing read before a page watches host.live, samples while one does, none
   await sleep(230);
   const during = s.counts().reads;
   assert.ok(during >= 3, `a sample at once, then one every 50 ms (${during})`);
-  assert.ok(s.published.length >= 3 && s.published.every((e) => e.topic === LIVE_TOPIC), 'published on ui.event as host.live');
   leave();
   assert.not.ok(s.live.running);
+  // A reading is counted when it is taken; the bus delivers it to ui.event a turn later (setImmediate): wait for the
+  // samples taken while the page watched to be published (leaving first, so no later reading adds to them).
+  await waitFor(() => s.published.length >= 3, { timeoutMs: 2_000, intervalMs: 5, what: 'three samples published' }).catch(() => undefined);
+  assert.ok(s.published.length >= 3 && s.published.every((e) => e.topic === LIVE_TOPIC), 'published on ui.event as host.live');
   await sleep(200);
   assert.ok(s.counts().reads <= during + 1, 'at most the reading under way finishes');
   other();

@@ -1,6 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { UpstreamSlots, type SlotWaiter } from '../../../../plugins/proxy/upstream-slots.js';
+import { waitFor } from '../../../support/net.js';
 
 function waiter(log: string[], name: string): SlotWaiter {
   return { granted: () => log.push(`${name} granted`), timedOut: () => log.push(`${name} timed out`) };
@@ -48,7 +49,9 @@ test('a waiter times out after queue_timeout, holding no slot; the slot goes to 
   slots.acquire(waiter(log, 'b'));
   await new Promise((r) => setTimeout(r, 30));
   slots.acquire(waiter(log, 'c'));
-  await new Promise((r) => setTimeout(r, 40));
+  // b's timer (50 ms from its acquire) and c's (50 ms from its own, 30 ms or more later) run apart from this test's
+  // clock: a fixed 40 ms sleep left only 10 ms before c timed out too on a loaded machine. Look as soon as b timed out.
+  await waitFor(() => log.includes('b timed out'), { timeoutMs: 5_000, intervalMs: 1, what: 'b to time out' }).catch(() => undefined);
   assert.equal(log, ['a granted', 'b timed out']);
   assert.is(slots.waiting, 1);
   slots.release();

@@ -9,6 +9,7 @@ import type { SessionBackend } from '../../../../runtime/http/session-backend.js
 import { sessionKey } from '../../../../runtime/http/session-cookie.js';
 import { MemorySessionBackend } from '../../../../runtime/http/session-memory.js';
 import { StoreSessionBackend } from '../../../../runtime/http/session-table.js';
+import { waitFor } from '../../../support/net.js';
 import { backendKinds } from '../store/backend-kinds.js';
 
 const HASH = hashToken('the-dashboard-token');
@@ -124,9 +125,11 @@ function define(kind: Kind) {
     const inner = await ctx.open();
     let release!: () => void;
     let gate: Promise<void> | undefined;
+    let readUnderGate = false;
     const slow: SessionBackend = Object.assign(Object.create(inner) as SessionBackend, {
       find: async (key: string) => {
         const row = await inner.find(key);
+        if (gate) readUnderGate = true;
         await gate;
         return row;
       },
@@ -136,7 +139,9 @@ function define(kind: Kind) {
     const cookie = await s.start({});
     gate = new Promise((r) => { release = r; });
     const inFlight = s.check(cookie);
-    await new Promise((r) => setTimeout(r, 20));
+    // The check's read is a query of its own (a database on some backends): wait until it has read the row, not a
+    // fixed 20 ms, so the session surely ends after the read and before its answer.
+    await waitFor(() => readUnderGate, { timeoutMs: 5_000, intervalMs: 5, what: 'the check to read the session' }).catch(() => undefined);
     await s.endByCookie([cookie]);
     release();
     assert.is((await inFlight).state, 'open', 'read before the end');

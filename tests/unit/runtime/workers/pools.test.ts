@@ -80,9 +80,9 @@ test('the batcher lets a batch\'s items go once its task is made, while the task
   });
   batcher.push(item);
   item = null;
-  // The worker spins for 200 ms on 'slow'; a few event-loop turns let the task leave for it.
-  await new Promise((r) => setTimeout(r, 20));
-  gc();
+  // The worker spins for 200 ms on 'slow'; the task is made and leaves for it a few event-loop turns after the push,
+  // however long those take on a busy machine: collect until the item is gone (or the deadline), not after a fixed 20 ms.
+  await waitFor(() => { gc(); return kept.deref() === undefined || done; }, { timeoutMs: 5_000, intervalMs: 5, what: 'the item to be collected' }).catch(() => undefined);
   assert.is(done, false, 'the task should still be running');
   assert.is(kept.deref(), undefined, 'the item outlived its task being made');
   await batcher.flush();
