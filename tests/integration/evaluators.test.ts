@@ -227,7 +227,14 @@ ${extra}`);
     const onlyJudge = await ctx.api.get(KEY, '/api/v1/stats?range=1h&eval_definition_id=judge');
     assert.ok(Math.abs(onlyJudge.body.eval_score_avg - judgeStats.avg_score) < 1e-9);
 
-    // Prompt versions and the gate read the same scores.
+    // Prompt versions and the gate read the same scores. The version's scores list every definition that scored it:
+    // the config file's function and `short` score all nine traces through the eval queue, apart from the judge, so
+    // wait for all their results (else the API and dashboard reads below may see different counts).
+    const traceIds = new Set(ids);
+    for (const definition of ['mentions-paris', 'short']) {
+      await waitFor(async () => ((await ctx.api.get(KEY, `/api/v1/eval-results?eval_definition_id=${definition}&limit=200`)).body.data as Json[])
+        .filter((r) => traceIds.has(r.trace_id)).length === outputs.length, { timeoutMs: 20_000, what: `every ${definition} result` });
+    }
     const templates = await ctx.api.get(KEY, '/api/v1/prompt-templates?eval_definition_id=judge');
     const v1 = templates.body.data.find((t: Json) => t.name === 'answer').versions[0];
     assert.ok(Math.abs(v1.avg_score - judgeStats.avg_score) < 1e-9, `v1 avg_score ${v1.avg_score}`);
