@@ -169,7 +169,7 @@ test('SLEEP(10) under a 1 s timeout is cancelled by the server, and nothing is l
   // (at most 2 s, 6 s under CI: still before the 10 s sleep could have ended by itself).
   const left = await waitFor(async () => { const n = await running('server_timeout'); return n === 0 ? { n } : undefined; },
     { timeoutMs: 2000, intervalMs: 250, what: 'the statement gone from the process list after the server\'s cancel' }).catch(async () => ({ n: await running('server_timeout') }));
-  assert.is(left.n, 0, 'the statement still runs on the server');
+  assert.is(left!.n, 0, 'the statement still runs on the server');
 });
 
 test('a statement that sets a longer server timeout of its own is ended by the client\'s KILL QUERY', async () => {
@@ -183,7 +183,7 @@ test('a statement that sets a longer server timeout of its own is ended by the c
   // (at most 2 s, 6 s under CI: still before the 10 s sleep could have ended by itself).
   const left = await waitFor(async () => { const n = await running('client_kill'); return n === 0 ? { n } : undefined; },
     { timeoutMs: 2000, intervalMs: 250, what: 'the statement gone from the process list after the KILL QUERY' }).catch(async () => ({ n: await running('client_kill') }));
-  assert.is(left.n, 0, 'the statement still runs on the server');
+  assert.is(left!.n, 0, 'the statement still runs on the server');
   assert.equal((await query('SELECT 2 AS two')).body.rows, [[2]]);
 });
 

@@ -333,7 +333,7 @@ test('PostgreSQL: pg_sleep is cancelled at its timeout by the server, the event 
   const activeNow = async () => Number((await pgDo<{ n: string }>("SELECT count(*) AS n FROM pg_stat_activity WHERE query = 'SELECT pg_sleep(30)' AND state = 'active'"))[0].n);
   const active = await waitFor(async () => { const n = await activeNow(); return n === 0 ? { n } : undefined; },
     { timeoutMs: 5000, intervalMs: 250, what: 'pg_sleep gone from pg_stat_activity' }).catch(async () => ({ n: await activeNow() }));
-  assert.is(active.n, 0, 'the statement no longer runs on the server');
+  assert.is(active!.n, 0, 'the statement no longer runs on the server');
 });
 
 test('PostgreSQL: writes turned on are committed and audited', async () => {
