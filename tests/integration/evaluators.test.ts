@@ -283,7 +283,13 @@ ${extra}`);
     assert.is(rerun.status, 200);
     assert.equal([rerun.body.traces, rerun.body.enqueued, rerun.body.template], [4, 4, 'gated']);
     await waitFor(async () => (await ctx.api.get(KEY, '/api/v1/eval-results?eval_definition_id=rare')).body.data.length === 4, { timeoutMs: 20_000, what: '4 re-run results' });
+    const rerunAt = Date.now();
     await post(ctx, '/api/llm/projects/shop/evals/rare/rerun', { last: 4, template: 'gated' });
+    // The re-run's jobs run on the eval queue, whenever it takes them: wait until all four results are the re-run's.
+    // A job of it still running at the DELETE below (it read the definition before) would write its result after
+    // the DELETE removed the results.
+    await waitFor(async () => ((await ctx.api.get(KEY, '/api/v1/eval-results?eval_definition_id=rare')).body.data as Json[])
+      .filter((r) => Date.parse(r.created_at) >= rerunAt).length === 4, { timeoutMs: 20_000, what: 'the 4 results of the second re-run' });
     await new Promise((r) => setTimeout(r, 1500));
     assert.is((await ctx.api.get(KEY, '/api/v1/eval-results?eval_definition_id=rare')).body.data.length, 4, 'one result per (definition, trace)');
     const deleted = await dash(ctx, '/api/llm/projects/shop/evals/rare', { method: 'DELETE' });
