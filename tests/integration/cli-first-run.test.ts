@@ -2,7 +2,7 @@
 // and set apart, and `vigil token reset` as the way back in after a lost token.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { freePort } from '../support/net.js';
+import { freePort, waitFor } from '../support/net.js';
 import { repoRoot } from '../support/paths.js';
 import { tempDir } from '../support/tmp.js';
 import { runVigil, startVigil, writeConfig } from '../support/vigil-process.js';
@@ -32,7 +32,10 @@ test('a lost token: `vigil token reset` makes a new one; after a restart the old
   const base = `http://127.0.0.1:${port}`;
   const file = writeConfig(work.path, `data_dir: ${work.path}/data\ncontrol_plane: { listen: 127.0.0.1:${port} }\nui: {}\n`, 'token.yaml');
   const first = await startVigil(file, base, { cwd: work.path, env: { VIGIL_TOKEN: '' } });
-  const out = first.stdout();
+  // The link is printed as the process turns healthy: the health answer that startVigil waits for can reach this
+  // process before the child's standard output does. Wait for the whole link (it ends with a blank line).
+  const out = (await waitFor(() => (/\(This token is shown once[^\n]*\)\n\n$/.test(first.stdout()) ? first.stdout() : undefined),
+    { timeoutMs: 10_000, what: 'the dashboard link on standard output' }))!;
   await first.stop();
   const old = /\?token=([\w-]+)/.exec(out)?.[1];
   assert.ok(old, out);
@@ -50,7 +53,10 @@ test('a lost token: `vigil token reset` makes a new one; after a restart the old
     const as = (token: string) => fetch(`${base}/api`, { headers: { authorization: `Bearer ${token}` } }).then((r) => r.status);
     assert.is(await as(old!), 401);
     assert.is(await as(fresh!), 200);
-    assert.match(second.stdout(), /lost it\? stop Vigil and run: npx vigil token reset -config /);
+    // Printed as the process turns healthy, possibly after the health answer reached us (see above).
+    const told = (await waitFor(() => (/lost it\? stop Vigil and run: npx vigil token reset -config /.test(second.stdout()) ? second.stdout() : undefined),
+      { timeoutMs: 10_000, what: 'the dashboard line on standard output' }))!;
+    assert.match(told, /lost it\? stop Vigil and run: npx vigil token reset -config /);
   } finally {
     await second.stop();
   }

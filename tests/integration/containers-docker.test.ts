@@ -73,13 +73,19 @@ test('the daemon\'s containers are listed with their real states and ids', async
 });
 
 test('logs without a TTY: the multiplexed stream demultiplexed, stdout and stderr lines whole', async () => {
-  await waitFor(async () => ((await api('/api/ctrlogs?env=docker&id=ticker&tail=20')).body.text.includes('warn 5') ? true : undefined), { timeoutMs: 20_000, what: 'five ticks' });
-  const res = await api('/api/ctrlogs?env=docker&id=ticker&tail=20');
+  const res = (await waitFor(async () => {
+    const r = await api('/api/ctrlogs?env=docker&id=ticker&tail=20');
+    return r.status === 200 && r.body.text.includes('warn 5') ? r : undefined;
+  }, { timeoutMs: 20_000, what: 'five ticks' }))!;
   assert.is(res.status, 200, res.text);
   const lines = res.body.text.trim().split('\n');
   for (const line of lines) assert.match(line, /^(tick|warn) \d+$/, `a whole line, no frame header: ${JSON.stringify(line)}`);
   assert.ok(lines.includes('warn 5'), 'stderr is there');
-  const tty = await api('/api/ctrlogs?env=docker&id=tty-one&tail=5');
+  // The TTY container writes its line once it runs, which `docker run -d` does not wait for: wait for the line.
+  const tty = (await waitFor(async () => {
+    const r = await api('/api/ctrlogs?env=docker&id=tty-one&tail=5');
+    return /^from a tty\r?\n$/.test(r.body?.text ?? '') ? r : undefined;
+  }, { timeoutMs: 10_000, intervalMs: 250, what: 'the TTY container\'s line' }))!;
   assert.match(tty.body.text, /^from a tty\r?\n$/);
 });
 

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import sqlite3 from 'sqlite3';
 import { controlApi } from '../support/control-api.js';
-import { freePort, scaledTimeout } from '../support/net.js';
+import { freePort, scaledTimeout, waitFor } from '../support/net.js';
 import { postgresAvailable, postgresUrl } from '../support/postgres.js';
 import { tempDir } from '../support/tmp.js';
 import { startVigil, writeConfig, type VigilProcess } from '../support/vigil-process.js';
@@ -328,8 +328,12 @@ test('PostgreSQL: pg_sleep is cancelled at its timeout by the server, the event 
   assert.is(slow.result.body.error.code, 'VIGIL_ERR_DBBROWSER_TIMEOUT');
   assert.ok(slow.answers >= 5, `health answered ${slow.answers} times`);
   assert.ok(slow.worstMs < timeoutMs, `the slowest health answer took ${Math.round(slow.worstMs)} ms`);
-  const active = await pgDo<{ n: string }>("SELECT count(*) AS n FROM pg_stat_activity WHERE query = 'SELECT pg_sleep(30)' AND state = 'active'");
-  assert.is(Number(active[0].n), 0, 'the statement no longer runs on the server');
+  // The backend reports its new state just after it sent the error: wait a moment for that (at most 5 s, 15 s under
+  // CI: still well before the 30 s sleep could have ended by itself).
+  const activeNow = async () => Number((await pgDo<{ n: string }>("SELECT count(*) AS n FROM pg_stat_activity WHERE query = 'SELECT pg_sleep(30)' AND state = 'active'"))[0].n);
+  const active = await waitFor(async () => { const n = await activeNow(); return n === 0 ? { n } : undefined; },
+    { timeoutMs: 5000, intervalMs: 250, what: 'pg_sleep gone from pg_stat_activity' }).catch(async () => ({ n: await activeNow() }));
+  assert.is(active!.n, 0, 'the statement no longer runs on the server');
 });
 
 test('PostgreSQL: writes turned on are committed and audited', async () => {

@@ -118,8 +118,13 @@ demo('within seconds: a fired alert, and its notification delivered to the demo\
   assert.equal(delivered.delivery.map((d) => d.channel_id), ['demo-receiver']);
   // The receiver in the demo's process got it, signed (it refuses a bad signature with 401), and says so.
   await waitFor(() => vigil.stdout().includes('Notification delivered to the demo\'s webhook receiver: [Firing] New prompt version'), { timeoutMs: 10_000, what: 'the receiver\'s line' });
-  const metrics = await (await fetch(`${base}/metrics`)).text();
-  assert.match(metrics, /vigil_channels_deliveries_total\{channel="demo-receiver",outcome="delivered"\} [1-9]/);
+  // The channel counts a delivery after it has stored its state: the event can read "delivered" a moment before.
+  const deliveredCount = /vigil_channels_deliveries_total\{channel="demo-receiver",outcome="delivered"\} [1-9]/;
+  const metrics = (await waitFor(async () => {
+    const text = await (await fetch(`${base}/metrics`)).text();
+    return deliveredCount.test(text) ? text : undefined;
+  }, { timeoutMs: 10_000, intervalMs: 250, what: 'the delivery counted' }))!;
+  assert.match(metrics, deliveredCount);
 });
 
 demo('within seconds: records of every tenant, 4xx and 5xx, usage with tokens and cost per tenant, the overview', async () => {
@@ -147,9 +152,10 @@ demo('within seconds: records of every tenant, 4xx and 5xx, usage with tokens an
   type Overview = { requests: number; errors: number; tokens: number; top_routes: { route: string }[] };
   const overview = (await waitFor(async () => {
     const o = await api<Overview>('/api/gateway/overview?range=1h');
-    // Its errors and tokens come in with the same rollups: wait for them too, not only the count.
-    return o.requests >= 50 && o.errors > 0 && o.tokens > 0 ? o : undefined;
-  }, { timeoutMs: 30_000, intervalMs: 500, what: 'the first burst in the last hour\'s overview, with its errors and tokens' }))!;
+    // Its errors, tokens and top routes come in with the same rollups: wait for them too, not only the count.
+    const routes = o.top_routes.map((r) => r.route);
+    return o.requests >= 50 && o.errors > 0 && o.tokens > 0 && ['/api/payments/**', '/v1/chat/completions', '/api/search'].every((r) => routes.includes(r)) ? o : undefined;
+  }, { timeoutMs: 30_000, intervalMs: 500, what: 'the first burst in the last hour\'s overview, with its errors, tokens and top routes' }))!;
   assert.ok(overview.errors > 0 && overview.tokens > 0);
   const routes = overview.top_routes.map((r) => r.route);
   for (const r of ['/api/payments/**', '/v1/chat/completions', '/api/search']) assert.ok(routes.includes(r), `top routes: ${routes}`);
@@ -183,7 +189,7 @@ demo('the burst is answered and the policy shows in the records: cards, emails, 
     const ready = live.length >= 60
       && live.some((r) => r.path === '/api/payments/charge' && r.request_body !== null)
       && live.some((r) => r.path === '/api/support/tickets' && /card \[REDACTED\] was charged twice/.test(JSON.stringify(r.request_body)))
-      && live.some((r) => r.path === '/v1/chat/completions' && r.status === 200 && typeof r.tokens === 'number');
+      && ((c) => c !== undefined && typeof c.tokens === 'number' && c.tokens > 0)(live.find((r) => r.path === '/v1/chat/completions' && r.status === 200));
     return ready ? live : undefined;
   }, { timeoutMs: 30_000, intervalMs: 500, what: '60 live records with a charge, a ticket and a completion' }))!;
   assert.ok(records.length >= 60, `${records.length} live records`);
@@ -198,8 +204,13 @@ demo('the burst is answered and the policy shows in the records: cards, emails, 
   assert.ok(ticket, 'a support ticket whose card number was masked inside its text');
 
   // The admin console is restricted whole: its calls went through (the traffic metrics count them), none is stored.
-  const metrics = await (await fetch(`${base}/metrics`)).text();
-  assert.match(metrics, /vigil_http_requests_total\{[^}]*route="\/admin\/\*\*"[^}]*\} [1-9]/);
+  // The gateway counts an exchange when it finishes, which may come after its client has the answer: wait for it.
+  const adminCounted = /vigil_http_requests_total\{[^}]*route="\/admin\/\*\*"[^}]*\} [1-9]/;
+  const metrics = (await waitFor(async () => {
+    const text = await (await fetch(`${base}/metrics`)).text();
+    return adminCounted.test(text) ? text : undefined;
+  }, { timeoutMs: 10_000, intervalMs: 250, what: 'the admin calls counted' }))!;
+  assert.match(metrics, adminCounted);
   assert.not.ok(records.some((r) => r.path.startsWith('/admin/')), 'an admin call was stored');
 
   const completion = records.find((r) => r.path === '/v1/chat/completions' && r.status === 200);
@@ -237,7 +248,11 @@ demo('within seconds: LLM traces of both templates in three versions each, with 
     const failed = await llmApi<Page<LlmTrace & { error: string }>>('/api/v1/traces?status=error&limit=200');
     return failed.data.some((t) => t.error.startsWith('429 ')) && failed.data.some((t) => t.error === 'Request timed out.');
   }, { timeoutMs: 30_000, intervalMs: 500, what: 'a rate limit and a timeout among the failed calls' });
-  const recent = await llmApi<Page<LlmTrace>>('/api/v1/traces?limit=200');
+  // Models and providers are drawn at random per call: wait until the newest 200 traces hold the spread asserted.
+  const recent = (await waitFor(async () => {
+    const page = await llmApi<Page<LlmTrace>>('/api/v1/traces?limit=200');
+    return new Set(page.data.map((t) => t.model)).size >= 4 && new Set(page.data.map((t) => t.provider)).size === 3 ? page : undefined;
+  }, { timeoutMs: 30_000, intervalMs: 500, what: 'several models of three providers among the newest traces' }))!;
   assert.ok(new Set(recent.data.map((t) => t.model)).size >= 4, 'several models');
   assert.equal([...new Set(recent.data.map((t) => t.provider))].sort(), ['anthropic', 'google', 'openai']);
 });
@@ -276,19 +291,30 @@ demo('the evals tell the versions apart, and skip the failed calls instead of sc
   const actions = (await scores('actions-listed', 'summarise-ticket'))!;
   assert.ok(actions[0] < 0.1 && actions[1] > 0.9 && actions[2] < actions[1], `actions-listed by version: ${actions}`);
   console.log(`  eval scores by version: concise ${concise.map((x) => x.toFixed(2))}, handover ${handover.map((x) => x.toFixed(2))}, actions ${actions.map((x) => x.toFixed(2))}`);
-  const skipped = await llmApi<Page<{ status: string; score: number | null; reason: string }>>('/api/v1/eval-results?status=skipped&limit=50');
+  // A failed call's skipped result is written by the eval queue after the call is stored: wait for one.
+  const skipped = (await waitFor(async () => {
+    const page = await llmApi<Page<{ status: string; score: number | null; reason: string }>>('/api/v1/eval-results?status=skipped&limit=50');
+    return page.data.length > 0 && page.data.every((r) => r.score === null && r.reason === 'no output') ? page : undefined;
+  }, { timeoutMs: 30_000, intervalMs: 500, what: 'skipped eval results of failed calls' }))!;
   assert.ok(skipped.data.length > 0, 'failed calls have skipped results');
   assert.ok(skipped.data.every((r) => r.score === null && r.reason === 'no output'));
 });
 
 demo('the stored LLM traces hold no email or card number in clear: the project\'s redaction masked them', async () => {
-  const traces: unknown[] = [];
-  for (let offset = 0; ; offset += 200) {
-    const page = await llmApi<Page<unknown>>(`/api/v1/traces?limit=200&offset=${offset}`);
-    traces.push(...page.data);
-    if (page.data.length < 200) break;
-  }
-  const text = JSON.stringify(traces);
+  const allTraces = async (): Promise<string> => {
+    const traces: unknown[] = [];
+    for (let offset = 0; ; offset += 200) {
+      const page = await llmApi<Page<unknown>>(`/api/v1/traces?limit=200&offset=${offset}`);
+      traces.push(...page.data);
+      if (page.data.length < 200) return JSON.stringify(traces);
+    }
+  };
+  // The customers' messages are drawn at random among the live calls, stored as they come: wait until the scan has
+  // the kinds it must find.
+  const text = (await waitFor(async () => {
+    const t = await allTraces();
+    return t.includes('was charged twice for the same order') && /My card \[REDACTED\] was charged twice/.test(t) && t.includes('"customer_email":"[REDACTED]"') ? t : undefined;
+  }, { timeoutMs: 30_000, intervalMs: 1000, what: 'masked customer messages among the stored traces' }))!;
   // What the scan must find, so that finding no secret means something: customers' messages, masked where they had one.
   assert.match(text, 'was charged twice for the same order');
   assert.match(text, /My card \[REDACTED\] was charged twice/);

@@ -95,8 +95,10 @@ evaluators:
     }
     const metricsSeen = await waitFor(async () => {
       const text = await (await fetch(`${ctx.base}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } })).text();
-      return /vigil_llm_langfuse_scores_total\S* 4\b/.test(text) ? text : null;
-    }, { what: 'the resent scores received' });
+      // The evaluators plugin keeps scores apart from the llm plugin's count (on the bus, after it): wait for its
+      // count of the first two too.
+      return /vigil_llm_langfuse_scores_total\S* 4\b/.test(text) && /vigil_evaluators_scores_kept_total\S* 2\b/.test(text) ? text : null;
+    }, { what: 'the resent scores received, and the first two kept' });
     assert.match(metricsSeen!, /vigil_evaluators_scores_kept_total\S* 2\b/);
     const byName = Object.fromEntries((await listed(KEY)).data.map((s) => [s.name, s]));
     assert.equal(Object.keys(byName).sort(), ['accuracy', 'tone']);

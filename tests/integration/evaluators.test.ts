@@ -227,7 +227,14 @@ ${extra}`);
     const onlyJudge = await ctx.api.get(KEY, '/api/v1/stats?range=1h&eval_definition_id=judge');
     assert.ok(Math.abs(onlyJudge.body.eval_score_avg - judgeStats.avg_score) < 1e-9);
 
-    // Prompt versions and the gate read the same scores.
+    // Prompt versions and the gate read the same scores. The version's scores list every definition that scored it:
+    // the config file's function and `short` score all nine traces through the eval queue, apart from the judge, so
+    // wait for all their results (else the API and dashboard reads below may see different counts).
+    const traceIds = new Set(ids);
+    for (const definition of ['mentions-paris', 'short']) {
+      await waitFor(async () => ((await ctx.api.get(KEY, `/api/v1/eval-results?eval_definition_id=${definition}&limit=200`)).body.data as Json[])
+        .filter((r) => traceIds.has(r.trace_id)).length === outputs.length, { timeoutMs: 20_000, what: `every ${definition} result` });
+    }
     const templates = await ctx.api.get(KEY, '/api/v1/prompt-templates?eval_definition_id=judge');
     const v1 = templates.body.data.find((t: Json) => t.name === 'answer').versions[0];
     assert.ok(Math.abs(v1.avg_score - judgeStats.avg_score) < 1e-9, `v1 avg_score ${v1.avg_score}`);
@@ -276,7 +283,13 @@ ${extra}`);
     assert.is(rerun.status, 200);
     assert.equal([rerun.body.traces, rerun.body.enqueued, rerun.body.template], [4, 4, 'gated']);
     await waitFor(async () => (await ctx.api.get(KEY, '/api/v1/eval-results?eval_definition_id=rare')).body.data.length === 4, { timeoutMs: 20_000, what: '4 re-run results' });
+    const rerunAt = Date.now();
     await post(ctx, '/api/llm/projects/shop/evals/rare/rerun', { last: 4, template: 'gated' });
+    // The re-run's jobs run on the eval queue, whenever it takes them: wait until all four results are the re-run's.
+    // A job of it still running at the DELETE below (it read the definition before) would write its result after
+    // the DELETE removed the results.
+    await waitFor(async () => ((await ctx.api.get(KEY, '/api/v1/eval-results?eval_definition_id=rare')).body.data as Json[])
+      .filter((r) => Date.parse(r.created_at) >= rerunAt).length === 4, { timeoutMs: 20_000, what: 'the 4 results of the second re-run' });
     await new Promise((r) => setTimeout(r, 1500));
     assert.is((await ctx.api.get(KEY, '/api/v1/eval-results?eval_definition_id=rare')).body.data.length, 4, 'one result per (definition, trace)');
     const deleted = await dash(ctx, '/api/llm/projects/shop/evals/rare', { method: 'DELETE' });

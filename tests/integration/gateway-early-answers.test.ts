@@ -122,7 +122,13 @@ test('the request buffers are full: the 503 reaches a client still uploading', a
   // Four hoarders hold 15 KiB each of the 64 KiB the buffers share.
   const hoarders = Array.from({ length: 4 }, (_, i) => hoard(`/hoard/${i}`, 15 * 1024, 16_000));
   try {
-    await new Promise((r) => setTimeout(r, 300));
+    // The gateway takes the hoarders' buffers as it reads their sockets, which a loaded machine does later than at
+    // once: wait until its gauge shows them held (what a fixed 300 ms pause assumed).
+    await waitFor(async () => {
+      const text = await (await fetch(`${controlPlane}/metrics`, { headers: { authorization: 'Bearer gateway-early-answers-token' } })).text();
+      const held = Number(/^vigil_proxy_request_buffer_bytes (\d+)/m.exec(text)?.[1] ?? 0);
+      return held >= 4 * 15 * 1024;
+    }, { timeoutMs: 10_000, intervalMs: 100, what: 'the four hoarders\' buffers held' });
     for (let i = 0; i < 3; i++) {
       const body = Buffer.alloc(16_000 + i, 0x63);
       const a = await fetchPost('/full', body);

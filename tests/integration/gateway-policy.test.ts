@@ -168,7 +168,9 @@ test('on a route no WASM module governs, the tried record is the stored one exac
 });
 
 test('nothing of a try is stored or exported', async () => {
-  await waitFor(async () => (await storedCount()) >= 1 && exported().length >= 1, { what: 'the gateway request stored and exported' });
+  // Both earlier gateway requests (the charge, the order) are stored and exported by the capture lane and the file
+  // exporter after they were answered: wait for both, or a late export of the order would be counted as the next one.
+  await waitFor(async () => (await storedCount()) >= 2 && exported().length >= 2, { what: 'the two gateway requests stored and exported' });
   const [records, lines] = [await storedCount(), exported().length];
   for (let i = 0; i < 5; i++) {
     const res = await tryRequest({ method: 'GET', path: `/api/tried/${i}`, headers: { 'X-Tenant-Id': 'tried' } });
@@ -275,8 +277,10 @@ test('what each rule matched, from the traffic through the gateway', async () =>
   // Both records are stored, but not always in the order sent (a loaded CI machine stored the first one later).
   const usage = await waitFor(async () => {
     const u = await get('/api/gateway/policy/usage?range=24h');
-    return u.rules.find((r: any) => r.rule === 'admin')?.requests >= 2 ? u : undefined;
-  }, { what: 'both admin requests counted' });
+    // The payments rule's route, read below, comes from the same usage: wait for it too.
+    const charged = u.rules.find((r: any) => r.rule === 'payments')?.routes?.some((r: any) => r.path === '/API/payments/charge');
+    return u.rules.find((r: any) => r.rule === 'admin')?.requests >= 2 && charged ? u : undefined;
+  }, { what: 'both admin requests and the charge counted' });
   const admin = usage.rules.find((r: any) => r.rule === 'admin');
   assert.equal(admin, {
     rule: 'admin', requests: 2, other_routes: 0, other_requests: 0,
