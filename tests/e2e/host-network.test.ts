@@ -146,13 +146,13 @@ if (chromiumAvailable('e2e host network')) {
     const firstOf = (a: Ports) => [...a.ports].sort((x, y) => Number(y.visible) - Number(x.visible) || x.port - y.port)[0];
     // The widget shows its last poll (every 15 s) and this machine's listeners change meanwhile (other suites' processes
     // start and stop): wait until the widget and a read of the API agree on everything compared below.
-    const api = await waitFor(async () => {
+    const api = (await waitFor(async () => {
       const a = await read();
       const f = firstOf(a);
       const line = await page.locator('[data-widget-id="ports"] .widget-list li').first().innerText();
       const label = await page.locator('[data-widget-id="ports"] .widget-list').getAttribute('aria-label') ?? '';
       return a.ports.some((p) => p.port === port) && new RegExp(`^${f.port}/${f.protocol}`).test(line) && new RegExp(`Listening ports: ${a.total}`).test(label) ? a : undefined;
-    }, { timeoutMs: 20_000, intervalMs: 500, what: 'the ports widget to agree with /api/net' }).catch(() => read());
+    }, { timeoutMs: 20_000, intervalMs: 500, what: 'the ports widget to agree with /api/net' }).catch(() => undefined)) ?? await read();
     assert.ok(api.ports.some((p) => p.port === port), 'the listener is in the list the widget reads');
     const first = firstOf(api);
     assert.match(await page.locator('[data-widget-id="ports"] .widget-list li').first().innerText(), new RegExp(`^${first.port}/${first.protocol}`));
