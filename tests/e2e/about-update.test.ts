@@ -11,6 +11,7 @@ import type { Browser } from 'playwright-core';
 import { checkFinishedPage, chromiumAvailable, launchChromium, openLoggedIn } from './browser.js';
 import { startDashboard, type Dashboard } from '../support/dashboard.js';
 import { git, ReleaseUpstream } from '../support/release-upstream.js';
+import { waitFor } from '../support/net.js';
 import { tempDir } from '../support/tmp.js';
 
 const SHOTS = '/tmp/vigil-shots';
@@ -80,7 +81,9 @@ if (chromiumAvailable('e2e about updates')) {
     await refusal.waitFor();
     assert.match(await refusal.innerText(), /Update refused: nothing was fetched or merged\. The checkout has uncommitted changes \(README\.md\): commit or stash them/);
     assert.is(git(install, 'rev-parse', 'HEAD'), head);
-    // The refusal's 409 is the one problem the console may show (Chromium logs every error status it loads).
+    // The refusal's 409 is the one problem the console may show (Chromium logs every error status it loads). The
+    // console line comes to the test as a DevTools event of its own, not with the page's text: wait for it.
+    await waitFor(() => w.problems.length > 0, { timeoutMs: 5_000, intervalMs: 250, what: 'the refusal\'s console line' });
     assert.equal(w.problems.map((p) => /status of 409/.test(p)), [true], w.problems.join(' | '));
     w.problems.length = 0;
     await checkFinishedPage(w, SHOTS, 'about-updates-refused');

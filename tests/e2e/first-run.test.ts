@@ -60,13 +60,21 @@ if (chromiumAvailable('e2e first run')) {
       const shown = async () => (await page.locator(requestsStat).textContent())?.trim() ?? '';
       // Counts from 10,000 up are written compact (48.5k): the demo's day of history is there.
       const count = (text: string) => { const m = /^([\d.,]+)([kM]?)$/.exec(text); return m ? Number(m[1].replace(/,/g, '')) * ({ '': 1, k: 1e3, M: 1e6 }[m[2]] ?? 1) : NaN; };
-      for (let i = 0; i < 60 && !(count(await shown()) >= 200); i++) await page.waitForTimeout(500);
+      // The tokens and the top routes come in with the same stored records (the burst's and the history's, which the
+      // demo feeds in paced batches beside it): wait for all that is read below, not only the count.
+      const tokensStat = '.stat:has(dt:text-is("Tokens metered")) dd.stat-value';
+      const topRoutes = ['/api/payments/**', '/v1/chat/completions', '/api/search'];
+      await waitFor(async () => {
+        if (!(count(await shown()) >= 200) || /^0$/.test((await page.locator(tokensStat).textContent()) ?? '')) return false;
+        const listed = await page.locator('table tbody tr td:first-child').allTextContents();
+        return topRoutes.every((r) => listed.includes(r));
+      }, { timeoutMs: 30_000, intervalMs: 500, what: '200 requests, metered tokens and the top routes on the overview' });
       const requests = await shown();
       assert.ok(count(requests) >= 200, `Requests: ${requests}`);
-      assert.not.match((await page.locator('.stat:has(dt:text-is("Tokens metered")) dd.stat-value').textContent()) ?? '', /^0$/);
+      assert.not.match((await page.locator(tokensStat).textContent()) ?? '', /^0$/);
       await page.waitForFunction(() => document.querySelectorAll('.chart canvas').length === 3);
       const routes = await page.locator('table tbody tr td:first-child').allTextContents();
-      for (const r of ['/api/payments/**', '/v1/chat/completions', '/api/search']) assert.ok(routes.includes(r), `top routes: ${routes}`);
+      for (const r of topRoutes) assert.ok(routes.includes(r), `top routes: ${routes}`);
 
       await page.goto(new URL('/gateway/requests?route=%2Fapi%2Fpayments%2F**&status=2xx', link).href);
       // A charge carries the card; refunds, under the same rule, carry none.

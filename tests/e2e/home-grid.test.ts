@@ -10,6 +10,7 @@ import * as assert from 'uvu/assert';
 import type { Browser, Page } from 'playwright-core';
 import { axeViolations, checkFinishedPage, chromiumAvailable, launchChromium, openLoggedIn } from './browser.js';
 import { startDashboard, type Dashboard } from '../support/dashboard.js';
+import { waitFor } from '../support/net.js';
 import { fixture } from '../support/paths.js';
 import { tempDir } from '../support/tmp.js';
 
@@ -29,6 +30,14 @@ async function serverHas(d: Dashboard, ok: (l: Awaited<ReturnType<typeof serverL
     await new Promise((r) => setTimeout(r, 100));
   }
   assert.unreachable(`the server never held ${what}: ${JSON.stringify(await serverLayout(d))}`);
+}
+
+/**
+ * Waits until a fresh browser shows the server's layout: it draws the default grid at once and the server's when
+ * GET /api/homelayout answers, which is when it keeps its copy in localStorage (layout-store.ts loadLayout).
+ */
+async function serverLayoutShown(page: Page): Promise<void> {
+  await page.waitForFunction(() => localStorage.getItem('vigil.homelayout') !== null);
 }
 
 async function center(page: Page, selector: string) {
@@ -110,7 +119,9 @@ if (chromiumAvailable('e2e home grid')) {
     await page.waitForSelector('[data-widget-id="core"] .widget-bar, [data-widget-id="core"] .widget-note');
     await page.waitForSelector('[data-widget-id="health"] .widget-figure');
     await page.waitForLoadState('networkidle');
-    for (let i = 0; i < 50 && (await streams()) !== 1; i++) await page.waitForTimeout(100);
+    // The server counts a stream when the page's connection reaches it, and drops the earlier tests' closed pages' when
+    // it notices their sockets closed: wait for the count to settle (a deadline stretched on a loaded machine).
+    await waitFor(async () => (await streams()) === 1, { timeoutMs: 5_000, intervalMs: 100, what: 'one live stream' }).catch(() => undefined);
     assert.is(await streams(), 1, 'one live stream, for host.live and the layout');
     const requests: string[] = [];
     page.on('request', (r) => { if (!new URL(r.url()).pathname.startsWith('/assets/')) requests.push(new URL(r.url()).pathname); });
@@ -121,14 +132,14 @@ if (chromiumAvailable('e2e home grid')) {
       document.dispatchEvent(new Event('visibilitychange'));
     }, hidden);
     await setHidden(true);
-    for (let i = 0; i < 50 && (await streams()) !== 0; i++) await page.waitForTimeout(100);
+    await waitFor(async () => (await streams()) === 0, { timeoutMs: 5_000, intervalMs: 100, what: 'no live stream' }).catch(() => undefined);
     assert.is(await streams(), 0, 'the server sees the stream closed');
     // Longer than the overview's 2.5 s cadence.
     await page.waitForTimeout(4000);
     assert.equal(requests, [], 'nothing fetched while hidden');
     await setHidden(false);
     await page.waitForRequest((r) => new URL(r.url()).pathname === '/api/overview');
-    for (let i = 0; i < 50 && (await streams()) !== 1; i++) await page.waitForTimeout(100);
+    await waitFor(async () => (await streams()) === 1, { timeoutMs: 5_000, intervalMs: 100, what: 'the stream back' }).catch(() => undefined);
     assert.is(await streams(), 1, 'the stream is back');
     await w.context.close();
   });
@@ -137,6 +148,8 @@ if (chromiumAvailable('e2e home grid')) {
     const w = await openLoggedIn(browser, d, '/');
     const { page } = w;
     await page.waitForSelector('[data-widget-id="cpu"]');
+    // A change made before the server's layout comes would be replaced by it when it comes.
+    await serverLayoutShown(page);
     await page.click('button:has-text("Customize")');
     await page.waitForSelector('.widget-move');
 
@@ -176,6 +189,9 @@ if (chromiumAvailable('e2e home grid')) {
     await page.focus('[data-widget-id="cpu"] .widget-move');
     await page.keyboard.press('ArrowLeft');
     assert.equal((await tileIds(page)).slice(0, 2), ['cpu', 'mem']);
+    // The grid gives the focus back to the moved tile's handle on the next animation frame (home-grid.tsx focusHandle).
+    const focused = () => page.evaluate(() => document.activeElement?.closest('[data-widget-id]')?.getAttribute('data-widget-id'));
+    await waitFor(async () => (await focused()) === 'cpu', { timeoutMs: 5_000, intervalMs: 100, what: 'the focus on the moved tile' }).catch(() => undefined);
     assert.is(await page.evaluate(() => document.activeElement?.closest('[data-widget-id]')?.getAttribute('data-widget-id')), 'cpu', 'focus stays on the moved tile');
     await page.keyboard.press('End');
     assert.is((await tileIds(page)).at(-1), 'cpu');
@@ -205,11 +221,18 @@ if (chromiumAvailable('e2e home grid')) {
     const before = await tileIds(page);
     await page.reload();
     await page.waitForSelector('[data-widget-id="uptime"]');
+    // The grid is drawn before the layout and the machine's capabilities (which decide the tiles offered) answer:
+    // wait for the tiles to settle on the saved order and size.
+    await waitFor(async () => JSON.stringify(await tileIds(page)) === JSON.stringify(before) && await tileSize(page, 'cpu') === '5x1',
+      { timeoutMs: 10_000, intervalMs: 250, what: 'the saved layout after the reload' }).catch(() => undefined);
     assert.equal(await tileIds(page), before, 'the order survives a reload');
     assert.is(await tileSize(page, 'cpu'), '5x1', 'the size survives a reload');
     // Another browser (no local copy) gets the same layout from the server.
     const other = await openLoggedIn(browser, d, '/');
     await other.page.waitForSelector('[data-widget-id="uptime"]');
+    // Without a local copy the default layout (which has Uptime too) shows until GET /api/homelayout answers.
+    await waitFor(async () => JSON.stringify(await tileIds(other.page)) === JSON.stringify(before),
+      { timeoutMs: 10_000, intervalMs: 250, what: 'the server\'s layout in the other browser' }).catch(() => undefined);
     assert.equal(await tileIds(other.page), before);
     await other.context.close();
     assert.equal(w.problems, []);
@@ -220,6 +243,7 @@ if (chromiumAvailable('e2e home grid')) {
     const w = await openLoggedIn(browser, d, '/');
     const { page } = w;
     await page.waitForSelector('[data-widget-id="mem"]');
+    await serverLayoutShown(page);
     await page.click('button:has-text("Customize")');
     const ids = await tileIds(page);
     const [first, second] = ids;
@@ -243,6 +267,7 @@ if (chromiumAvailable('e2e home grid')) {
       const w = await openLoggedIn(browser, d, '/');
       const { page } = w;
       await page.waitForSelector('[data-widget-id="uptime"]');
+      await serverLayoutShown(page);
       await page.click('button:has-text("Customize")');
       const saved = await tileIds(page);
       const [download] = await Promise.all([page.waitForEvent('download'), page.click('button:has-text("Export")')]);

@@ -130,6 +130,9 @@ if (chromiumAvailable('e2e host network')) {
     const w = await open(browser, d, '/');
     const { page } = w;
     await page.waitForSelector('[data-widget-id="cpu"]');
+    // The grid is drawn before GET /api/homelayout answers, and the answer (kept in localStorage then) would replace a
+    // widget added before it.
+    await page.waitForFunction(() => localStorage.getItem('vigil.homelayout') !== null);
     await page.click('button:has-text("Customize")');
     await page.click('button:has-text("Add a widget")');
     await page.waitForSelector('dialog.widget-gallery[open]');
@@ -138,9 +141,20 @@ if (chromiumAvailable('e2e host network')) {
     await page.keyboard.press('Escape');
     await page.waitForSelector('[data-widget-id="ports"] .widget-list li');
     // Network-visible first, then by port: the first line is the API's first such row; the count names the new one too.
-    const api = await page.evaluate(async () => (await fetch('/api/net?limit=200')).json()) as { total: number; ports: { port: number; protocol: string; visible: boolean; pid: number | null }[] };
+    type Ports = { total: number; ports: { port: number; protocol: string; visible: boolean; pid: number | null }[] };
+    const read = async () => await page.evaluate(async () => (await fetch('/api/net?limit=200')).json()) as Ports;
+    const firstOf = (a: Ports) => [...a.ports].sort((x, y) => Number(y.visible) - Number(x.visible) || x.port - y.port)[0];
+    // The widget shows its last poll (every 15 s) and this machine's listeners change meanwhile (other suites' processes
+    // start and stop): wait until the widget and a read of the API agree on everything compared below.
+    const api = (await waitFor(async () => {
+      const a = await read();
+      const f = firstOf(a);
+      const line = await page.locator('[data-widget-id="ports"] .widget-list li').first().innerText();
+      const label = await page.locator('[data-widget-id="ports"] .widget-list').getAttribute('aria-label') ?? '';
+      return a.ports.some((p) => p.port === port) && new RegExp(`^${f.port}/${f.protocol}`).test(line) && new RegExp(`Listening ports: ${a.total}`).test(label) ? a : undefined;
+    }, { timeoutMs: 20_000, intervalMs: 500, what: 'the ports widget to agree with /api/net' }).catch(() => undefined)) ?? await read();
     assert.ok(api.ports.some((p) => p.port === port), 'the listener is in the list the widget reads');
-    const first = [...api.ports].sort((a, b) => Number(b.visible) - Number(a.visible) || a.port - b.port)[0];
+    const first = firstOf(api);
     assert.match(await page.locator('[data-widget-id="ports"] .widget-list li').first().innerText(), new RegExp(`^${first.port}/${first.protocol}`));
     assert.match(await page.locator('[data-widget-id="ports"] .widget-list').getAttribute('aria-label') ?? '', new RegExp(`Listening ports: ${api.total}`));
     assert.equal(w.problems, []);

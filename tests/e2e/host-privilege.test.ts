@@ -9,7 +9,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Browser } from 'playwright-core';
 import { checkFinishedPage, chromiumAvailable, launchChromium, openLoggedIn } from './browser.js';
-import { freePort } from '../support/net.js';
+import { freePort, waitFor } from '../support/net.js';
 import { makeSudoUser, startVigilAs, type SudoUser, type UserVigil } from '../support/sudo-user.js';
 import { tempDir } from '../support/tmp.js';
 import { writeConfig } from '../support/vigil-process.js';
@@ -61,7 +61,9 @@ packages: {}
     await page.getByRole('button', { name: 'Unlock' }).click();
     await prompt.locator('text=sudo refused the password').waitFor({ timeout: 20_000 });
     assert.is(await field.inputValue(), '', 'the field is emptied after each try');
-    // The refusal's 403 is the one console line this page may have: the browser reports every failed request.
+    // The refusal's 403 is the one console line this page may have: the browser reports every failed request. The
+    // console line comes to the test as a DevTools event of its own, not with the page's text: wait for it.
+    await waitFor(() => w.problems.length > 0, { timeoutMs: 5_000, intervalMs: 250, what: 'the refusal\'s console line' });
     assert.equal(w.problems.splice(0), ['error: Failed to load resource: the server responded with a status of 403 (Forbidden)']);
 
     await field.fill(user.password);

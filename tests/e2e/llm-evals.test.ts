@@ -195,6 +195,8 @@ if (chromiumAvailable('e2e llm evals')) {
     assert.ok(new URL(page.url()).searchParams.has('edit'), 'the form stays open');
     assert.is((await api()).settings.source, FUNCTION, 'the refused edit changed nothing');
     // The browser logs the refusal's 400 itself; that one line is expected, and anything else still fails the page.
+    // The console line comes to the test as a DevTools event of its own, not with the page's text: wait for it.
+    await waitFor(() => w.problems.length > 0, { timeoutMs: 5_000, intervalMs: 250, what: 'the refusal\'s console line' });
     assert.equal(w.problems.splice(0), ['error: Failed to load resource: the server responded with a status of 400 (Bad Request)']);
 
     const fixed = 'export default (trace) => ({ score: 0.5, reason: "edited on the page" })';

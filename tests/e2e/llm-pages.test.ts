@@ -12,6 +12,7 @@ import type { Browser, Page } from 'playwright-core';
 import { assertCardList, axeViolations, checkFinishedPage, chromiumAvailable, launchChromium, openLoggedIn, type Watched } from './browser.js';
 import { startDashboard, type Dashboard } from '../support/dashboard.js';
 import { llmTraffic, publicApi, sendTraces, waitForTraces, type LlmTraffic } from '../support/llm-traffic.js';
+import { waitFor } from '../support/net.js';
 import { repoRoot } from '../support/paths.js';
 
 const SHOTS = '/tmp/vigil-shots';
@@ -210,6 +211,9 @@ if (chromiumAvailable('e2e llm pages')) {
     assert.is(await page.locator('section.call-strip a:has-text("v1")').getAttribute('href'), `/llm/prompts/support-reply?project=${PROJECT}&version=1`);
     await page.click('section:has(h2:text-is("Input")) [role="radio"]:has-text("JSON")');
     assert.match(await page.locator('section:has(h2:text-is("Input")) pre.json-view').textContent() ?? '', /"role": "system"/);
+    // The gateway's 404 and its console line come to the test as DevTools events of their own, not with the page.
+    await waitFor(() => missing.length > 0 && w.problems.some((p) => /status of 404 \(Not Found\)/.test(p)),
+      { timeoutMs: 5_000, intervalMs: 250, what: 'the gateway\'s 404 for the id' }).catch(() => undefined);
     assert.equal(missing, [`/api/gateway/records/${id}`]);
     w.problems.splice(0, w.problems.length, ...w.problems.filter((p) => !/status of 404 \(Not Found\)/.test(p)));
     await finished(w, 'llm-trace');

@@ -9,6 +9,7 @@ import * as assert from 'uvu/assert';
 import type { Browser, Page } from 'playwright-core';
 import { axeViolations, chromiumAvailable, launchChromium, watchedPage } from './browser.js';
 import { startDashboard, type Dashboard } from '../support/dashboard.js';
+import { waitFor } from '../support/net.js';
 
 const SHOTS = '/tmp/vigil-shots';
 const CONFIG_KEY = 'prod-bot-key-0123456789abcdef';
@@ -85,6 +86,8 @@ if (chromiumAvailable('e2e llm projects')) {
     // Its first trace, the key already in the command while it is shown anyway.
     const firstTrace = (await page.locator('.key-once .code-block pre').nth(1).textContent())!;
     assert.match(firstTrace, new RegExp(`^curl -X POST ${d.url.replace(/\./g, '\\.')}/v1/traces \\\\\n  -H "X-Service-Project-Key: ${key}"`));
+    // The panel takes the focus in an effect, which runs after the frame that drew it (onboarding.tsx KeyOnce).
+    await waitFor(() => page.evaluate(() => document.activeElement?.classList.contains('key-once')), { timeoutMs: 5_000, intervalMs: 100, what: 'the focus on the key' }).catch(() => undefined);
     assert.is(await page.evaluate(() => document.activeElement?.classList.contains('key-once')), true, 'focus moves to the key and its warning');
     assert.equal(await axeViolations(page), []);
     await page.screenshot({ path: `${SHOTS}/llm-key-once-1440.png`, fullPage: true });

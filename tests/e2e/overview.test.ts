@@ -5,6 +5,7 @@ import * as assert from 'uvu/assert';
 import type { Browser } from 'playwright-core';
 import { chromiumAvailable, launchChromium, watchedPage } from './browser.js';
 import { startDashboard, waitForRequests, type Dashboard } from '../support/dashboard.js';
+import { waitFor } from '../support/net.js';
 
 const s = suite<{ d: Dashboard; browser: Browser }>('e2e: gateway overview');
 
@@ -25,8 +26,11 @@ if (chromiumAvailable('e2e overview')) {
     const { page, context } = await watchedPage(browser);
     await page.goto(d.link);
     await page.waitForSelector('text=Waiting for the first request');
+    const curl = new RegExp(`curl -i -H 'X-Tenant-Id: acme' ${d.gateway!.replace(/\./g, '\\.')}/`);
+    // The state shows before /api/gateway/proxy answers, with a default address until it does: wait for the gateway's.
+    await waitFor(async () => curl.test(await page.locator('.code-block pre').first().textContent() ?? ''), { timeoutMs: 10_000, intervalMs: 250, what: 'the gateway\'s address in the command' });
     const code = await page.locator('.code-block pre').first().textContent();
-    assert.match(code ?? '', new RegExp(`curl -i -H 'X-Tenant-Id: acme' ${d.gateway!.replace(/\./g, '\\.')}/`));
+    assert.match(code ?? '', curl);
     await context.close();
   });
 
@@ -48,6 +52,8 @@ if (chromiumAvailable('e2e overview')) {
     const routes = await page.locator('table tbody tr td:first-child').allTextContents();
     // Routes are filed under the last matching rule's glob: the completions match the llm rule too.
     assert.equal(routes, ['/**', '/v1/chat/completions']);
+    // The badge follows the live stream's connection, which opens on its own, not with the overview's figures.
+    await page.locator('.live-badge.live-live').waitFor();
     assert.is(await page.locator('.live-badge').textContent(), 'Live');
 
     // More traffic while the page is open: it refreshes by itself from the live stream.

@@ -8,6 +8,7 @@ import * as assert from 'uvu/assert';
 import type { Browser, Page } from 'playwright-core';
 import { chromiumAvailable, launchChromium, watchedPage } from './browser.js';
 import { startDashboard, waitForRequests, type Dashboard } from '../support/dashboard.js';
+import { waitFor } from '../support/net.js';
 
 /**
  * bench/support/records-filler.ts, loaded at run time: it writes through the store and capture's row code, which lie
@@ -205,10 +206,15 @@ if (chromiumAvailable('e2e requests paging')) {
       const top = await topOf(page, reading);
       assert.ok(Math.abs(top - 120) < 2, `scrolled: the row is at ${top}`);
 
+      const sentAt = Date.now();
       await d.traffic([send], 3);
       await page.waitForFunction((first) => document.querySelector('.requests-table tbody tr')?.getAttribute('data-id') !== first, before[0], { timeout: 15_000 });
       assert.match(await page.locator('.requests-table tbody tr').first().locator('.request-path').textContent() ?? '', send);
       assert.ok(Math.abs(await topOf(page, reading) - top) < 2, `${view || 'every record'} at ${width} px: the row read stays at ${top}, now at ${await topOf(page, reading)}`);
+      // The first of the three shows the list moved; capture may store the others a moment later. The next view's
+      // read of the API is the list it expects: wait until all three are stored.
+      await waitFor(async () => (await api(d, '')).filter((r) => r.path === send && r.time >= sentAt - 1_000).length >= 3,
+        { timeoutMs: 10_000, intervalMs: 250, what: `the three ${send} records stored` });
     }
     await context.close();
   });

@@ -5,6 +5,7 @@ import * as assert from 'uvu/assert';
 import type { Browser, Page } from 'playwright-core';
 import { chromiumAvailable, launchChromium, watchedPage } from './browser.js';
 import { startDashboard, waitForRequests, type Dashboard } from '../support/dashboard.js';
+import { waitFor } from '../support/net.js';
 
 const s = suite<{ d: Dashboard; browser: Browser }>('e2e: shell');
 
@@ -178,6 +179,9 @@ if (chromiumAvailable('e2e shell')) {
     assert.is(await html(page, 'data-reduce-effects'), 'true');
     const duration = await page.evaluate(() => getComputedStyle(document.querySelector('.switch')!).transitionDuration);
     assert.is(duration, '0s');
+    // The page shows a change at once and saves it after (display-settings.ts): wait for the server to hold it, or
+    // the reload reads the settings before the save.
+    await page.waitForFunction(async () => { const v = await (await fetch('/api/ui/settings')).json(); return v.simple_mode === true && v.reduce_effects === true; });
     await page.reload();
     assert.is(await html(page, 'data-simple-mode'), 'true');
     await context.close();
@@ -212,7 +216,7 @@ if (chromiumAvailable('e2e shell')) {
     await page.waitForSelector('[role="radio"][aria-label="Last hour"][aria-checked="true"]');
     await page.waitForLoadState('networkidle');
     // The earlier tests' closed pages leave the server's count as their streams end, a moment after the close.
-    for (let i = 0; i < 50 && (await streams()) !== 1; i++) await page.waitForTimeout(100);
+    await waitFor(async () => (await streams()) === 1, { timeoutMs: 5_000, intervalMs: 100, what: 'one live stream' }).catch(() => undefined);
     assert.is(await streams(), 1);
     // Data, not code: a lazily loaded chunk (the chart library) may still arrive after the tab is hidden.
     const requests: string[] = [];
@@ -225,13 +229,15 @@ if (chromiumAvailable('e2e shell')) {
     }, hidden);
     await setHidden(true);
     await page.waitForSelector('.live-badge:has-text("Paused")');
-    for (let i = 0; i < 50 && (await streams()) !== 0; i++) await page.waitForTimeout(100);
+    await waitFor(async () => (await streams()) === 0, { timeoutMs: 5_000, intervalMs: 100, what: 'no live stream' }).catch(() => undefined);
     assert.is(await streams(), 0, 'the server sees the stream closed');
     await d.traffic(['/api/orders/1'], 2);
     await page.waitForTimeout(1500);
     assert.equal(requests, [], 'nothing fetched while hidden, whatever the traffic');
     await setHidden(false);
     await page.waitForSelector('.live-badge:has-text("Live")');
+    // The server's count is its own, read over another connection: wait for it rather than read it as the badge turns.
+    await waitFor(async () => (await streams()) === 1, { timeoutMs: 5_000, intervalMs: 100, what: 'the stream back' }).catch(() => undefined);
     assert.is(await streams(), 1);
     await context.close();
   });
