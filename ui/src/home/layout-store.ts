@@ -37,6 +37,8 @@ function writeCache(c: Cached): void {
 }
 
 let sending: Promise<void> = Promise.resolve();
+/** Counts the user's saves: a server copy read before the latest save is older than what is on screen. */
+let saves = 0;
 
 async function send(layout: HomeLayout | null): Promise<void> {
   saveState.value = 'saving';
@@ -59,8 +61,11 @@ export async function loadLayout(): Promise<void> {
     sending = sending.then(() => send(cached.layout));
     return sending;
   }
+  const savesBefore = saves;
   try {
     const { layout } = await getJson<StoredHomeLayout>('/api/homelayout', { what: 'the home layout' });
+    // A change saved while this read was under way is newer than its answer (and on its way to the server): keep it.
+    if (saves !== savesBefore) return;
     const parsed = layout === null ? null : parseLayout(layout);
     const next = parsed === null ? null : parsed.ok ? parsed.layout : null;
     savedLayout.value = next;
@@ -74,6 +79,7 @@ export async function loadLayout(): Promise<void> {
 /** Saves `layout` (null: back to the default), on screen at once; saves are sent one after another, in order. */
 export function saveLayout(layout: HomeLayout | null): Promise<void> {
   const next = layout === null ? null : pruneSizes(layout);
+  saves++;
   savedLayout.value = next;
   writeCache({ layout: next, pending: true });
   sending = sending.then(() => send(next));
