@@ -101,11 +101,13 @@ export class EvalJobs {
   }
 
   /** Stores an outcome and publishes it; also used by re-runs and tests that evaluate outside the queue. */
-  async record(definition: EvalDefinition, trace: PersistedTrace, outcome: EvalOutcome, latencyMs: number): Promise<StoredResult> {
+  async record(definition: EvalDefinition, trace: PersistedTrace, outcome: EvalOutcome, latencyMs: number): Promise<StoredResult | undefined> {
     const stored = await this.deps.results.write({
       ...outcome, project_id: definition.project_id, definition_id: definition.id, trace_id: trace.id, trace_created_at: trace.created_at,
       template: trace.template, version: trace.version, latency_ms: Math.round(latencyMs * 1000) / 1000, created_at: this.now(),
     });
+    // The definition was deleted while it evaluated: its results went with it, and this one is not kept or told.
+    if (stored === undefined) return undefined;
     this.deps.counters.result(definition.type, outcome.status);
     this.deps.publish({
       id: stored.id, eval_definition_id: definition.id, eval_definition_name: definition.name, eval_type: definition.type, trace_id: trace.id,

@@ -106,19 +106,24 @@ export class ResultStore {
     this.definitions = store.table('definitions');
   }
 
-  /** Stores a result, replacing an earlier one of the same definition and trace (a re-run, or a retried job). */
-  async write(r: Omit<StoredResult, 'id'>): Promise<StoredResult> {
+  /**
+   * Stores a result, replacing an earlier one of the same definition and trace (a re-run, or a retried job); nothing
+   * (undefined) when the definition is gone: a job that read it before a DELETE must not leave a result behind.
+   */
+  async write(r: Omit<StoredResult, 'id'>): Promise<StoredResult | undefined> {
     const id = uuidv7(r.created_at);
     const details = r.details === undefined ? null : JSON.stringify(r.details);
-    await this.store.run(
+    const { changes } = await this.store.run(
       `INSERT INTO ${this.table} (id, project_id, definition_id, trace_id, trace_created_at, template, version, score, status, reason, method, model,
-         tokens_in, tokens_out, cost_usd, latency_ms, details, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+         tokens_in, tokens_out, cost_usd, latency_ms, details, created_at)
+       SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?
+       WHERE EXISTS (SELECT 1 FROM ${this.definitions} WHERE project_id = ? AND id = ?)
        ON CONFLICT (project_id, definition_id, trace_id) DO UPDATE SET id = excluded.id, score = excluded.score, status = excluded.status,
          reason = excluded.reason, method = excluded.method, model = excluded.model, tokens_in = excluded.tokens_in, tokens_out = excluded.tokens_out,
          cost_usd = excluded.cost_usd, latency_ms = excluded.latency_ms, details = excluded.details, created_at = excluded.created_at`,
       [id, r.project_id, r.definition_id, r.trace_id, r.trace_created_at, r.template, r.version, r.score, r.status, r.reason?.replace(/\u0000/g, '\uFFFD') ?? null,
-        r.method, r.model, r.tokens_in, r.tokens_out, r.usd, r.latency_ms, details, r.created_at]);
-    return { ...r, id };
+        r.method, r.model, r.tokens_in, r.tokens_out, r.usd, r.latency_ms, details, r.created_at, r.project_id, r.definition_id]);
+    return changes > 0 ? { ...r, id } : undefined;
   }
 
   async list(projectId: string, q: EvalResultsQuery): Promise<ReturnType<typeof shownResult>[]> {

@@ -151,4 +151,25 @@ test('an incomplete trace (a Langfuse generation stored before its end) that cha
   assert.is((await stored()).length, before + 1);
 });
 
+test('a definition deleted while its job evaluates: the result is not stored or published (the delete removed its results first)', async () => {
+  now += 60_000;
+  const definitions = new DefinitionStore(store);
+  await definitions.create('p1', { id: 'short-lived', name: 'Short-lived', type: 'custom_function', settings: { source: 'export default () => 1' } });
+  const outcome = { status: 'ok' as const, score: 1, method: 'custom_function', model: null, tokens_in: 0, tokens_out: 0, usd: null, reason: 'r' };
+  const published: EvalResultEvent[] = [];
+  const own = new EvalJobs({
+    llm: { trace: async () => trace }, definitions, results, rate: { reserve: async () => now },
+    // The DELETE route's two steps run while the evaluation is under way.
+    evaluate: async (def) => {
+      await definitions.delete('p1', def.id);
+      await results.deleteForDefinition({ project_id: 'p1', id: def.id });
+      return outcome;
+    },
+    maxAttempts: 3, log: quiet, now: () => now, publish: (e) => published.push(e), counters: { result() {}, deferred() {} },
+  });
+  await own.run(job({ p: 'p1', d: 'short-lived', t: trace.id }));
+  assert.is((await results.list('p1', { limit: 50, offset: 0 })).filter((r) => r.eval_definition_id === 'short-lived').length, 0, 'a result of a deleted definition');
+  assert.is(published.length, 0);
+});
+
 test.run();

@@ -50,7 +50,10 @@ function define(kind: BackendKind) {
   });
 
   test('skipped results are left out of averages and series, and counted apart from failures', async () => {
-    const results = new ResultStore(await open());
+    const store = await open();
+    const results = new ResultStore(store);
+    // A result is kept only while its definition exists.
+    for (const id of ['len', 'scores-all']) await new DefinitionStore(store).create('p1', { ...fn, id });
     const write = (trace_id: string, outcome: Partial<EvalOutcome>, definition_id = 'len') => results.write({
       project_id: 'p1', definition_id, trace_id, trace_created_at: T0 + 1000, template: 'reply', version: 1, score: null, status: 'ok', reason: null,
       method: 'custom_function', model: null, tokens_in: 0, tokens_out: 0, usd: null, latency_ms: 1, created_at: T0 + 2000, ...outcome,

@@ -9,6 +9,7 @@ import { ReceivedScores } from '../../../../plugins/evaluators/received-scores.j
 import { ResultStore } from '../../../../plugins/evaluators/results-store.js';
 import { deleteExpiredEvalData } from '../../../../plugins/evaluators/retention.js';
 import { backendKinds, type BackendKind } from '../../runtime/store/backend-kinds.js';
+import { DefinitionStore } from '../../../../plugins/evaluators/definitions.js';
 
 const T0 = Date.UTC(2026, 10, 1);
 const score = (over: Partial<ReceivedScore> & { id: string }): ReceivedScore => ({
@@ -103,6 +104,8 @@ function define(kind: BackendKind) {
     ]);
     await new ReceivedScores(store, () => at + 1).keep([score({ id: 'fresh-project', project_id: 'created-after-the-list' })]);
     const results = new ResultStore(store);
+    // A result is kept only while its definition exists.
+    for (const p of ['p1', 'deleted', 'created-after-the-list']) await new DefinitionStore(store).create(p, { id: 'd', name: 'd', type: 'custom_function', settings: { source: 'export default () => 1' } });
     const result = (project_id: string, trace_id: string, trace_created_at: number, created_at: number) => results.write({
       project_id, definition_id: 'd', trace_id, trace_created_at, template: null, version: null, score: 0.5, status: 'ok', reason: null,
       method: 'custom_function', model: null, tokens_in: 0, tokens_out: 0, usd: null, latency_ms: 1, created_at,

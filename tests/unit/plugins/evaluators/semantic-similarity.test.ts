@@ -13,6 +13,7 @@ import { similarity, type SimilarityDeps } from '../../../../plugins/evaluators/
 import type { EvalDefinition } from '../../../../plugins/evaluators/types.js';
 import { openStore, type StoreBackend } from '../../../../runtime/store/index.js';
 import { tempDir } from '../../../support/tmp.js';
+import { DefinitionStore } from '../../../../plugins/evaluators/definitions.js';
 
 /** Test-only: hashed bag of words, 64 dimensions; counts what it was asked to embed. */
 function standInEmbedder(method: EmbeddingMethod = 'openai', model = 'stand-in-model'): Embedder & { asked: string[][]; fail?: Error } {
@@ -124,6 +125,9 @@ test('a provider failure worth retrying throws ProviderUnavailable with its wait
 
 test('averages never mix methods: a definition counts under its most used method, the others listed apart', async () => {
   const results = new ResultStore(store);
+  // A result is kept only while its definition exists.
+  const definitions = new DefinitionStore(store);
+  for (const id of ['sim', 'fn']) await definitions.create('p2', { id, name: id, type: 'custom_function', settings: { source: 'export default () => 1' } });
   const base = { project_id: 'p2', definition_id: 'sim', template: 'capital', version: 1, trace_created_at: 1000, model: 'x', tokens_in: 1, tokens_out: 0, usd: 0, reason: null, latency_ms: 1, created_at: 2000 };
   const scores: [string, number][] = [['openai', 0.9], ['openai', 0.7], ['openai', 0.8], ['lexical', 0.1], ['lexical', 0.2]];
   for (const [i, [method, score]] of scores.entries()) await results.write({ ...base, trace_id: `t${i}`, method, score, status: 'ok' });
