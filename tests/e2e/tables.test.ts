@@ -52,6 +52,8 @@ const PAGES: { name: string; path: string; wait: string; prepare?: (page: Page) 
   { name: 'evals', path: `/llm/evals?${q}&definition=length`, wait: 'table.evals-table' },
   { name: 'projects', path: '/llm/projects', wait: 'table.projects-table' },
   { name: 'about', path: '/about', wait: '.table' },
+  // The host overview's small tables (disks, network interfaces) are not in the shared frame: they must wrap.
+  { name: 'host', path: '/host', wait: '.host-mini-table' },
 ];
 
 interface TableCheck {
@@ -86,7 +88,8 @@ if (chromiumAvailable('e2e tables')) {
     ctx.d = await startDashboard({
       pricing: { per_1k_tokens: 0.5, per_request: 0.01, currency: 'EUR' },
       llm: `  projects:\n    - { name: ${PROJECT}, key: ${KEY} }`,
-      extra: `evaluators:
+      extra: `probes: {}
+evaluators:
   rate_per_minute: 6000
   definitions:
     - { id: length, project: ${PROJECT}, name: Answer length, type: custom_function, settings: { source: "export default (t) => ({ score: Math.min(1, JSON.stringify(t.output ?? '').length / 300) })" } }

@@ -25,7 +25,7 @@ export function NetworkCard({ now, rx, tx }: { now: LiveReading; rx: readonly (n
       </div>
       {rows.length === 0 ? <p class="host-note">No network interface but loopback.</p> : (
         <div class="host-mini-wrap" role="region" aria-label="Network interfaces" tabIndex={0}>
-          <table class="host-mini-table">
+          <table class="host-mini-table table-cards">
             <caption class="sr-only">Traffic, errors and drops per interface</caption>
             <thead>
               <tr><th scope="col">Interface</th><th scope="col" class="align-end">In</th><th scope="col" class="align-end">Out</th><th scope="col" class="align-end">Errors</th><th scope="col" class="align-end">Drops</th></tr>
@@ -37,10 +37,10 @@ export function NetworkCard({ now, rx, tx }: { now: LiveReading; rx: readonly (n
                 return (
                   <tr key={i.name}>
                     <th scope="row"><code>{i.name}</code></th>
-                    <td class="align-end numeric">{formatByteRate(i.rx_bps)}</td>
-                    <td class="align-end numeric">{formatByteRate(i.tx_bps)}</td>
-                    <td class={`align-end numeric${errors ? ' tone-warning' : ''}`} title={`${formatInteger(i.rx_errors)} in, ${formatInteger(i.tx_errors)} out`}>{formatInteger(errors)}</td>
-                    <td class="align-end numeric" title={`${formatInteger(i.rx_dropped)} in, ${formatInteger(i.tx_dropped)} out`}>{formatInteger(drops)}</td>
+                    <td class="align-end numeric" data-label="In">{formatByteRate(i.rx_bps)}</td>
+                    <td class="align-end numeric" data-label="Out">{formatByteRate(i.tx_bps)}</td>
+                    <td class={`align-end numeric${errors ? ' tone-warning' : ''}`} data-label="Errors" title={`${formatInteger(i.rx_errors)} in, ${formatInteger(i.tx_errors)} out`}>{formatInteger(errors)}</td>
+                    <td class="align-end numeric" data-label="Drops" title={`${formatInteger(i.rx_dropped)} in, ${formatInteger(i.tx_dropped)} out`}>{formatInteger(drops)}</td>
                   </tr>
                 );
               })}
