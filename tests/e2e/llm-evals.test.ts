@@ -92,7 +92,7 @@ if (chromiumAvailable('e2e llm evals')) {
     const api = await results(ctx, ctx.functionId);
     const scored = api.filter((r) => r.status === 'ok');
     const failed = api.filter((r) => r.status === 'failed');
-    assert.is(failed.length, ctx.traffic.counts.errors, 'each failed call\'s eval fails');
+    assert.is(failed.length, ctx.traffic.counts.errors, `each failed call's eval fails, and only those: ${failed.map((r) => r.reason).join('; ')}`);
     await page.click('button:text-is("Refresh")');
     await page.waitForSelector('.histogram');
     const figure = async (name: string) => (await page.locator(`[data-figure="${name}"]`).textContent())?.trim();
