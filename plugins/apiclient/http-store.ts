@@ -69,11 +69,16 @@ export class HttpStore {
   /** Applies the parts `change` names; each part replaces what was saved. A secret variable sent without a value keeps its saved one. */
   async apply(change: StoreChange): Promise<void> {
     const box = change.environments?.some((e) => e.variables.some((v) => v.secret && v.value)) ? await this.box() : null;
-    const before = change.environments ? await this.list<{ variables: StoredVariable[] }>('environment', LIMITS.environments) : [];
     await this.store.transaction(async (tx) => {
       if (change.collections) await this.replace(tx, 'collection', change.collections, (c) => ({ requests: (c as Collection).requests }));
       if (change.flows) await this.replace(tx, 'flow', change.flows, (f) => ({ steps: (f as Flow).steps }));
       if (change.environments) {
+        // Saves of environments take turns, and the secrets to keep are read in the turn: read before it, a save that
+        // committed meanwhile would be undone by the secret kept from before it. The upsert holds the row's lock on
+        // PostgreSQL until commit; SQLite writes one transaction at a time.
+        await tx.run(`INSERT INTO ${this.settings} (key, value) VALUES ('environments_saved_at', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
+          [String(this.now())]);
+        const before = await this.list<{ variables: StoredVariable[] }>('environment', LIMITS.environments, tx);
         await this.replace(tx, 'environment', change.environments, (item) => {
           const env = item as Environment;
           const old = before.find((e) => e.id === env.id);

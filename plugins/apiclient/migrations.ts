@@ -4,7 +4,8 @@ import type { Migration } from '@vigil/plugin-sdk';
  * Collections, environments and flows are rows of `items` (kind, id), their content JSON text; the values of secret
  * environment variables inside are sealed with the plugin's key (SecretBox), bound to the environment and the name.
  * `history` keeps the last 50 requests sent, as their templates (placeholders unfilled, so no secret is in them).
- * `settings` holds the active environment. Times are epoch ms.
+ * `settings` holds the active environment, and when environments were last saved (a row whose lock saves of
+ * environments take in turn). Times are epoch ms.
  */
 export const apiClientMigrations: Migration[] = [
   {
