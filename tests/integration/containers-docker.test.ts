@@ -144,9 +144,15 @@ test('a shell in the container through the web terminal: the exec\'s hijacked st
   const t = await openTerminal(base, { cookie, query: { source: 'container', target: 'docker:ticker', cols: '90', rows: '20' } });
   t.type('echo "inside $(hostname) $((6 * 7))"\r');
   await t.waitFor(/inside [0-9a-f]{12} 42/, 15_000);
+  // The new size reaches the exec by a request of its own to the engine (POST /exec/{id}/resize), beside the typed
+  // stream: a `stty size` typed at once can run before it, as in any terminal. Ask again until the TTY has it.
   t.resize(120, 40);
-  t.type('stty size\r');
-  await t.waitFor(/40 120/, 15_000);
+  let sized = false;
+  for (let attempt = 0; attempt < 15 && !sized; attempt++) {
+    t.type('stty size\r');
+    sized = await t.waitFor(/40 120/, 1_000).then(() => true, () => false);
+  }
+  assert.ok(sized, 'stty size never printed 40 120 after the resize');
   t.type('exit\r');
   const closed = await t.closed;
   assert.is(closed.code, 1000, closed.reason);
